@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# dwarf2btf build.  `make` builds build/dwarf2btf; `make check` runs the
+# self-contained tests; `make check-kernel` compares against real Debian
+# kernels (downloads them into a cache once).
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+DESTDIR    ?=
+BUILD      ?= build
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+SANITIZE   ?=
+
+PKGS       := libbpf libdw libelf zlib
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread \
+	      -DDWARF2BTF_VERSION='"$(VERSION)"'
+LDLIBS     += -pthread
+
+ifneq ($(SANITIZE),)
+CFLAGS     += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	      -fno-sanitize-recover=undefined
+LDFLAGS    += -fsanitize=address,undefined
+BUILD      := $(BUILD)-san
+endif
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+SRCS       := $(sort $(wildcard src/*.c))
+OBJS       := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS))
+BIN        := $(BUILD)/dwarf2btf
+
+all: $(BIN)
+
+# A fresh machine needs nothing by hand: the first build installs the
+# Debian packages we build and test with (when they are missing).
+$(DEPS_STAMP):
+	@mkdir -p $(BUILD)
+	@./scripts/install-deps.sh
+	@touch $@
+
+$(BUILD)/%.o: src/%.c | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) -MMD -MP -c -o $@ $<
+
+$(BIN): $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(PKGS)) $(LDLIBS)
+
+check: $(BIN)
+	python3 tests/run.py --bin $(BIN)
+
+check-kernel: $(BIN)
+	./scripts/check-kernel.sh $(BIN)
+
+bench: $(BIN)
+	./bench/vmlinux.sh $(BIN)
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
+	install -D -m 0644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all check check-kernel bench install clean
+
+-include $(OBJS:.o=.d)

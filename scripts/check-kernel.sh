@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make check-kernel`: encode a real Debian kernel with dwarf2btf and check
+# the result against what is known to be right.
+#
+# usage: check-kernel.sh BIN
+#
+#   encode   BIN -j2 -o OUT/vmlinux.btf VMLINUX succeeds
+#   types    named types equal the .BTF Debian's build put in the vmlinux
+#            (BIN diff --kinds=types finds nothing)
+#   funcs    FUNC names vs upstream pahole's reference: only-ours plus
+#            only-reference at most 0.5% of the reference's functions
+#   vars     the same for VAR names
+#   threads  -j1, -j2 and -j5 outputs are byte-identical
+#   vmlinux.h  bpftool dumps a vmlinux.h that a CO-RE BPF program compiles
+#            against (clang -target bpf), and bpftool gen min_core_btf
+#            resolves that program's relocations in our BTF
+#   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
+#            without the privilege)
+#
+# env:
+#   DWARF2BTF_CHECK_OUT=FILE  check FILE instead of running BIN to encode
+#                             (e.g. pahole's output); threads is skipped
+#   DWARF2BTF_CHECK_DIR=DIR   work folder (default <repo>/build/check-kernel)
+#   DWARF2BTF_REFERENCE=PATH  reference vmlinux.btf, or a folder holding it
+#                             (default <repo>/../shared/reference/
+#                             linux-6.12.117-cloud-amd64/vmlinux.btf)
+#   DWARF2BTF_KERNEL_PKG=PKG  Debian package to fetch (see fetch-kernel.sh)
+#   DWARF2BTF_TIMEOUT=SEC     limit for one BIN run (default 900)
+#
+# Ends with 'N passed, N failed[, N skipped]'; exits 1 if any check failed.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+ref_name=linux-6.12.117-cloud-amd64
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BIN" >&2
+	exit 2
+fi
+bin=$1
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+
+work=${DWARF2BTF_CHECK_DIR:-$repo/build/check-kernel}
+tmo=${DWARF2BTF_TIMEOUT:-900}
+max_pct=0.5
+npass=0
+nfail=0
+nskip=0
+
+pass() { echo "PASS $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP $*"; nskip=$((nskip + 1)); }
+info() { echo "     $*"; }
+
+# The first lines of a log, indented under the FAIL line.
+show() {
+	sed -n "1,${2:-20}s/^/     | /p" "$1"
+	local n
+	n=$(wc -l < "$1")
+	[ "$n" -le "${2:-20}" ] || info "... ($n lines in $1)"
+}
+
+finish() {
+	local s=
+	[ "$nskip" = 0 ] || s=", $nskip skipped"
+	echo "$npass passed, $nfail failed$s"
+	[ "$nfail" = 0 ]
+	exit
+}
+
+bin_ok() { [ -x "$bin" ] && [ -f "$bin" ]; }
+
+# Run BIN under a time limit, reporting wall time and peak RSS.
+# usage: encode NAME LOG ARGS...
+encode() {
+	local name=$1 log=$2 tf=$work/$1.time
+	shift 2
+	# time(1) outside timeout(1): timeout must signal BIN itself, and
+	# the rusage of timeout includes BIN's.
+	/usr/bin/time -f '%e %U %S %M' -o "$tf" \
+		timeout "$tmo" "$bin" "$@" > "$log" 2>&1
+	local rc=$?
+	if [ -s "$tf" ]; then
+		# On failure time(1) writes "Command exited..." first.
+		tail -n 1 "$tf" | awk -v n="$name" '{
+			printf "     %s: %.2f s wall, %.2f s CPU, %.0f MB peak RSS\n",
+			       n, $1, $2 + $3, $4 / 1024 }'
+	fi
+	return $rc
+}
+
+mkdir -p "$work" || exit 2
+
+for tool in bpftool clang python3 objcopy timeout /usr/bin/time; do
+	command -v "$tool" > /dev/null ||
+		{ echo "check-kernel: $tool not found (scripts/install-deps.sh)" >&2
+		  exit 2; }
+done
+
+# Inputs ---------------------------------------------------------------
+
+vmlinux=$("$here/fetch-kernel.sh" ${DWARF2BTF_KERNEL_PKG:+"$DWARF2BTF_KERNEL_PKG"} | tail -n 1)
+if [ -z "$vmlinux" ] || [ ! -f "$vmlinux" ]; then
+	fail "fetch: no vmlinux from scripts/fetch-kernel.sh"
+	finish
+fi
+info "vmlinux: $vmlinux"
+
+ref=${DWARF2BTF_REFERENCE:-$(dirname "$repo")/shared/reference/$ref_name/vmlinux.btf}
+if [ -d "$ref" ]; then
+	for f in "$ref/vmlinux.btf" "$ref/$ref_name/vmlinux.btf" \
+		 "$ref/reference/$ref_name/vmlinux.btf"; do
+		[ -f "$f" ] && { ref=$f; break; }
+	done
+fi
+[ -f "$ref" ] || { info "no reference BTF at $ref"; ref=; }
+[ -z "$ref" ] || info "reference: $ref"
+
+# Debian's .BTF as a raw file, so that diff reads both sides the same way.
+deb_btf=$work/debian.btf
+if ! objcopy -O binary --only-section=.BTF "$vmlinux" "$deb_btf" ||
+   [ ! -s "$deb_btf" ]; then
+	info "no .BTF section in $vmlinux"
+	deb_btf=
+fi
+
+# encode ---------------------------------------------------------------
+
+out=$work/vmlinux.btf
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ]; then
+	out=$DWARF2BTF_CHECK_OUT
+	if [ -s "$out" ]; then
+		skip "encode: checking $out (DWARF2BTF_CHECK_OUT)"
+	else
+		fail "encode: DWARF2BTF_CHECK_OUT=$out is missing or empty"
+		finish
+	fi
+else
+	rm -f "$out"
+	if ! bin_ok; then
+		fail "encode: $bin is not an executable"
+		finish
+	fi
+	encode j2 "$work/encode.log" -j2 -o "$out" "$vmlinux"
+	rc=$?
+	if [ $rc = 0 ] && [ -s "$out" ]; then
+		pass "encode: $(stat -c %s "$out") bytes"
+	else
+		fail "encode: rc=$rc$([ $rc = 124 ] && echo ' (timeout)')"
+		show "$work/encode.log"
+		finish
+	fi
+fi
+
+# types ----------------------------------------------------------------
+
+if [ -z "$deb_btf" ]; then
+	fail "types: no Debian .BTF to compare with"
+elif ! bin_ok; then
+	fail "types: $bin is not an executable (needed for diff)"
+else
+	"$bin" diff --kinds=types "$out" "$deb_btf" > "$work/types.log" 2>&1
+	rc=$?
+	case $rc in
+	0) pass "types: named types equal Debian's .BTF" ;;
+	1) fail "types: named types differ from Debian's .BTF"
+	   show "$work/types.log" ;;
+	*) fail "types: diff failed (rc=$rc)"
+	   show "$work/types.log" ;;
+	esac
+fi
+
+# funcs, vars ----------------------------------------------------------
+
+# Sorted unique names of one BTF kind, from bpftool's plain dump
+# ("[12] FUNC 'name' type_id=11 linkage=static").
+names() {
+	bpftool btf dump file "$1" |
+		awk -v k="$2" '/^\[/ && $2 == k {
+			n = $3; gsub(/\047/, "", n); print n }' |
+		LC_ALL=C sort -u
+}
+
+# usage: compare_names CHECK KIND
+compare_names() {
+	local check=$1 kind=$2 a=$work/$1.ours b=$work/$1.ref
+	if ! names "$out" "$kind" > "$a" || ! names "$ref" "$kind" > "$b"; then
+		fail "$check: bpftool btf dump failed"
+		return
+	fi
+	LC_ALL=C comm -23 "$a" "$b" > "$work/$check.only-ours"
+	LC_ALL=C comm -13 "$a" "$b" > "$work/$check.only-ref"
+	local na nb oa ob
+	na=$(wc -l < "$a")
+	nb=$(wc -l < "$b")
+	oa=$(wc -l < "$work/$check.only-ours")
+	ob=$(wc -l < "$work/$check.only-ref")
+	local msg verdict
+	msg=$(awk -v na="$na" -v nb="$nb" -v oa="$oa" -v ob="$ob" \
+		  -v k="$kind" -v m="$max_pct" 'BEGIN {
+		p = nb ? 100 * (oa + ob) / nb : (oa + ob ? 100 : 0)
+		printf "%s %d ours, %d reference; only ours %d, only " \
+		       "reference %d = %.2f%% (max %s%%)\n",
+		       k, na, nb, oa, ob, p, m
+		exit !(p <= m) }')
+	verdict=$?
+	if [ $verdict = 0 ]; then
+		pass "$check: $msg"
+	else
+		fail "$check: $msg"
+		[ "$oa" = 0 ] || { info "only ours:"; show "$work/$check.only-ours" 10; }
+		[ "$ob" = 0 ] || { info "only reference:"; show "$work/$check.only-ref" 10; }
+	fi
+	# Our own diff also compares prototypes; show its summary as a hint.
+	if bin_ok; then
+		"$bin" diff --kinds="$check" --summary "$out" "$ref" \
+			> "$work/$check.diff" 2>&1
+		info "dwarf2btf diff --kinds=$check --summary: rc=$?"
+		show "$work/$check.diff" 8
+	fi
+}
+
+if [ -z "$ref" ]; then
+	skip "funcs: no reference BTF (DWARF2BTF_REFERENCE)"
+	skip "vars: no reference BTF (DWARF2BTF_REFERENCE)"
+else
+	compare_names funcs FUNC
+	compare_names vars VAR
+fi
+
+# threads --------------------------------------------------------------
+
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ]; then
+	skip "threads: BIN not run (DWARF2BTF_CHECK_OUT)"
+else
+	bad=
+	for j in 1 5; do
+		o=$work/vmlinux-j$j.btf
+		rm -f "$o"
+		if ! encode j$j "$work/encode-j$j.log" -j$j -o "$o" "$vmlinux"; then
+			bad="$bad -j$j failed;"
+			show "$work/encode-j$j.log" 5
+		elif ! cmp "$out" "$o" > "$work/cmp-j$j.log" 2>&1; then
+			bad="$bad -j$j differs from -j2 ($(head -n 1 "$work/cmp-j$j.log"));"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		pass "threads: -j1, -j2, -j5 byte-identical"
+	else
+		fail "threads:$bad"
+	fi
+fi
+
+# vmlinux.h ------------------------------------------------------------
+
+# A CO-RE program touching common kernel types through both CO-RE reads
+# and typed fentry arguments.
+cat > "$work/probe.bpf.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0-only
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, pid_t);
+	__type(value, u64);
+} counts SEC(".maps");
+
+SEC("fentry/vfs_read")
+int BPF_PROG(probe_read, struct file *file, char *buf, size_t count,
+	     loff_t *pos)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	pid_t ppid = BPF_CORE_READ(task, real_parent, tgid);
+	u64 ino = BPF_CORE_READ(file, f_inode, i_ino);
+	u64 *v = bpf_map_lookup_elem(&counts, &ppid);
+
+	if (v)
+		__sync_fetch_and_add(v, ino + count);
+	return 0;
+}
+
+SEC("kprobe/do_sys_openat2")
+int BPF_KPROBE(probe_open, int dfd, const char *name, struct open_how *how)
+{
+	u64 flags = BPF_CORE_READ(how, flags);
+
+	bpf_printk("open %d %llx", dfd, flags);
+	return 0;
+}
+EOF
+if ! bpftool btf dump file "$out" format c > "$work/vmlinux.h" \
+		2> "$work/vmlinux.h.log"; then
+	fail "vmlinux.h: bpftool btf dump format c failed"
+	show "$work/vmlinux.h.log"
+elif ! clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$work" \
+		-c "$work/probe.bpf.c" -o "$work/probe.bpf.o" \
+		> "$work/clang.log" 2>&1; then
+	fail "vmlinux.h: clang -target bpf failed"
+	show "$work/clang.log"
+elif ! bpftool gen min_core_btf "$out" "$work/probe.min.btf" \
+		"$work/probe.bpf.o" > "$work/min_core.log" 2>&1; then
+	fail "vmlinux.h: CO-RE relocations do not resolve (min_core_btf)"
+	show "$work/min_core.log"
+else
+	pass "vmlinux.h: $(wc -l < "$work/vmlinux.h") lines; BPF program compiles and relocates"
+fi
+
+# load -----------------------------------------------------------------
+
+res=$(python3 "$here/btf-load.py" "$out" 2>&1)
+rc=$?
+case $res in
+loaded*)
+	pass "load: kernel $(uname -r) accepts it" ;;
+skip:*)
+	skip "load: ${res#skip: }" ;;
+*)
+	fail "load: rc=$rc"
+	printf '%s\n' "$res" | sed 's/^/     | /' ;;
+esac
+
+finish

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages dwarf2btf builds and tests with, when any is
+# missing.  Run by make on first build, so a fresh machine needs nothing
+# done by hand.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
+set -eu
+
+pkgs="gcc clang make pkg-config python3 libelf-dev libdw-dev libbpf-dev
+      zlib1g-dev libzstd-dev dwarves bpftool binutils time hyperfine"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: missing:$missing" >&2
+if [ "${DWARF2BTF_NO_INSTALL:-0}" = 1 ]; then
+	exit 1
+fi
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading BTF from raw files or from an ELF file's .BTF section, with the
+ * sanity checks that libbpf 1.1 leaves out (type ids and name offsets).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "btf_load.h"
+
+struct check {
+	const struct btf *btf;
+	const char *path;
+	__u32 cnt;
+};
+
+static int check_id(const struct check *c, __u32 id, __u32 ref)
+{
+	if (ref < c->cnt)
+		return 0;
+	fprintf(stderr, "dwarf2btf: %s: type [%u]: bad type id %u\n",
+		c->path, id, ref);
+	return -EINVAL;
+}
+
+static int check_name(const struct check *c, __u32 id, __u32 off)
+{
+	if (btf__name_by_offset(c->btf, off))
+		return 0;
+	fprintf(stderr, "dwarf2btf: %s: type [%u]: bad name offset %u\n",
+		c->path, id, off);
+	return -EINVAL;
+}
+
+static int validate_type(const struct check *c, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	__u16 i, vlen;
+	int err;
+
+	if (!t) {
+		fprintf(stderr, "dwarf2btf: %s: type [%u] missing\n",
+			c->path, id);
+		return -EINVAL;
+	}
+	vlen = btf_vlen(t);
+	err = check_name(c, id, t->name_off);
+	if (err)
+		return err;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+		return check_id(c, id, t->type);
+	case BTF_KIND_DECL_TAG:
+		if (btf_decl_tag(t)->component_idx < -1) {
+			fprintf(stderr,
+				"dwarf2btf: %s: type [%u]: bad component_idx %d\n",
+				c->path, id, btf_decl_tag(t)->component_idx);
+			return -EINVAL;
+		}
+		return check_id(c, id, t->type);
+	case BTF_KIND_ARRAY:
+		err = check_id(c, id, btf_array(t)->type);
+		return err ?: check_id(c, id, btf_array(t)->index_type);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++) {
+			const struct btf_member *m = btf_members(t) + i;
+
+			err = check_name(c, id, m->name_off) ?:
+			      check_id(c, id, m->type);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen; i++) {
+			err = check_name(c, id, btf_enum(t)[i].name_off);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen; i++) {
+			/* first word of struct btf_enum64 is name_off */
+			const __u32 *e = (const __u32 *)(btf_enum64(t)) + 3 * i;
+
+			err = check_name(c, id, e[0]);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		err = check_id(c, id, t->type);
+		for (i = 0; !err && i < vlen; i++) {
+			const struct btf_param *p = btf_params(t) + i;
+
+			err = check_name(c, id, p->name_off) ?:
+			      check_id(c, id, p->type);
+		}
+		return err;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++) {
+			err = check_id(c, id,
+				       btf_var_secinfos(t)[i].type);
+			if (err)
+				return err;
+		}
+		return 0;
+	default:
+		/* INT, FWD, FLOAT, UNKN: no references */
+		return 0;
+	}
+}
+
+int btf_load__validate(const struct btf *btf, const char *path)
+{
+	const struct btf *base = btf__base_btf(btf);
+	struct check c = {
+		.btf = btf, .path = path, .cnt = btf__type_cnt(btf),
+	};
+	__u32 id = base ? btf__type_cnt(base) : 1;
+	int err;
+
+	for (; id < c.cnt; id++) {
+		err = validate_type(&c, id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct btf *btf_load__file(const char *path, struct btf *base, int *err)
+{
+	char msg[128];
+	struct btf *btf;
+	long e;
+
+	/*
+	 * libbpf reports both a missing file and an ELF file without a .BTF
+	 * section as -ENOENT: look at the file first to tell them apart.
+	 */
+	if (access(path, R_OK)) {
+		e = -errno;
+		fprintf(stderr, "dwarf2btf: %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	btf = btf__parse_split(path, base);
+	e = libbpf_get_error(btf);
+	if (e) {
+		if (e == -ENOENT) {
+			fprintf(stderr, "dwarf2btf: %s: no .BTF section\n",
+				path);
+		} else {
+			libbpf_strerror((int)e, msg, sizeof(msg));
+			fprintf(stderr, "dwarf2btf: %s: cannot read BTF: %s%s\n",
+				path, msg, e == -EINVAL && !base ?
+				" (split BTF without its base?)" : "");
+		}
+		goto fail;
+	}
+	e = btf_load__validate(btf, path);
+	if (e) {
+		btf__free(btf);
+		goto fail;
+	}
+	return btf;
+fail:
+	if (err)
+		*err = (int)e;
+	return NULL;
+}

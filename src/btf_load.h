@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef DWARF2BTF_BTF_LOAD_H
+#define DWARF2BTF_BTF_LOAD_H
+
+struct btf;
+
+/*
+ * Read BTF from @path: either a raw BTF file or an ELF file with a .BTF
+ * section.  With @base != NULL the file holds split BTF on top of @base.
+ * The result is checked beyond what libbpf checks (every type id and name
+ * offset in range), so callers may walk it without further bounds checks.
+ * On failure prints one line naming @path, stores a negative errno in
+ * *@err (when @err != NULL) and returns NULL.  Free with btf__free().
+ */
+struct btf *btf_load__file(const char *path, struct btf *base, int *err);
+
+/*
+ * Check the types of @btf that are not in its base: referenced type ids
+ * and name offsets must be in range.  Returns 0 or -EINVAL after printing
+ * one line naming @path and the offending type.
+ */
+int btf_load__validate(const struct btf *btf, const char *path);
+
+#endif /* DWARF2BTF_BTF_LOAD_H */

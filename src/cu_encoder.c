@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DWARF -> BTF for one compilation unit.
+ *
+ * Two passes over the CU's DIE tree.  The first collects every type DIE in
+ * DIE order and gives each the BTF id it will get, so references can point
+ * forward (DWARF types refer to each other in any order, and libbpf only
+ * appends).  The second emits the types with libbpf's btf__add_*() and
+ * checks that every id came out as predicted.  DIEs that BTF has no kind
+ * for (_Atomic, unspecified types) get no id and resolve to what they
+ * qualify or to void, as pahole does.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu_internal.h"
+
+static enum node_kind tag_node_kind(int tag, bool *is_type)
+{
+	*is_type = true;
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_typedef:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_array_type:
+	case DW_TAG_subroutine_type:
+		return NODE_TYPE;
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+	case DW_TAG_shared_type:
+		return NODE_ALIAS;
+	case DW_TAG_unspecified_type:
+		return NODE_VOID;
+	default:
+		*is_type = false;
+		return NODE_VOID;
+	}
+}
+
+static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
+			    enum node_kind kind)
+{
+	struct cu_node *n;
+
+	if (grow((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes,
+		 sizeof(*ctx->nodes)))
+		return -ENOMEM;
+	n = &ctx->nodes[ctx->nr_nodes++];
+	n->die = *die;
+	n->kind = kind;
+	n->state = NODE_UNRESOLVED;
+	n->id = 0;
+	if (kind == NODE_TYPE) {
+		n->id = ctx->next_id++;
+		n->state = NODE_RESOLVED;
+		if (dwarf_tag(die) == DW_TAG_array_type)
+			ctx->need_index_type = true;
+	} else if (kind == NODE_VOID) {
+		n->state = NODE_RESOLVED;
+	}
+	return 0;
+}
+
+static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
+			   Dwarf_Die *die)
+{
+	if (grow((void **)arr, cap, *nr, sizeof(**arr)))
+		return -ENOMEM;
+	(*arr)[(*nr)++] = *die;
+	return 0;
+}
+
+/*
+ * Pass 1: every type DIE anywhere in the CU (pahole encodes types declared
+ * inside functions and lexical blocks too), top-level functions and
+ * variables.  DIE order is pre-order, so node offsets come out sorted.
+ */
+static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+	int ret, err;
+
+	if (depth > MAX_DEPTH) {
+		cu_err(ctx, parent, "DIE nesting deeper than %d", MAX_DEPTH);
+		return -EINVAL;
+	}
+	ret = dwarf_child(parent, &child);
+	if (ret < 0) {
+		cu_err(ctx, parent, "cannot read children: %s", dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	if (ret > 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		enum node_kind kind;
+		bool is_type, descend = false;
+
+		kind = tag_node_kind(tag, &is_type);
+		if (is_type) {
+			err = cu_ctx__add_node(ctx, &child, kind);
+			if (err)
+				return err;
+			/* C puts nested definitions beside, but be safe. */
+			descend = tag == DW_TAG_structure_type ||
+				  tag == DW_TAG_union_type ||
+				  tag == DW_TAG_class_type;
+		} else if (tag == DW_TAG_subprogram) {
+			/* Any depth: pahole considers nested ones too. */
+			err = cu_ctx__add_die(&ctx->subprogs, &ctx->nr_subprogs,
+					      &ctx->cap_subprogs, &child);
+			if (err)
+				return err;
+			descend = true;
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			descend = true;
+		} else if (tag == DW_TAG_variable && depth == 0) {
+			err = cu_ctx__add_die(&ctx->vars, &ctx->nr_vars,
+					      &ctx->cap_vars, &child);
+			if (err)
+				return err;
+		}
+		if (descend && dwarf_haschildren(&child)) {
+			err = cu_ctx__collect(ctx, &child, depth + 1);
+			if (err)
+				return err;
+		}
+		ret = dwarf_siblingof(&child, &child);
+		if (ret < 0) {
+			cu_err(ctx, parent, "cannot read siblings: %s",
+			       dwarf_errmsg(-1));
+			return -EINVAL;
+		}
+	} while (ret == 0);
+	return 0;
+}
+
+static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
+{
+	size_t lo = 0, hi = ctx->nr_nodes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Off m = dwarf_dieoffset(&ctx->nodes[mid].die);
+
+		if (m == off)
+			return &ctx->nodes[mid];
+		if (m < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
+				uint32_t *id, int depth);
+
+/* BTF id of the type @die refers to through DW_AT_type (0: void). */
+int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die ref;
+	struct cu_node *n;
+
+	*id = 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+		return 0;
+	if (!dwarf_formref_die(&attr, &ref)) {
+		cu_err(ctx, die, "bad DW_AT_type reference");
+		return -EINVAL;
+	}
+	n = cu_ctx__find_node(ctx, dwarf_dieoffset(&ref));
+	if (!n) {
+		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
+		       (unsigned long long)dwarf_dieoffset(&ref));
+		return -EINVAL;
+	}
+	return cu_ctx__resolve_node(ctx, n, id, 0);
+}
+
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
+				uint32_t *id, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die ref;
+	struct cu_node *next;
+	int err;
+
+	if (n->state == NODE_RESOLVED) {
+		*id = n->id;
+		return 0;
+	}
+	if (n->state == NODE_RESOLVING || depth > MAX_DEPTH) {
+		cu_err(ctx, &n->die, "type reference cycle");
+		return -ELOOP;
+	}
+	n->state = NODE_RESOLVING;
+	*id = 0;
+	if (dwarf_attr(&n->die, DW_AT_type, &attr)) {
+		if (!dwarf_formref_die(&attr, &ref) ||
+		    !(next = cu_ctx__find_node(ctx, dwarf_dieoffset(&ref)))) {
+			cu_err(ctx, &n->die, "bad DW_AT_type reference");
+			return -EINVAL;
+		}
+		err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
+		if (err)
+			return err;
+	}
+	n->id = *id;
+	n->state = NODE_RESOLVED;
+	return 0;
+}
+
+static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	Dwarf_Word enc = 0, bytes = 0, bits = 0;
+	int encoding = 0;
+
+	die_udata(die, DW_AT_encoding, &enc);
+	die_udata(die, DW_AT_byte_size, &bytes);
+	if (!die_udata(die, DW_AT_bit_size, &bits))
+		bits = bytes * 8;
+	bytes = (bits + 7) / 8;
+
+	switch (enc) {
+	case DW_ATE_float:
+		if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
+		    bytes == 8 || bytes == 12 || bytes == 16))
+			return btf__add_float(ctx->btf, name, bytes);
+		break;
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		encoding = BTF_INT_SIGNED;
+		break;
+	case DW_ATE_boolean:
+		encoding = BTF_INT_BOOL;
+		break;
+	default:
+		break;
+	}
+	/*
+	 * DWARF 5 producers emit odd-sized helper types (DW_ATE_unsigned_24)
+	 * only for location expressions; BTF cannot hold them.
+	 */
+	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
+		name = "__SANITIZED_FAKE_INT__";
+		bytes = 4;
+	}
+	return btf__add_int(ctx->btf, name, bytes, encoding);
+}
+
+/* DW_AT_data_member_location: a constant, or (DWARF 2) an expression. */
+static int member_byte_offset(Dwarf_Die *die, Dwarf_Word *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
+		return 0;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		return dwarf_formudata(&attr, off) ? -EINVAL : 0;
+	default:
+		if (dwarf_getlocation(&attr, &ops, &nops) || nops != 1)
+			return -EINVAL;
+		if (ops[0].atom != DW_OP_plus_uconst && ops[0].atom != DW_OP_constu)
+			return -EINVAL;
+		*off = ops[0].number;
+		return 0;
+	}
+}
+
+/* Byte size of a type DIE, looking through typedefs and qualifiers. */
+static Dwarf_Word die_type_size(Dwarf_Die *die)
+{
+	Dwarf_Die type = *die;
+	int i;
+
+	for (i = 0; i < MAX_DEPTH; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word sz;
+
+		if (die_udata(&type, DW_AT_byte_size, &sz))
+			return sz;
+		if (!dwarf_attr(&type, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &type))
+			return 0;
+	}
+	return 0;
+}
+
+static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m)
+{
+	Dwarf_Word byte_off, bit_size = 0, data_bit_off, storage;
+	Dwarf_Sword dw_bit_off;
+	uint64_t bit_off;
+	uint32_t type;
+	int err;
+
+	err = cu_ctx__type_ref(ctx, m, &type);
+	if (err)
+		return err;
+	if (member_byte_offset(m, &byte_off)) {
+		cu_err(ctx, m, "bad DW_AT_data_member_location");
+		return -EINVAL;
+	}
+	die_udata(m, DW_AT_bit_size, &bit_size);
+	if (die_udata(m, DW_AT_data_bit_offset, &data_bit_off)) {
+		bit_off = data_bit_off;
+	} else {
+		bit_off = byte_off * 8;
+		if (bit_size && die_sdata(m, DW_AT_bit_offset, &dw_bit_off)) {
+			Dwarf_Attribute attr;
+			Dwarf_Die t;
+
+			/*
+			 * DWARF 2-4 count from the storage unit's most
+			 * significant bit; BTF wants the bit position.
+			 */
+			if (!die_udata(m, DW_AT_byte_size, &storage)) {
+				storage = 0;
+				if (dwarf_attr(m, DW_AT_type, &attr) &&
+				    dwarf_formref_die(&attr, &t))
+					storage = die_type_size(&t);
+			}
+			if (ctx->little_endian)
+				bit_off += storage * 8 - dw_bit_off - bit_size;
+			else
+				bit_off += dw_bit_off;
+		}
+	}
+	if (bit_off > UINT32_MAX) {
+		cu_err(ctx, m, "member offset out of range");
+		return -EINVAL;
+	}
+	err = btf__add_field(ctx->btf, dwarf_diename(m), type, bit_off, bit_size);
+	if (err)
+		cu_err(ctx, m, "cannot encode member (bit offset %llu, size %llu)",
+		       (unsigned long long)bit_off, (unsigned long long)bit_size);
+	return err;
+}
+
+static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die, int tag)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size = 0;
+	Dwarf_Die child;
+	int id, ret;
+
+	if (die_flag(die, DW_AT_declaration) && name && *name)
+		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
+				    BTF_FWD_UNION : BTF_FWD_STRUCT);
+	die_udata(die, DW_AT_byte_size, &size);
+	if (tag == DW_TAG_union_type)
+		id = btf__add_union(ctx->btf, name, size);
+	else
+		id = btf__add_struct(ctx->btf, name, size);
+	if (id < 0)
+		return id;
+	ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		if (dwarf_tag(&child) == DW_TAG_member &&
+		    !die_flag(&child, DW_AT_external) &&
+		    !die_flag(&child, DW_AT_declaration)) {
+			int err = cu_ctx__add_member(ctx, &child);
+
+			if (err)
+				return err;
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	return ret < 0 ? -EINVAL : id;
+}
+
+static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size = 4;
+	bool is_signed = false, enum64;
+	Dwarf_Attribute attr;
+	Dwarf_Die child, base;
+	int id, ret;
+
+	die_udata(die, DW_AT_byte_size, &size);
+	/* Signedness from the underlying type when the producer gives one. */
+	if (dwarf_attr(die, DW_AT_type, &attr) &&
+	    dwarf_formref_die(&attr, &base)) {
+		Dwarf_Word enc = 0;
+		int i;
+
+		for (i = 0; i < MAX_DEPTH && dwarf_tag(&base) != DW_TAG_base_type; i++)
+			if (!dwarf_attr(&base, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &base))
+				break;
+		if (die_udata(&base, DW_AT_encoding, &enc))
+			is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	}
+	enum64 = size > 4 && !ctx->env->opts->skip_enum64;
+	if (!enum64 && size > 4)
+		size = 4;
+	if (enum64)
+		id = btf__add_enum64(ctx->btf, name, size, is_signed);
+	else
+		id = btf__add_enum(ctx->btf, name, size);
+	if (id < 0)
+		return id;
+
+	ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		if (dwarf_tag(&child) == DW_TAG_enumerator) {
+			Dwarf_Attribute cv;
+			Dwarf_Sword sval = 0;
+			Dwarf_Word uval = 0;
+			int64_t v = 0;
+			int err;
+
+			if (!dwarf_attr(&child, DW_AT_const_value, &cv)) {
+				cu_err(ctx, &child, "enumerator without a value");
+				return -EINVAL;
+			}
+			/*
+			 * pahole reads data1..8 and udata zero-extended and
+			 * only sdata sign-extended; libbpf then sets an ENUM's
+			 * kind_flag when a value is negative.  Same here, so
+			 * signedness comes out as in pahole's BTF.
+			 */
+			if (dwarf_whatform(&cv) == DW_FORM_sdata) {
+				dwarf_formsdata(&cv, &sval);
+				v = sval;
+			} else {
+				dwarf_formudata(&cv, &uval);
+				v = (int64_t)uval;
+			}
+			if (enum64)
+				err = btf__add_enum64_value(ctx->btf,
+							    die_name(&child), v);
+			else
+				err = btf__add_enum_value(ctx->btf,
+							  die_name(&child), v);
+			if (err) {
+				cu_err(ctx, &child, "cannot encode enumerator");
+				return err;
+			}
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	return ret < 0 ? -EINVAL : id;
+}
+
+static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t nelems = 1;
+	uint32_t elem;
+	Dwarf_Die child;
+	int ret, dims = 0, err;
+
+	err = cu_ctx__type_ref(ctx, die, &elem);
+	if (err)
+		return err;
+	/*
+	 * Dimensions flattened into one count, as pahole does; counts are
+	 * unsigned 32-bit like BTF's nelems, so `x[0]` (upper bound -1)
+	 * wraps to 0 and a flexible `x[]` has no bound: 0.
+	 */
+	ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		if (dwarf_tag(&child) == DW_TAG_subrange_type) {
+			Dwarf_Word count = 0, upper;
+
+			dims++;
+			if (die_udata(&child, DW_AT_upper_bound, &upper))
+				count = upper + 1;
+			else
+				die_udata(&child, DW_AT_count, &count);
+			nelems = (uint32_t)(nelems * (uint32_t)count);
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	if (ret < 0)
+		return -EINVAL;
+	if (!dims)
+		nelems = 0;
+	return btf__add_array(ctx->btf, ctx->index_type_id, elem,
+			      (uint32_t)nelems);
+}
+
+static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t ret_type;
+	Dwarf_Die child;
+	int id, ret, err;
+
+	err = cu_ctx__type_ref(ctx, die, &ret_type);
+	if (err)
+		return err;
+	id = btf__add_func_proto(ctx->btf, ret_type);
+	if (id < 0)
+		return id;
+	ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		int tag = dwarf_tag(&child);
+		uint32_t type = 0;
+
+		if (tag == DW_TAG_formal_parameter) {
+			err = cu_ctx__type_ref(ctx, &child, &type);
+			if (err)
+				return err;
+			err = btf__add_func_param(ctx->btf, NULL, type);
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			err = btf__add_func_param(ctx->btf, NULL, 0);
+		} else {
+			err = 0;
+		}
+		if (err)
+			return err;
+		ret = dwarf_siblingof(&child, &child);
+	}
+	return ret < 0 ? -EINVAL : id;
+}
+
+static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
+{
+	Dwarf_Die *die = &n->die;
+	int tag = dwarf_tag(die);
+	uint32_t ref;
+	int err;
+
+	switch (tag) {
+	case DW_TAG_base_type:
+		return cu_ctx__add_base_type(ctx, die);
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return cu_ctx__add_composite(ctx, die, tag);
+	case DW_TAG_enumeration_type:
+		return cu_ctx__add_enum(ctx, die);
+	case DW_TAG_array_type:
+		return cu_ctx__add_array(ctx, die);
+	case DW_TAG_subroutine_type:
+		return cu_ctx__add_func_proto(ctx, die);
+	default:
+		break;
+	}
+	err = cu_ctx__type_ref(ctx, die, &ref);
+	if (err)
+		return err;
+	switch (tag) {
+	case DW_TAG_pointer_type:
+		return btf__add_ptr(ctx->btf, ref);
+	case DW_TAG_const_type:
+		return btf__add_const(ctx->btf, ref);
+	case DW_TAG_volatile_type:
+		return btf__add_volatile(ctx->btf, ref);
+	case DW_TAG_restrict_type:
+		return btf__add_restrict(ctx->btf, ref);
+	case DW_TAG_typedef:
+		return btf__add_typedef(ctx->btf, die_name(die), ref);
+	default:
+		cu_err(ctx, die, "unexpected tag 0x%x", tag);
+		return -EINVAL;
+	}
+}
+
+/*
+ * The array index type: the CU's own "int" when it has one (as pahole
+ * does), else a signed 32-bit "int" appended after the CU's types.
+ */
+static void cu_ctx__pick_index_type(struct cu_ctx *ctx)
+{
+	size_t i;
+
+	if (!ctx->need_index_type)
+		return;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+		Dwarf_Word enc = 0, size = 0;
+
+		if (n->kind != NODE_TYPE || dwarf_tag(&n->die) != DW_TAG_base_type)
+			continue;
+		if (strcmp(die_name(&n->die), "int"))
+			continue;
+		die_udata(&n->die, DW_AT_encoding, &enc);
+		die_udata(&n->die, DW_AT_byte_size, &size);
+		ctx->index_type_id = n->id;
+		return;
+	}
+	ctx->index_type_id = ctx->next_id++;
+}
+
+static int cu_ctx__emit_types(struct cu_ctx *ctx)
+{
+	size_t i;
+	int id;
+
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+
+		if (n->kind != NODE_TYPE)
+			continue;
+		id = cu_ctx__emit_node(ctx, n);
+		if (id < 0) {
+			if (id != -EINVAL && id != -ELOOP && id != -ENOMEM)
+				cu_err(ctx, &n->die, "cannot encode type: %s",
+				       strerror(-id));
+			else if (id == -ENOMEM)
+				cu_err(ctx, &n->die, "out of memory");
+			return id < 0 ? id : -EINVAL;
+		}
+		if ((uint32_t)id != n->id) {
+			cu_err(ctx, &n->die, "type id drift (%d, expected %u)",
+			       id, n->id);
+			return -EINVAL;
+		}
+	}
+	if (ctx->need_index_type &&
+	    ctx->index_type_id == btf__type_cnt(ctx->btf)) {
+		id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
+		if (id < 0)
+			return id;
+	}
+	return 0;
+}
+
+/* pahole's btf_name_valid(): what the kernel accepts as a VAR name. */
+static bool var_name_valid(const char *n)
+{
+	size_t i;
+
+	if (!((n[0] >= 'a' && n[0] <= 'z') || (n[0] >= 'A' && n[0] <= 'Z') ||
+	      n[0] == '_' || n[0] == '.'))
+		return false;
+	for (i = 1; n[i]; i++) {
+		char c = n[i];
+
+		if (i >= 127 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* Compiler- and macro-made objects pahole leaves out. */
+static bool var_name_skipped(const char *n)
+{
+	static const char *const prefixes[] = {
+		"__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
+		"__gendwarfksyms_ptr_", "__func_stack_frame_non_standard_",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* The address of a variable located by DW_OP_addr[x] (+ DW_OP_plus_uconst). */
+static bool var_addr(Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) || nops < 1)
+		return false;
+	if (ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number;
+	} else if (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) {
+		Dwarf_Attribute res;
+		Dwarf_Addr a;
+
+		if (dwarf_getlocation_attr(&attr, &ops[0], &res) ||
+		    dwarf_formaddr(&res, &a))
+			return false;
+		*addr = a;
+	} else {
+		return false;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+		*addr += ops[1].number;
+	return true;
+}
+
+/* Does an object symbol of this name sit in the per-CPU section? */
+static bool var_has_percpu_sym(const struct elf_symtab *st, const char *name)
+{
+	const struct elf_sym *sym;
+	size_t nr, k;
+
+	sym = elf_symtab__find(st->vars, st->nr_vars, name, &nr);
+	for (k = 0; k < nr; k++)
+		if (sym[k].shndx == st->percpu_shndx)
+			return true;
+	return false;
+}
+
+/*
+ * Top-level variables with a static address inside .data..percpu.  As in
+ * pahole, the symbol table is only consulted for offset 0, where section
+ * start markers would otherwise be taken for variables.
+ */
+static int cu_ctx__collect_vars(struct cu_ctx *ctx)
+{
+	const struct elf_symtab *st = ctx->env->syms;
+	size_t i;
+
+	if (!ctx->env->opts->encode_vars || !st->percpu_shndx)
+		return 0;
+	for (i = 0; i < ctx->nr_vars; i++) {
+		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
+		Dwarf_Attribute attr;
+		struct var_cand *vc;
+		uint64_t addr, off;
+		const char *name;
+		uint32_t type;
+		__s64 size;
+		int err;
+
+		if (die_flag(die, DW_AT_declaration) ||
+		    die_flag(die, DW_AT_artificial) || !var_addr(die, &addr))
+			continue;
+		if (addr < st->percpu_addr ||
+		    addr >= st->percpu_addr + st->percpu_size)
+			continue;
+		off = addr - st->percpu_addr;
+		/* A definition of an earlier declaration names it there. */
+		if (dwarf_attr(die, DW_AT_specification, &attr) &&
+		    dwarf_formref_die(&attr, &spec))
+			named = &spec;
+		name = dwarf_diename(named);
+		if (!name || var_name_skipped(name) || !var_name_valid(name))
+			continue;
+		if (off == 0 && !var_has_percpu_sym(st, name))
+			continue;
+		err = cu_ctx__type_ref(ctx, named, &type);
+		if (err)
+			return err;
+		if (!type)
+			continue;
+		size = btf__resolve_size(ctx->btf, type);
+		if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
+			continue;
+		if (grow((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
+			 ctx->frag->nr_vars, sizeof(*vc)))
+			return -ENOMEM;
+		vc = &ctx->frag->vars[ctx->frag->nr_vars++];
+		vc->name = name;
+		vc->offset = off;
+		vc->size = size;
+		vc->type_id = type;
+		vc->external = die_flag(named, DW_AT_external);
+	}
+	return 0;
+}
+
+int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
+		       struct cu_fragment *out)
+{
+	struct cu_ctx ctx = {
+		.env = env,
+		.cudie = cudie,
+		.cu_off = dwarf_dieoffset(cudie),
+		.next_id = 1,
+		.little_endian = !env->ef->big_endian,
+		.frag = out,
+	};
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->cu_off = ctx.cu_off;
+	ctx.btf = btf__new_empty();
+	if (!ctx.btf)
+		return -ENOMEM;
+	out->btf = ctx.btf;
+
+	err = cu_ctx__collect(&ctx, cudie, 0);
+	if (err)
+		goto out;
+	cu_ctx__pick_index_type(&ctx);
+	err = cu_ctx__emit_types(&ctx);
+	if (err)
+		goto out;
+	err = cu_ctx__collect_vars(&ctx);
+	if (err)
+		goto out;
+	if (!env->opts->skip_funcs)
+		err = cu_ctx__collect_funcs(&ctx);
+out:
+	free(ctx.nodes);
+	free(ctx.subprogs);
+	free(ctx.vars);
+	if (err)
+		cu_fragment__free(out);
+	return err;
+}
+
+void cu_fragment__free(struct cu_fragment *frag)
+{
+	btf__free(frag->btf);
+	free(frag->funcs);
+	free(frag->params);
+	free(frag->vars);
+	memset(frag, 0, sizeof(*frag));
+}

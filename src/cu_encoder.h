@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-compilation-unit encoding: one CU's DWARF becomes one independent BTF
+ * fragment (type ids local to the fragment) plus the functions and variables
+ * it offers.  A fragment depends only on its CU, never on which worker made
+ * it or when, which is what makes the final output reproducible.
+ */
+#ifndef DWARF2BTF_CU_ENCODER_H
+#define DWARF2BTF_CU_ENCODER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#include "elf_file.h"
+#include "symtab.h"
+
+struct btf;
+
+struct encode_opts {
+	bool gen_floats;	/* FLOAT kind (else floats become INT) */
+	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
+	bool encode_vars;	/* per-CPU variables */
+	bool skip_funcs;
+};
+
+/* What every worker shares, read-only. */
+struct encode_env {
+	const struct elf_file *ef;
+	const struct elf_symtab *syms;
+	const struct encode_opts *opts;
+	/*
+	 * .debug_info as mapped from the file, or NULL when libelf had to
+	 * copy it (compressed): lets workers drop the pages of finished CUs.
+	 */
+	const unsigned char *debug_info;
+	size_t debug_info_size;
+};
+
+/*
+ * A function this CU offers: a DW_TAG_subprogram whose name is the key of
+ * some ELF function symbol (see elf_func_key).  Whether it becomes a FUNC
+ * is decided in funcs.c once every CU has been seen.
+ */
+struct func_cand {
+	const char *key;	/* the ELF key: owned by the symbol index */
+	uint64_t addr;		/* DW_AT_low_pc, 0 when the DIE had none */
+	uint32_t ret_type;	/* type ids are the fragment's */
+	uint32_t first_param;	/* into cu_fragment.params */
+	uint32_t nr_params;	/* varargs is a last ("", 0) parameter */
+	uint32_t flags;		/* FUNC_CAND_* */
+	uint64_t die_off;
+};
+
+/*
+ * Prototypes are kept out of the fragment's BTF: only the chosen
+ * functions' prototypes are added, after the decisions.
+ */
+struct func_param {
+	const char *name;	/* lives in the mapped .debug_str */
+	uint32_t type_id;
+};
+
+#define FUNC_CAND_OPTIMIZED	(1u << 0)	/* a parameter optimized away */
+#define FUNC_CAND_BAD_REG	(1u << 1)	/* parameter not where the ABI puts it */
+#define FUNC_CAND_UNCERTAIN	(1u << 2)	/* packed struct on the stack */
+#define FUNC_CAND_REORDERED	(1u << 3)	/* parameters differ from the origin's */
+#define FUNC_CAND_NOCALL	(1u << 4)	/* clang: DW_CC_nocall, signature changed */
+#define FUNC_CAND_INCONSISTENT	(1u << 5)	/* set while deciding */
+
+/* A variable this CU defines at a per-CPU address. */
+struct var_cand {
+	const char *name;
+	uint32_t offset;	/* in .data..percpu */
+	uint32_t size;		/* of its type */
+	uint32_t type_id;	/* in the fragment */
+	bool external;
+};
+
+struct cu_fragment {
+	uint64_t cu_off;
+	struct btf *btf;
+	struct func_cand *funcs;
+	size_t nr_funcs;
+	struct func_param *params;
+	size_t nr_params;
+	struct var_cand *vars;
+	size_t nr_vars;
+};
+
+int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
+		       struct cu_fragment *out);
+void cu_fragment__free(struct cu_fragment *frag);
+
+#endif

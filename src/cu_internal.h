@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * State of one CU being encoded, shared by the type pass (cu_encoder.c) and
+ * the function pass (cu_funcs.c).  Private to those two files.
+ */
+#ifndef DWARF2BTF_CU_INTERNAL_H
+#define DWARF2BTF_CU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#include "cu_encoder.h"
+#include "log.h"
+
+#define MAX_DEPTH	128	/* DIE nesting; deeper input is treated as corrupt */
+
+enum node_kind {
+	NODE_TYPE,		/* emits exactly one BTF type */
+	NODE_ALIAS,		/* resolves to its DW_AT_type (e.g. _Atomic) */
+	NODE_VOID,		/* resolves to void (unspecified type) */
+};
+
+enum node_state {
+	NODE_UNRESOLVED,
+	NODE_RESOLVING,
+	NODE_RESOLVED,
+};
+
+struct cu_node {
+	Dwarf_Die die;
+	uint32_t id;
+	uint8_t kind;
+	uint8_t state;
+};
+
+struct cu_ctx {
+	const struct encode_env *env;
+	Dwarf_Die *cudie;
+	uint64_t cu_off;
+	struct btf *btf;
+	struct cu_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	Dwarf_Die *subprogs;
+	size_t nr_subprogs, cap_subprogs;
+	Dwarf_Die *vars;
+	size_t nr_vars, cap_vars;
+	size_t cap_frag_vars, cap_frag_funcs, cap_frag_params;
+	uint32_t next_id;
+	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
+	bool need_index_type;
+	bool little_endian;
+	struct cu_fragment *frag;
+};
+
+#define cu_err(ctx, die, fmt, ...)					\
+	pr_err("%s: CU 0x%llx: DIE 0x%llx: " fmt, (ctx)->env->ef->path,	\
+	       (unsigned long long)(ctx)->cu_off,			\
+	       (unsigned long long)dwarf_dieoffset(die), ##__VA_ARGS__)
+
+static inline int grow(void **arr, size_t *cap, size_t nr, size_t elem)
+{
+	size_t ncap;
+	void *n;
+
+	if (nr < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	while (ncap <= nr)
+		ncap *= 2;
+	n = realloc(*arr, ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+static inline bool die_flag(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	if (dwarf_attr(die, name, &attr))
+		dwarf_formflag(&attr, &flag);
+	return flag;
+}
+
+static inline bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, name, &attr) && !dwarf_formudata(&attr, val);
+}
+
+static inline bool die_sdata(Dwarf_Die *die, int name, Dwarf_Sword *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, name, &attr) && !dwarf_formsdata(&attr, val);
+}
+
+static inline const char *die_name(Dwarf_Die *die)
+{
+	const char *n = dwarf_diename(die);
+
+	return n ? n : "";
+}
+
+int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
+int cu_ctx__collect_funcs(struct cu_ctx *ctx);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Workers and the in-order consumer.  Workers run at most a window of CUs
+ * ahead of the consumer so that finished-but-unmerged fragments cannot pile
+ * up in memory.  The first failing CU (in CU order) ends the run; workers
+ * stop taking new CUs as soon as any failure is seen.
+ *
+ * libdw is safe here because every CU was interned by the main thread
+ * before workers start (dwarf_get_units), and everything libdw caches
+ * lazily afterwards (abbreviations, location lists, string offsets) is per
+ * CU, and each CU is read by exactly one worker.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "cu_queue.h"
+#include "log.h"
+
+struct cu_slot {
+	struct cu_fragment frag;
+	int err;
+	bool done;
+};
+
+struct cu_queue {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const struct encode_env *env;
+	Dwarf_Die *cus;
+	size_t nr;
+	struct cu_slot *slots;
+	size_t next;		/* next CU to hand out */
+	size_t consumed;	/* CUs the consumer has taken */
+	size_t window;
+	bool abort;
+	int first_err;
+};
+
+/*
+ * A finished CU's .debug_info pages are never read again; dropping them
+ * from our mapping keeps them out of our RSS (the kernel re-reads them from
+ * the file if touched).  Only whole pages inside the CU are dropped.
+ */
+static void cu_queue__release(struct cu_queue *q, size_t i)
+{
+	const struct encode_env *env = q->env;
+	size_t page = sysconf(_SC_PAGESIZE), start, end;
+	uintptr_t base;
+
+	if (!env->debug_info)
+		return;
+	start = dwarf_dieoffset(&q->cus[i]);
+	end = i + 1 < q->nr ? dwarf_dieoffset(&q->cus[i + 1]) :
+			      env->debug_info_size;
+	base = (uintptr_t)env->debug_info;
+	start = ((base + start + page - 1) & ~(page - 1)) - base;
+	end = ((base + end) & ~(page - 1)) - base;
+	if (end > start && end <= env->debug_info_size)
+		madvise((void *)(base + start), end - start, MADV_DONTNEED);
+}
+
+static void *cu_queue__worker(void *arg)
+{
+	struct cu_queue *q = arg;
+
+	for (;;) {
+		struct cu_fragment frag;
+		size_t i;
+		int err;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->abort && q->next < q->nr &&
+		       q->next >= q->consumed + q->window)
+			pthread_cond_wait(&q->cond, &q->lock);
+		if (q->abort || q->next >= q->nr) {
+			pthread_mutex_unlock(&q->lock);
+			return NULL;
+		}
+		i = q->next++;
+		pthread_mutex_unlock(&q->lock);
+
+		err = cu_encoder__encode(q->env, &q->cus[i], &frag);
+		cu_queue__release(q, i);
+
+		pthread_mutex_lock(&q->lock);
+		q->slots[i].frag = frag;
+		q->slots[i].err = err;
+		q->slots[i].done = true;
+		if (err && !q->abort) {
+			q->abort = true;
+			q->first_err = err;
+		}
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
+	}
+}
+
+int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
+		  int jobs, cu_consume_fn consume, void *arg)
+{
+	struct cu_queue q = {
+		.env = env,
+		.cus = cus,
+		.nr = nr,
+		.window = (size_t)jobs * 4,
+	};
+	pthread_t *tids;
+	int i, started = 0, err = 0;
+	size_t k;
+
+	if (jobs < 1)
+		jobs = 1;
+	q.slots = calloc(nr ? nr : 1, sizeof(*q.slots));
+	tids = calloc(jobs, sizeof(*tids));
+	if (!q.slots || !tids) {
+		free(q.slots);
+		free(tids);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.cond, NULL);
+
+	for (i = 0; i < jobs; i++) {
+		if (pthread_create(&tids[i], NULL, cu_queue__worker, &q)) {
+			if (!started) {
+				pr_err("cannot start worker threads");
+				err = -EAGAIN;
+			}
+			break;
+		}
+		started++;
+	}
+
+	for (k = 0; !err && k < nr; k++) {
+		struct cu_slot *s = &q.slots[k];
+
+		pthread_mutex_lock(&q.lock);
+		/* After a later CU failed, CU k may never be handed out. */
+		while (!s->done && !(q.abort && k >= q.next))
+			pthread_cond_wait(&q.cond, &q.lock);
+		err = s->done ? s->err : q.first_err;
+		pthread_mutex_unlock(&q.lock);
+		if (!err)
+			err = consume(arg, k, &s->frag);
+		/* consume() owns the fragment from here on. */
+		memset(&s->frag, 0, sizeof(s->frag));
+
+		pthread_mutex_lock(&q.lock);
+		q.consumed++;
+		if (err)
+			q.abort = true;
+		pthread_cond_broadcast(&q.cond);
+		pthread_mutex_unlock(&q.lock);
+	}
+
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	for (k = 0; k < nr; k++)
+		cu_fragment__free(&q.slots[k].frag);
+	pthread_cond_destroy(&q.cond);
+	pthread_mutex_destroy(&q.lock);
+	free(q.slots);
+	free(tids);
+	return err;
+}

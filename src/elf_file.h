@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An opened ELF input: the libelf handle plus the header facts every later
+ * stage needs (class, byte order, machine).  Read-only once opened.
+ */
+#ifndef DWARF2BTF_ELF_FILE_H
+#define DWARF2BTF_ELF_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <gelf.h>
+
+struct elf_file {
+	const char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	size_t shnum;		/* real count, extended numbering resolved */
+	size_t shstrndx;
+	bool big_endian;
+	unsigned int ptr_size;	/* 4 or 8, from the ELF class */
+};
+
+int elf_file__open(struct elf_file *ef, const char *path);
+void elf_file__close(struct elf_file *ef);
+Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
+				GElf_Shdr *shdr);
+const char *elf_file__section_name(const struct elf_file *ef, size_t shndx);
+
+#endif

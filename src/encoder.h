@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The whole pipeline for one input file: ELF + symbol index -> per-CU
+ * fragments (in parallel) -> merge in CU order -> function and variable
+ * decisions -> dedup -> output.
+ */
+#ifndef DWARF2BTF_ENCODER_H
+#define DWARF2BTF_ENCODER_H
+
+#include <stdbool.h>
+
+#include "cu_encoder.h"
+
+struct encoder_opts {
+	struct encode_opts enc;
+	int jobs;
+	const char *out_path;	/* raw BTF here; NULL: .BTF section in place */
+	bool stats;
+};
+
+int encoder__run(const char *path, const struct encoder_opts *opts);
+
+#endif

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Deciding functions across CUs.  Candidates are grouped by ELF key (the
+ * symbol name up to its first '.'); within a group the first candidate in
+ * CU order is the reference every other one is compared with.  A function
+ * is left out when its prototypes disagree, its symbol is ambiguous, or a
+ * parameter is not where the ABI says: BTF for it would mislead tracers.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "funcs.h"
+#include "log.h"
+
+#define MATCH_DEPTH	64
+
+static int func_entry__cmp(const void *a, const void *b)
+{
+	const struct func_entry *x = a, *y = b;
+	int c = strcmp(x->cand.key, y->cand.key);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* FWD stands for the struct or union it declares. */
+static int match_kind(const struct btf_type *t)
+{
+	if (btf_is_fwd(t))
+		return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+	return btf_kind(t);
+}
+
+/*
+ * Do two types of the merged (not yet deduplicated) BTF describe the same
+ * C type?  Named aggregates and typedefs match by name, since their bodies
+ * are checked by dedup anyway; const is not significant.
+ */
+static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth)
+{
+	const struct btf_type *ta, *tb;
+	const char *na, *nb;
+
+	if (a == b)
+		return true;
+	if (!a || !b || depth > MATCH_DEPTH)
+		return false;
+	ta = btf__type_by_id(btf, a);
+	tb = btf__type_by_id(btf, b);
+	if (!ta || !tb)
+		return false;
+	if (match_kind(ta) != match_kind(tb)) {
+		if (btf_is_const(ta))
+			return types_match(btf, ta->type, b, depth + 1);
+		if (btf_is_const(tb))
+			return types_match(btf, a, tb->type, depth + 1);
+		return false;
+	}
+	na = btf__name_by_offset(btf, ta->name_off);
+	nb = btf__name_by_offset(btf, tb->name_off);
+	switch (match_kind(ta)) {
+	case BTF_KIND_INT:
+		return ta->size == tb->size &&
+		       *(const uint32_t *)(ta + 1) == *(const uint32_t *)(tb + 1) &&
+		       !strcmp(na, nb);
+	case BTF_KIND_FLOAT:
+		return ta->size == tb->size && !strcmp(na, nb);
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return !strcmp(na, nb);
+	case BTF_KIND_PTR:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return types_match(btf, ta->type, tb->type, depth + 1);
+	case BTF_KIND_ARRAY:
+		return btf_array(ta)->nelems == btf_array(tb)->nelems &&
+		       types_match(btf, btf_array(ta)->type,
+				   btf_array(tb)->type, depth + 1);
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *pa = btf_params(ta), *pb = btf_params(tb);
+		int i;
+
+		if (btf_vlen(ta) != btf_vlen(tb) ||
+		    !types_match(btf, ta->type, tb->type, depth + 1))
+			return false;
+		for (i = 0; i < btf_vlen(ta); i++)
+			if (!types_match(btf, pa[i].type, pb[i].type, depth + 1))
+				return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static bool protos_match(const struct btf *btf, const struct func_param *params,
+			 const struct func_cand *a, const struct func_cand *b)
+{
+	uint32_t i;
+
+	if (a->nr_params != b->nr_params ||
+	    !types_match(btf, a->ret_type, b->ret_type, 0))
+		return false;
+	for (i = 0; i < a->nr_params; i++)
+		if (!types_match(btf, params[a->first_param + i].type_id,
+				 params[b->first_param + i].type_id, 0))
+			return false;
+	return true;
+}
+
+static bool addr_is_sym(const struct elf_symtab *st,
+			const struct elf_func_key *k, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < k->nr; i++)
+		if (st->key_syms[k->first + i].addr == addr)
+			return true;
+	return false;
+}
+
+/* Does the candidate's address belong to a clone whose signature gcc may have changed? */
+static bool addr_is_clone(const struct elf_symtab *st,
+			  const struct elf_func_key *k, uint64_t addr)
+{
+	uint32_t i;
+
+	if (!addr)
+		return false;
+	for (i = 0; i < k->nr; i++) {
+		const struct elf_sym *s = &st->key_syms[k->first + i];
+		const char *dot = strchr(s->name, '.');
+
+		if (s->addr == addr && dot &&
+		    (strstr(dot, ".constprop") || strstr(dot, ".isra")))
+			return true;
+	}
+	return false;
+}
+
+static bool skip_optimized(const struct elf_symtab *st,
+			   const struct elf_func_key *k, const struct func_cand *c)
+{
+	return (c->flags & FUNC_CAND_OPTIMIZED) &&
+	       ((c->flags & FUNC_CAND_NOCALL) || addr_is_clone(st, k, c->addr));
+}
+
+#define FUNC_CAND_VETO (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT | \
+			FUNC_CAND_UNCERTAIN | FUNC_CAND_REORDERED)
+
+/* Decide one group of candidates sharing a key; NULL: leave it out. */
+static const struct func_cand *decide_group(const struct btf *btf,
+					    const struct elf_symtab *st,
+					    const struct func_param *params,
+					    struct func_entry *g, size_t n)
+{
+	const struct elf_func_key *k = elf_symtab__find_key(st, g[0].cand.key);
+	struct func_cand *first = &g[0].cand;
+	const struct func_cand *canon = first;
+	size_t i;
+
+	if (!k || k->ambiguous)
+		return NULL;
+	for (i = 1; i < n; i++) {
+		struct func_cand *b = &g[i].cand;
+		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
+
+		first->flags |= shared;
+		b->flags |= shared;
+		if (!(shared & (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT |
+				FUNC_CAND_REORDERED)) &&
+		    !protos_match(btf, params, first, b))
+			first->flags |= FUNC_CAND_INCONSISTENT;
+	}
+	if (first->flags & FUNC_CAND_VETO)
+		return NULL;
+	if (n > 1) {
+		const struct func_cand *any = NULL;
+
+		canon = NULL;
+		for (i = 0; i < n && !canon; i++) {
+			const struct func_cand *c = &g[i].cand;
+
+			if (!addr_is_sym(st, k, c->addr))
+				continue;
+			if (!any)
+				any = c;
+			if (!skip_optimized(st, k, c))
+				canon = c;
+		}
+		if (!canon)
+			canon = any ? any : first;
+	}
+	if (skip_optimized(st, k, canon))
+		return NULL;
+	return canon;
+}
+
+static int add_func(struct btf *btf, const struct func_param *params,
+		    const struct func_cand *c)
+{
+	uint32_t i;
+	int id, err;
+
+	id = btf__add_func_proto(btf, c->ret_type);
+	if (id < 0)
+		return id;
+	for (i = 0; i < c->nr_params; i++) {
+		const struct func_param *p = &params[c->first_param + i];
+
+		err = btf__add_func_param(btf, p->name, p->type_id);
+		if (err)
+			return err;
+	}
+	/* pahole marks every function static; so do we. */
+	return btf__add_func(btf, c->key, BTF_FUNC_STATIC, id);
+}
+
+int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
+		struct func_entry *entries, size_t nr,
+		const struct func_param *params)
+{
+	size_t i, j;
+	int added = 0;
+
+	qsort(entries, nr, sizeof(*entries), func_entry__cmp);
+	for (i = 0; i < nr; i = j) {
+		const struct func_cand *c;
+		int id;
+
+		for (j = i + 1; j < nr &&
+		     !strcmp(entries[j].cand.key, entries[i].cand.key); j++)
+			;
+		c = decide_group(btf, syms, params, &entries[i], j - i);
+		if (!c)
+			continue;
+		id = add_func(btf, params, c);
+		if (id < 0)
+			return id;
+		added++;
+	}
+	return added;
+}

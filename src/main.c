@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dwarf2btf: encode BTF from the DWARF of an ELF file.
+ *
+ *   dwarf2btf [options] FILE         add/replace FILE's .BTF section
+ *   dwarf2btf [options] -o OUT FILE  write raw BTF to OUT
+ *   dwarf2btf diff A B [--base B]    compare two BTF blobs semantically
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btf_diff.h"
+#include "encoder.h"
+#include "log.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: dwarf2btf [OPTIONS] FILE\n"
+"       dwarf2btf diff A B [--base BASE]\n"
+"\n"
+"Encode BTF from the DWARF debug info of the ELF FILE (a vmlinux, a module,\n"
+"an object file).  Without -o, FILE gets a .BTF section, added or replaced\n"
+"atomically; with -o, raw BTF is written to OUT and FILE is left alone.\n"
+"\n"
+"Options:\n"
+"  -o, --output=OUT     write raw BTF to OUT instead of updating FILE\n"
+"  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
+"      --stats          print per-phase times, counts and peak RSS to stderr\n"
+"      --skip_encoding_btf_enum64\n"
+"                       encode 64-bit enums as 32-bit ENUM\n"
+"      --skip_encoding_btf_vars\n"
+"                       no per-CPU variables\n"
+"  -h, --help           show this help and exit\n"
+"      --version        print the version and exit\n"
+"\n"
+"The output is the same for any -j.  Exit status: 0 on success, 1 on error,\n"
+"2 on a usage error.  'dwarf2btf diff --help' describes the comparison.\n");
+}
+
+enum {
+	OPT_STATS = 256,
+	OPT_VERSION,
+	OPT_SKIP_ENUM64,
+	OPT_SKIP_VARS,
+};
+
+static int parse_jobs(const char *s, int *jobs)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > 1024)
+		return -EINVAL;
+	*jobs = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", optional_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 },
+		{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct encoder_opts opts = {
+		.enc = {
+			.gen_floats = true,
+			.encode_vars = true,
+		},
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c, err;
+
+	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return btf_diff__main(argc - 1, argv + 1);
+
+	while ((c = getopt_long(argc, argv, "o:j::h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			opts.out_path = optarg;
+			break;
+		case 'j':
+			if (optarg && parse_jobs(optarg, &opts.jobs)) {
+				pr_err("invalid job count '%s'", optarg);
+				return 2;
+			}
+			break;
+		case OPT_STATS:
+			opts.stats = true;
+			break;
+		case OPT_SKIP_ENUM64:
+			opts.enc.skip_enum64 = true;
+			break;
+		case OPT_SKIP_VARS:
+			opts.enc.encode_vars = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("dwarf2btf %s\n", DWARF2BTF_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'dwarf2btf --help'.\n");
+			return 2;
+		}
+	}
+	/* getopt's optional argument needs "-j4"; also accept "-j 4". */
+	if (optind + 1 < argc && argv[optind][0] != '-' &&
+	    !parse_jobs(argv[optind], &opts.jobs) &&
+	    optind > 1 && !strcmp(argv[optind - 1], "-j"))
+		optind++;
+	if (optind + 1 != argc) {
+		pr_err("%s", optind >= argc ? "missing input FILE (see --help)" :
+		       "exactly one input FILE expected (see --help)");
+		return 2;
+	}
+	err = encoder__run(argv[optind], &opts);
+	return err ? 1 : 0;
+}

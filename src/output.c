@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output stage: raw BTF files and .BTF sections, written via a temporary
+ * file + fsync + rename so that a crash or a full disk never leaves a
+ * truncated kernel image or object file behind.
+ *
+ * ELF files are not rewritten by libelf's layout engine: it may move
+ * sections that program headers point to.  libelf is only used to read
+ * the headers (any class, byte order, extended numbering) and to convert
+ * headers back to the file's byte order.  The file is copied as bytes and
+ * whatever has to move or grow (the section's data, .shstrtab, the
+ * section header table) is appended at the end.  Things that were only
+ * at the end of the old file (the old section header table, typically)
+ * are dropped, so adding or replacing a section repeatedly does not make
+ * the file grow without bound.
+ */
+#define _GNU_SOURCE
+#include "output.h"
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * sh_addralign of the section we write.  pahole 1.24 adds .BTF with
+ * llvm-objcopy, which gives 1 (see Debian's .ko files); match it.
+ */
+#define OUTPUT_SECTION_ALIGN	1
+/* File offset alignment of appended data: BTF is made of u32s. */
+#define OUTPUT_DATA_ALIGN	4
+/* Padding we accept between droppable things at the end of the file. */
+#define OUTPUT_TAIL_GAP		16
+#define OUTPUT_CHUNK		(1 << 20)
+
+#define ALIGN_UP(x, a)		(((x) + (a) - 1) / (a) * (a))
+
+struct out_file {
+	const char *path;	/* as the caller named it, for messages */
+	char *target;		/* file the temp file is renamed over */
+	char *tmp;		/* temp file, NULL once renamed or if none */
+	int fd;
+	bool direct;		/* not a regular file: plain write() */
+	long fault_at;		/* fail this write (1-based) with ENOSPC */
+	long nwrites;
+};
+
+struct out_elf {
+	const char *path;
+	int fd;
+	uint64_t size;
+	int cls;		/* ELFCLASS32 or ELFCLASS64 */
+	int enc;		/* ELFDATA2LSB or ELFDATA2MSB */
+	GElf_Ehdr ehdr;
+	size_t shnum;		/* real counts, extended numbering resolved */
+	size_t shstrndx;
+	GElf_Shdr *shdrs;	/* shnum + 3 entries, room for new ones */
+	char *strs;		/* .shstrtab contents */
+	size_t strs_size;
+	uint64_t keep_min;	/* end of ELF header, phdrs and segments */
+};
+
+struct range {
+	uint64_t start, end;
+};
+
+static const char zeros[4096];
+
+__attribute__((format(printf, 4, 0)))
+static int out__report(const char *path, int err, bool errstr,
+		       const char *fmt, va_list ap)
+{
+	char msg[512], ebuf[128];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* One line in one call, so concurrent messages don't mix. */
+	if (errstr)
+		pr_err("%s: %s: %s", path, msg,
+		       strerror_r(err, ebuf, sizeof(ebuf)));
+	else
+		pr_err("%s: %s", path, msg);
+	return -err;
+}
+
+/* Report a failed system call: "dwarf2btf: PATH: MSG: strerror". */
+__attribute__((format(printf, 3, 4)))
+static int out__error(const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = out__report(path, err, true, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Report a problem the message says all about; return -@err. */
+__attribute__((format(printf, 3, 4)))
+static int out__fail(const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = out__report(path, err, false, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/*
+ * Test hook, read once per output__*() call: DWARF2BTF_FAULT_WRITE=N makes
+ * the N-th write system call (write, pwrite or copy_file_range) of that
+ * call fail with ENOSPC, so tests can reach every failure point without
+ * filling a disk.  Unset, empty, 0 or garbage: no fault.
+ */
+static long out__fault_at(void)
+{
+	const char *s = getenv("DWARF2BTF_FAULT_WRITE");
+	char *end;
+	long n;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || *end || n < 0)
+		return 0;
+	return n;
+}
+
+static bool out__fault(struct out_file *out)
+{
+	if (++out->nwrites != out->fault_at)
+		return false;
+	errno = ENOSPC;
+	return true;
+}
+
+static int out__write(struct out_file *out, const void *buf, size_t len,
+		      uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n;
+
+		if (out__fault(out))
+			n = -1;
+		else if (out->direct)
+			n = write(out->fd, p, len);
+		else
+			n = pwrite(out->fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return out__error(out->path, errno, "write failed");
+		if (n == 0)
+			return out__error(out->path, EIO, "write failed");
+		p += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+static int out__zero(struct out_file *out, uint64_t off, uint64_t len)
+{
+	while (len) {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+		int err = out__write(out, zeros, n, off);
+
+		if (err)
+			return err;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Copy the first @len bytes of @in_fd to offset 0 of the output. */
+static int out__copy(struct out_file *out, int in_fd, uint64_t len)
+{
+	loff_t in_off = 0, out_off = 0;
+	bool kernel_copy = true;
+	char *buf = NULL;
+	int err = 0;
+
+	while ((uint64_t)in_off < len) {
+		size_t chunk = len - in_off;
+		ssize_t n;
+
+		if (kernel_copy) {
+			/* In-kernel copy; may even share extents. */
+			if (chunk > 64 * OUTPUT_CHUNK)
+				chunk = 64 * OUTPUT_CHUNK;
+			if (out__fault(out))
+				n = -1;
+			else
+				n = copy_file_range(in_fd, &in_off, out->fd,
+						    &out_off, chunk, 0);
+			if (n > 0)
+				continue;
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+			    errno != EINVAL && errno != EOPNOTSUPP) {
+				err = out__error(out->path, errno,
+						 "write failed");
+				break;
+			}
+			/* Not supported here (or returned 0): copy by hand. */
+			kernel_copy = false;
+			continue;
+		}
+		if (!buf) {
+			buf = malloc(OUTPUT_CHUNK);
+			if (!buf) {
+				err = out__error(out->path, ENOMEM, "copy");
+				break;
+			}
+		}
+		if (chunk > OUTPUT_CHUNK)
+			chunk = OUTPUT_CHUNK;
+		n = pread(in_fd, buf, chunk, in_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = out__error(out->path, n < 0 ? errno : EIO,
+					 "read failed");
+			break;
+		}
+		err = out__write(out, buf, n, out_off);
+		if (err)
+			break;
+		in_off += n;
+		out_off += n;
+	}
+	free(buf);
+	return err;
+}
+
+static void out__init(struct out_file *out, const char *path)
+{
+	memset(out, 0, sizeof(*out));
+	out->path = path;
+	out->fd = -1;
+	out->fault_at = out__fault_at();
+}
+
+/* Length of the directory part of @path, including the last '/'. */
+static size_t out__dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/*
+ * Create the temp file next to @path (after following symlinks, so the
+ * link stays a link).  @old is the stat of the existing file, if any,
+ * whose mode and owner the new file gets.
+ */
+static int out__open(struct out_file *out, const struct stat *old)
+{
+	size_t dlen, cap;
+	const char *base;
+	int tries, err;
+
+	out->target = realpath(out->path, NULL);
+	if (!out->target)	/* new file (or dangling link): write as named */
+		out->target = strdup(out->path);
+	if (!out->target)
+		return out__error(out->path, ENOMEM, "out of memory");
+	dlen = out__dir_len(out->target);
+	base = out->target + dlen;
+	cap = strlen(out->target) + 32;
+	out->tmp = malloc(cap);
+	if (!out->tmp)
+		return out__error(out->path, ENOMEM, "out of memory");
+
+	for (tries = 0; tries < 100; tries++) {
+		uint64_t r;
+
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^
+			    (uint64_t)(uintptr_t)&r ^ (uint64_t)tries;
+		/* Hidden, and short enough for NAME_MAX. */
+		snprintf(out->tmp, cap, "%.*s.%.200s.%08x.tmp", (int)dlen,
+			 out->target, base, (unsigned int)r);
+		out->fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			       old ? 0600 : 0644);
+		if (out->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (out->fd < 0) {
+		err = errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		if (dlen)
+			return out__error(out->path, err,
+					  "cannot create a file in %.*s",
+					  (int)dlen, out->target);
+		return out__error(out->path, err,
+				  "cannot create a file in the current directory");
+	}
+	if (old) {
+		struct stat st;
+
+		/*
+		 * Only root may give files away; for others failing is fine,
+		 * the new file is then simply theirs.
+		 */
+		if (!fstat(out->fd, &st) &&
+		    (st.st_uid != old->st_uid || st.st_gid != old->st_gid)) {
+			if (fchown(out->fd, old->st_uid, old->st_gid))
+				errno = 0;
+		}
+		/* After fchown, which clears set-id bits. */
+		if (fchmod(out->fd, old->st_mode & 07777))
+			return out__error(out->path, errno,
+					  "cannot set the file mode");
+	}
+	return 0;
+}
+
+static int out__commit(struct out_file *out)
+{
+	char *dir;
+	size_t dlen;
+	int fd, err;
+
+	if (out->direct) {
+		err = close(out->fd);
+		out->fd = -1;
+		if (err)
+			return out__error(out->path, errno, "write failed");
+		return 0;
+	}
+	if (fsync(out->fd))
+		return out__error(out->path, errno, "fsync failed");
+	err = close(out->fd);
+	out->fd = -1;
+	if (err)
+		return out__error(out->path, errno, "write failed");
+	if (rename(out->tmp, out->target))
+		return out__error(out->path, errno, "cannot replace the file");
+	free(out->tmp);
+	out->tmp = NULL;
+
+	/* Make the rename durable too; best effort, the data is safe. */
+	dlen = out__dir_len(out->target);
+	dir = dlen ? strndup(out->target, dlen) : strdup(".");
+	if (dir) {
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)fsync(fd);
+			close(fd);
+		}
+		free(dir);
+	}
+	return 0;
+}
+
+/* Release everything; remove the temp file unless it was committed. */
+static void out__end(struct out_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	free(out->target);
+	out->fd = -1;
+	out->tmp = NULL;
+	out->target = NULL;
+}
+
+/* Fail early on a file we may not write, rather than replace it anyway. */
+static int out__check_writable(const char *path)
+{
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+		return out__error(path, errno, "not writable");
+	return 0;
+}
+
+int output__write_raw(const char *path, const void *data, size_t size)
+{
+	struct out_file out;
+	struct stat st;
+	int err;
+
+	if (!path || (!data && size))
+		return out__fail(path ? path : "(null)", EINVAL,
+				 "bad arguments");
+	out__init(&out, path);
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return out__error(path, errno, "cannot stat");
+		err = out__open(&out, NULL);
+	} else if (S_ISDIR(st.st_mode)) {
+		return out__error(path, EISDIR, "cannot write");
+	} else if (!S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) ||
+		   !strncmp(path, "/proc/", 6)) {
+		/*
+		 * A FIFO, /dev/stdout: nothing to rename over, just write.
+		 * /dev/stdout may resolve to a regular file (shell
+		 * redirection); that open file is the one to write too.
+		 */
+		out.direct = true;
+		out.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		err = out.fd < 0 ? out__error(path, errno, "cannot open") : 0;
+	} else {
+		err = out__check_writable(path);
+		if (!err)
+			err = out__open(&out, &st);
+	}
+	if (!err)
+		err = out__write(&out, data, size, 0);
+	if (!err)
+		err = out__commit(&out);
+	out__end(&out);
+	return err;
+}
+
+static int out_elf__read(struct out_elf *ef)
+{
+	size_t phnum, i;
+	Elf *elf;
+	int err = 0;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return out__fail(ef->path, EINVAL, "libelf: %s",
+				 elf_errmsg(-1));
+	/* ELF_C_READ reads headers on demand: no mmap, no SIGBUS. */
+	elf = elf_begin(ef->fd, ELF_C_READ, NULL);
+	if (!elf)
+		return out__fail(ef->path, EIO, "cannot read ELF: %s",
+				 elf_errmsg(-1));
+	if (elf_kind(elf) != ELF_K_ELF) {
+		err = out__fail(ef->path, ENOEXEC, "not an ELF file");
+		goto out;
+	}
+	if (!gelf_getehdr(elf, &ef->ehdr)) {
+		err = out__fail(ef->path, ENOEXEC, "bad ELF header: %s",
+				elf_errmsg(-1));
+		goto out;
+	}
+	ef->cls = gelf_getclass(elf);
+	ef->enc = ef->ehdr.e_ident[EI_DATA];
+	if ((ef->cls != ELFCLASS32 && ef->cls != ELFCLASS64) ||
+	    (ef->enc != ELFDATA2LSB && ef->enc != ELFDATA2MSB)) {
+		err = out__fail(ef->path, ENOEXEC, "bad ELF class or data");
+		goto out;
+	}
+	if (elf_getshdrnum(elf, &ef->shnum) ||
+	    elf_getshdrstrndx(elf, &ef->shstrndx) ||
+	    elf_getphdrnum(elf, &phnum)) {
+		err = out__fail(ef->path, ENOEXEC, "bad ELF header: %s",
+				elf_errmsg(-1));
+		goto out;
+	}
+	/* Room for up to two new sections (.shstrtab and ours). */
+	ef->shdrs = calloc(ef->shnum + 3, sizeof(*ef->shdrs));
+	if (!ef->shdrs) {
+		err = out__error(ef->path, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < ef->shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+
+		if (!scn || !gelf_getshdr(scn, &ef->shdrs[i])) {
+			err = out__fail(ef->path, ENOEXEC,
+					"bad section header %zu: %s", i,
+					elf_errmsg(-1));
+			goto out;
+		}
+	}
+
+	/* The ELF header and what program headers reference must stay. */
+	ef->keep_min = ef->cls == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+					      sizeof(Elf32_Ehdr);
+	if (ef->ehdr.e_ehsize > ef->keep_min)
+		ef->keep_min = ef->ehdr.e_ehsize;
+	if (phnum && ef->ehdr.e_phoff + (uint64_t)phnum *
+				       ef->ehdr.e_phentsize > ef->keep_min)
+		ef->keep_min = ef->ehdr.e_phoff +
+			       (uint64_t)phnum * ef->ehdr.e_phentsize;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph)) {
+			err = out__fail(ef->path, ENOEXEC,
+					"bad program header %zu: %s", i,
+					elf_errmsg(-1));
+			goto out;
+		}
+		if (ph.p_filesz && ph.p_offset + ph.p_filesz > ef->keep_min)
+			ef->keep_min = ph.p_offset + ph.p_filesz;
+	}
+	if (ef->keep_min > ef->size)
+		ef->keep_min = ef->size;
+out:
+	elf_end(elf);
+	return err;
+}
+
+static int out_elf__read_strs(struct out_elf *ef, size_t extra)
+{
+	const GElf_Shdr *sh;
+	uint64_t done = 0;
+
+	if (ef->shstrndx >= ef->shnum)
+		return out__fail(ef->path, ENOEXEC,
+				 "no section name string table");
+	sh = &ef->shdrs[ef->shstrndx];
+	if (sh->sh_type != SHT_STRTAB || sh->sh_offset > ef->size ||
+	    sh->sh_size > ef->size - sh->sh_offset)
+		return out__fail(ef->path, ENOEXEC,
+				 "bad section name string table");
+	ef->strs_size = sh->sh_size;
+	ef->strs = malloc(ef->strs_size + extra);
+	if (!ef->strs)
+		return out__error(ef->path, ENOMEM, "out of memory");
+	while (done < ef->strs_size) {
+		ssize_t n = pread(ef->fd, ef->strs + done,
+				  ef->strs_size - done, sh->sh_offset + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return out__error(ef->path, n < 0 ? errno : EIO,
+					  "read failed");
+		done += n;
+	}
+	return 0;
+}
+
+static const char *out_elf__name(const struct out_elf *ef,
+				  const GElf_Shdr *sh)
+{
+	if (sh->sh_name >= ef->strs_size ||
+	    !memchr(ef->strs + sh->sh_name, 0, ef->strs_size - sh->sh_name))
+		return NULL;
+	return ef->strs + sh->sh_name;
+}
+
+/* Offset of a string in .shstrtab that ends with @name, or -1. */
+static long out_elf__find_suffix(const struct out_elf *ef, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = len; i < ef->strs_size; i++)
+		if (!ef->strs[i] && !memcmp(ef->strs + i - len, name, len))
+			return i - len;
+	return -1;
+}
+
+/* Convert @n headers to the file's class and byte order into @dst. */
+static int out_elf__to_file(const struct out_elf *ef, Elf_Type type,
+			     const void *src, size_t n, void *dst)
+{
+	Elf_Data s = { .d_type = type, .d_version = EV_CURRENT };
+	Elf_Data d = { .d_type = type, .d_version = EV_CURRENT };
+	Elf32_Ehdr *e32;
+	Elf32_Shdr *s32;
+	const GElf_Ehdr *ge;
+	const GElf_Shdr *gs;
+	void *tmp = NULL;
+	size_t i, sz;
+	Elf_Data *r;
+
+	if (ef->cls == ELFCLASS64) {
+		sz = type == ELF_T_EHDR ? sizeof(Elf64_Ehdr) : sizeof(Elf64_Shdr);
+		s.d_buf = (void *)src;
+	} else if (type == ELF_T_EHDR) {
+		/* All values were checked to fit or came from the file. */
+		sz = sizeof(Elf32_Ehdr);
+		tmp = e32 = calloc(1, sz);
+		if (!e32)
+			return -ENOMEM;
+		ge = src;
+		memcpy(e32->e_ident, ge->e_ident, EI_NIDENT);
+		e32->e_type = ge->e_type;
+		e32->e_machine = ge->e_machine;
+		e32->e_version = ge->e_version;
+		e32->e_entry = ge->e_entry;
+		e32->e_phoff = ge->e_phoff;
+		e32->e_shoff = ge->e_shoff;
+		e32->e_flags = ge->e_flags;
+		e32->e_ehsize = ge->e_ehsize;
+		e32->e_phentsize = ge->e_phentsize;
+		e32->e_phnum = ge->e_phnum;
+		e32->e_shentsize = ge->e_shentsize;
+		e32->e_shnum = ge->e_shnum;
+		e32->e_shstrndx = ge->e_shstrndx;
+		s.d_buf = tmp;
+	} else {
+		sz = sizeof(Elf32_Shdr);
+		tmp = s32 = calloc(n, sz);
+		if (!s32)
+			return -ENOMEM;
+		gs = src;
+		for (i = 0; i < n; i++) {
+			s32[i].sh_name = gs[i].sh_name;
+			s32[i].sh_type = gs[i].sh_type;
+			s32[i].sh_flags = gs[i].sh_flags;
+			s32[i].sh_addr = gs[i].sh_addr;
+			s32[i].sh_offset = gs[i].sh_offset;
+			s32[i].sh_size = gs[i].sh_size;
+			s32[i].sh_link = gs[i].sh_link;
+			s32[i].sh_info = gs[i].sh_info;
+			s32[i].sh_addralign = gs[i].sh_addralign;
+			s32[i].sh_entsize = gs[i].sh_entsize;
+		}
+		s.d_buf = tmp;
+	}
+	s.d_size = d.d_size = sz * n;
+	d.d_buf = dst;
+	if (ef->cls == ELFCLASS64)
+		r = elf64_xlatetof(&d, &s, ef->enc);
+	else
+		r = elf32_xlatetof(&d, &s, ef->enc);
+	free(tmp);
+	return r ? 0 : -EINVAL;
+}
+
+/* True if [@start, @end) of the input reads as zeros (bounded effort). */
+static bool out_elf__zeros(const struct out_elf *ef, uint64_t start,
+			    uint64_t end)
+{
+	char buf[4096];
+
+	if (end - start > 16 * OUTPUT_CHUNK)
+		return false;
+	while (start < end) {
+		size_t n = end - start < sizeof(buf) ? end - start : sizeof(buf);
+		ssize_t r = pread(ef->fd, buf, n, start);
+
+		if (r <= 0 || memcmp(buf, zeros, r))
+			return false;
+		start += r;
+	}
+	return true;
+}
+
+/*
+ * True if [@keep, size) holds only @drop ranges (things we rewrite
+ * elsewhere) and padding between them (short, or zeros such as a shrunk
+ * section's old tail), so it can be cut off.  Anything else there (a
+ * signature, unknown trailing data) is kept.
+ */
+static bool out_elf__tail_droppable(const struct out_elf *ef, uint64_t keep,
+				     struct range *drop, int ndrop)
+{
+	uint64_t pos = keep;
+	int i, j;
+
+	/* Tiny insertion sort by start. */
+	for (i = 1; i < ndrop; i++)
+		for (j = i; j > 0 && drop[j].start < drop[j - 1].start; j--) {
+			struct range t = drop[j];
+
+			drop[j] = drop[j - 1];
+			drop[j - 1] = t;
+		}
+	for (i = 0; i < ndrop && pos < ef->size; i++) {
+		if (drop[i].end <= pos)
+			continue;
+		if (drop[i].start > pos + OUTPUT_TAIL_GAP &&
+		    (drop[i].start > ef->size ||
+		     !out_elf__zeros(ef, pos, drop[i].start)))
+			return false;
+		pos = drop[i].end;
+	}
+	return pos >= ef->size;
+}
+
+/* What changes in the ELF file, and where things go. */
+struct out_plan {
+	size_t idx;		/* index of the section we write */
+	size_t new_shnum;
+	size_t shent;		/* size of one section header */
+	bool add;		/* the section is new */
+	bool str_moved;		/* .shstrtab grew (or is new): append it */
+	bool sec_in_place;	/* data overwrites the old contents */
+	bool table_moved;	/* section headers are appended */
+	uint64_t old_sec_size;
+	uint64_t keep;		/* bytes of the old file copied as they are */
+	uint64_t str_off, sec_off, shoff;
+};
+
+/* Find section @name, or set up adding it (and a name for it). */
+static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
+			  const char *name, size_t size)
+{
+	static const char shstrtab[] = ".shstrtab";
+	size_t nlen = strlen(name), i;
+	GElf_Shdr *sh;
+	long name_off;
+	int err;
+
+	if (ef->shnum == 0) {
+		/* No section headers at all: make the null section and a
+		 * .shstrtab, then add ours. */
+		ef->strs_size = 1 + sizeof(shstrtab) + nlen + 1;
+		ef->strs = calloc(1, ef->strs_size);
+		if (!ef->strs)
+			return out__error(ef->path, ENOMEM, "out of memory");
+		memcpy(ef->strs + 1, shstrtab, sizeof(shstrtab));
+		memcpy(ef->strs + 1 + sizeof(shstrtab), name, nlen);
+		ef->shdrs[1] = (GElf_Shdr){ .sh_name = 1,
+					    .sh_type = SHT_STRTAB,
+					    .sh_addralign = 1 };
+		ef->shdrs[2].sh_name = 1 + sizeof(shstrtab);
+		ef->shstrndx = 1;
+		pl->idx = 2;
+		pl->new_shnum = 3;
+		pl->add = pl->str_moved = true;
+		return 0;
+	}
+
+	if (ef->shstrndx == SHN_UNDEF)
+		return out__fail(ef->path, ENOEXEC,
+				 "no section name string table");
+	err = out_elf__read_strs(ef, nlen + 2);
+	if (err)
+		return err;
+	for (i = 1; i < ef->shnum && !pl->idx; i++) {
+		const char *n = out_elf__name(ef, &ef->shdrs[i]);
+
+		if (n && !strcmp(n, name))
+			pl->idx = i;
+	}
+
+	if (!pl->idx) {
+		/* Reuse a string ending in the name (".rela.BTF"), as
+		 * linkers do, else append it and move .shstrtab. */
+		name_off = out_elf__find_suffix(ef, name);
+		if (name_off < 0) {
+			if (ef->strs_size && ef->strs[ef->strs_size - 1])
+				ef->strs[ef->strs_size++] = '\0';
+			name_off = ef->strs_size;
+			memcpy(ef->strs + ef->strs_size, name, nlen + 1);
+			ef->strs_size += nlen + 1;
+			pl->str_moved = true;
+		}
+		pl->idx = ef->shnum;
+		ef->shdrs[pl->idx].sh_name = name_off;
+		pl->new_shnum = ef->shnum + 1;
+		pl->add = true;
+		return 0;
+	}
+
+	pl->new_shnum = ef->shnum;
+	if (pl->idx == ef->shstrndx)
+		return out__fail(ef->path, EINVAL,
+				 "%s holds the section names; not replacing it",
+				 name);
+	/* Relocations against it would patch our new data. */
+	for (i = 1; i < ef->shnum; i++) {
+		const GElf_Shdr *r = &ef->shdrs[i];
+		const char *rn;
+
+		if ((r->sh_type != SHT_REL && r->sh_type != SHT_RELA) ||
+		    r->sh_info != pl->idx)
+			continue;
+		rn = out_elf__name(ef, r);
+		return out__fail(ef->path, EINVAL,
+				 "%s has relocations (%s); not replacing it",
+				 name, rn ? rn : "?");
+	}
+	sh = &ef->shdrs[pl->idx];
+	pl->old_sec_size = sh->sh_size;
+	if (sh->sh_flags & SHF_ALLOC) {
+		/* In a loaded segment: can't move, can't resize. */
+		if (sh->sh_type == SHT_NOBITS || sh->sh_size != size ||
+		    sh->sh_offset > ef->size ||
+		    size > ef->size - sh->sh_offset)
+			return out__fail(ef->path, EINVAL,
+					 "%s is allocated (SHF_ALLOC); cannot change its size from %llu to %zu bytes",
+					 name, (unsigned long long)sh->sh_size,
+					 size);
+		pl->sec_in_place = true;
+	} else {
+		pl->sec_in_place = sh->sh_type != SHT_NOBITS &&
+				   size <= sh->sh_size &&
+				   sh->sh_offset % OUTPUT_SECTION_ALIGN == 0 &&
+				   sh->sh_offset <= ef->size &&
+				   sh->sh_size <= ef->size - sh->sh_offset;
+	}
+	return 0;
+}
+
+/*
+ * Decide what is copied and where the new things go:
+ * [kept bytes of the old file][.shstrtab][section data][headers],
+ * and update the headers to match.
+ */
+static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
+			    const char *name, size_t size)
+{
+	GElf_Shdr *sh = &ef->shdrs[pl->idx];
+	struct range drop[3];
+	int ndrop = 0;
+	uint64_t off;
+	size_t i;
+
+	/* The old header table can stay only if nothing else moves. */
+	pl->table_moved = pl->add || !pl->sec_in_place ||
+			  ef->ehdr.e_shentsize != pl->shent ||
+			  ef->ehdr.e_shoff % (ef->cls == ELFCLASS64 ? 8 : 4) ||
+			  ef->ehdr.e_shoff > ef->size ||
+			  (uint64_t)ef->shnum * pl->shent >
+				ef->size - ef->ehdr.e_shoff;
+
+	/* Keep every byte anything still points to. */
+	pl->keep = ef->keep_min;
+	for (i = 1; i < ef->shnum; i++) {
+		const GElf_Shdr *s = &ef->shdrs[i];
+		uint64_t end;
+
+		if (s->sh_type == SHT_NULL || s->sh_type == SHT_NOBITS ||
+		    (i == pl->idx && !pl->sec_in_place) ||
+		    (i == ef->shstrndx && pl->str_moved) ||
+		    s->sh_offset > ef->size)
+			continue;
+		end = s->sh_offset + s->sh_size;
+		if (end > ef->size || end < s->sh_offset)
+			end = ef->size;
+		if (end > pl->keep)
+			pl->keep = end;
+	}
+	if (ef->shnum && ef->ehdr.e_shoff < ef->size) {
+		struct range r = { ef->ehdr.e_shoff, ef->ehdr.e_shoff +
+				   (uint64_t)ef->shnum * ef->ehdr.e_shentsize };
+
+		if (pl->table_moved)
+			drop[ndrop++] = r;
+		else if (r.end > pl->keep)
+			pl->keep = r.end;
+	}
+	if (!pl->add && !pl->sec_in_place && sh->sh_type != SHT_NOBITS)
+		drop[ndrop++] = (struct range){ sh->sh_offset,
+						sh->sh_offset + sh->sh_size };
+	if (pl->str_moved && ef->shnum) {
+		const GElf_Shdr *s = &ef->shdrs[ef->shstrndx];
+
+		drop[ndrop++] = (struct range){ s->sh_offset,
+						s->sh_offset + s->sh_size };
+	}
+	if (!out_elf__tail_droppable(ef, pl->keep, drop, ndrop))
+		pl->keep = ef->size;
+
+	off = pl->keep;
+	if (pl->str_moved) {
+		pl->str_off = off;
+		ef->shdrs[ef->shstrndx].sh_offset = off;
+		ef->shdrs[ef->shstrndx].sh_size = ef->strs_size;
+		off += ef->strs_size;
+	}
+	if (pl->sec_in_place) {
+		pl->sec_off = sh->sh_offset;
+	} else {
+		off = ALIGN_UP(off, OUTPUT_DATA_ALIGN);
+		off = ALIGN_UP(off, OUTPUT_SECTION_ALIGN);
+		pl->sec_off = off;
+		off += size;
+	}
+	if (!(sh->sh_flags & SHF_ALLOC)) {
+		sh->sh_type = SHT_PROGBITS;
+		sh->sh_flags &= SHF_GROUP;	/* the group still lists it */
+		sh->sh_addr = 0;
+		sh->sh_offset = pl->sec_off;
+		sh->sh_size = size;
+		sh->sh_link = 0;
+		sh->sh_info = 0;
+		sh->sh_addralign = OUTPUT_SECTION_ALIGN;
+		sh->sh_entsize = 0;
+	}
+	if (pl->table_moved) {
+		off = ALIGN_UP(off, ef->cls == ELFCLASS64 ? 8 : 4);
+		pl->shoff = off;
+		off += (uint64_t)pl->new_shnum * pl->shent;
+	} else {
+		pl->shoff = ef->ehdr.e_shoff;
+	}
+	if (ef->cls == ELFCLASS32 && off > UINT32_MAX)
+		return out__fail(ef->path, EFBIG, "too big for ELF32 with %s",
+				 name);
+
+	/* Extended numbering lives in section 0 (gABI). */
+	ef->ehdr.e_shoff = pl->shoff;
+	ef->ehdr.e_shentsize = pl->shent;
+	if (pl->new_shnum >= SHN_LORESERVE) {
+		ef->ehdr.e_shnum = 0;
+		ef->shdrs[0].sh_size = pl->new_shnum;
+	} else {
+		ef->ehdr.e_shnum = pl->new_shnum;
+		ef->shdrs[0].sh_size = 0;
+	}
+	if (ef->shstrndx >= SHN_LORESERVE) {
+		ef->ehdr.e_shstrndx = SHN_XINDEX;
+		ef->shdrs[0].sh_link = ef->shstrndx;
+	} else {
+		ef->ehdr.e_shstrndx = ef->shstrndx;
+		ef->shdrs[0].sh_link = 0;
+	}
+	return 0;
+}
+
+/* Write the new file according to @pl into @out. */
+static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
+			  struct out_file *out, const void *data, size_t size)
+{
+	unsigned char ehdr[sizeof(Elf64_Ehdr)];
+	size_t table_size = pl->new_shnum * pl->shent;
+	void *table = malloc(table_size);
+	int err;
+
+	if (!table || out_elf__to_file(ef, ELF_T_SHDR, ef->shdrs,
+					pl->new_shnum, table) ||
+	    out_elf__to_file(ef, ELF_T_EHDR, &ef->ehdr, 1, ehdr)) {
+		free(table);
+		return out__fail(ef->path, ENOMEM, "cannot build ELF headers");
+	}
+	err = out__copy(out, ef->fd, pl->keep);
+	if (!err && pl->str_moved)
+		err = out__write(out, ef->strs, ef->strs_size, pl->str_off);
+	if (!err)
+		err = out__write(out, data, size, pl->sec_off);
+	if (!err && pl->sec_in_place && pl->old_sec_size > size)
+		/* No stale tail of the old contents. */
+		err = out__zero(out, pl->sec_off + size,
+				pl->old_sec_size - size);
+	if (!err)
+		err = out__write(out, table, table_size, pl->shoff);
+	if (!err)
+		err = out__write(out, ehdr, ef->cls == ELFCLASS64 ?
+				 sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr), 0);
+	free(table);
+	return err;
+}
+
+int output__write_elf_section(const char *path, const char *name,
+			      const void *data, size_t size)
+{
+	struct out_elf ef = { .path = path, .fd = -1 };
+	struct out_plan pl = { 0 };
+	struct out_file out;
+	struct stat st;
+	int err;
+
+	if (!path || !name || !*name || (!data && size))
+		return out__fail(path ? path : "(null)", EINVAL,
+				 "bad arguments");
+	out__init(&out, path);
+
+	ef.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ef.fd < 0)
+		return out__error(path, errno, "cannot open");
+	if (fstat(ef.fd, &st))
+		err = out__error(path, errno, "cannot stat");
+	else if (!S_ISREG(st.st_mode))
+		err = out__fail(path, EINVAL, "not a regular file");
+	else
+		err = out__check_writable(path);
+	if (err)
+		goto out;
+	ef.size = st.st_size;
+	err = out_elf__read(&ef);
+	if (err)
+		goto out;
+	pl.shent = ef.cls == ELFCLASS64 ? sizeof(Elf64_Shdr) :
+					  sizeof(Elf32_Shdr);
+	err = out_elf__find(&ef, &pl, name, size);
+	if (!err)
+		err = out_elf__layout(&ef, &pl, name, size);
+	/* Only now, with nothing left to refuse, create the temp file. */
+	if (!err)
+		err = out__open(&out, &st);
+	if (!err)
+		err = out_elf__emit(&ef, &pl, &out, data, size);
+	if (!err)
+		err = out__commit(&out);
+out:
+	out__end(&out);
+	free(ef.shdrs);
+	free(ef.strs);
+	close(ef.fd);
+	return err;
+}

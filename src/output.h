@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Output stage: write the encoded BTF either as a raw file or as a section
+ * of an ELF file, never leaving a half-written file behind.
+ *
+ * Both functions write a temporary file next to the destination, fsync it
+ * and rename it over the destination, so readers see the old or the new
+ * file, never a mix.  On failure the destination is untouched and the
+ * temporary file is removed.  They return 0 or a negative errno and print
+ * exactly one "dwarf2btf: FILE: ..." line to stderr on failure.
+ *
+ * Test hook: DWARF2BTF_FAULT_WRITE=N (read once per call) makes the N-th
+ * write system call of that call fail with ENOSPC.
+ */
+#ifndef DWARF2BTF_OUTPUT_H
+#define DWARF2BTF_OUTPUT_H
+
+#include <stddef.h>
+
+/*
+ * Write @size bytes of @data to @path atomically.  An existing @path keeps
+ * its mode (and owner, when permitted); a new file gets 0644 minus umask.
+ * A symlink is followed and its target replaced.  A @path that exists but
+ * is not a regular file (a FIFO, a device), or is under /dev or /proc
+ * (/dev/stdout), is written directly.  Replacing breaks hard links: other
+ * names keep the old contents.
+ */
+int output__write_raw(const char *path, const void *data, size_t size);
+
+/*
+ * Add the section @name to the ELF file @path, or replace its contents,
+ * with @size bytes of @data (already in the file's byte order).  Works for
+ * ELF32/ELF64, either byte order, any e_type, and extended section
+ * numbering.  Everything still in use keeps its file offset: new data, a
+ * grown section name table and the new section header table are appended
+ * (replacing what they supersede when that was at the end of the file),
+ * so program headers and segments stay valid.  The section is SHT_PROGBITS,
+ * flags 0, alignment 1, like pahole -J makes it.  An existing SHF_ALLOC
+ * section (part of a loaded segment) can only be replaced by data of the
+ * same size; one with relocations (a BPF object's .BTF) not at all.
+ * Mode and owner are kept; hard links are broken, as with write_raw.
+ */
+int output__write_elf_section(const char *path, const char *name,
+			      const void *data, size_t size);
+
+#endif /* DWARF2BTF_OUTPUT_H */

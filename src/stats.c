@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+
+#include "stats.h"
+
+static const char *const phase_names[PHASE__MAX] = {
+	[PHASE_ELF] = "elf+symbols",
+	[PHASE_ENCODE] = "encode+merge",
+	[PHASE_FUNCS] = "functions",
+	[PHASE_DEDUP] = "dedup",
+	[PHASE_WRITE] = "write",
+};
+
+double stats__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void stats__start(struct stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->start = st->mark = stats__now();
+}
+
+void stats__phase_end(struct stats *st, enum stats_phase phase)
+{
+	double now = stats__now();
+
+	st->phase[phase] += now - st->mark;
+	st->mark = now;
+}
+
+void stats__print(const struct stats *st, FILE *f)
+{
+	struct rusage ru;
+	int i;
+
+	getrusage(RUSAGE_SELF, &ru);
+	for (i = 0; i < PHASE__MAX; i++)
+		fprintf(f, "stats: phase %-13s %8.3f s\n", phase_names[i],
+			st->phase[i]);
+	fprintf(f, "stats: total wall         %8.3f s\n",
+		stats__now() - st->start);
+	fprintf(f, "stats: cpu user/sys       %8.3f / %.3f s\n",
+		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	fprintf(f, "stats: peak rss           %8.1f MB\n", ru.ru_maxrss / 1024.0);
+	fprintf(f, "stats: jobs %d, CUs %zu\n", st->jobs, st->nr_cus);
+	fprintf(f, "stats: types %zu before dedup, %zu after\n",
+		st->nr_types_in, st->nr_types);
+	fprintf(f, "stats: functions %zu encoded of %zu candidates\n",
+		st->nr_funcs, st->nr_func_cands);
+	fprintf(f, "stats: variables %zu\n", st->nr_vars);
+	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
+}

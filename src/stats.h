@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Per-phase wall-clock times and counts, printed by --stats. */
+#ifndef DWARF2BTF_STATS_H
+#define DWARF2BTF_STATS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum stats_phase {
+	PHASE_ELF,		/* open ELF, build the symbol index */
+	PHASE_ENCODE,		/* per-CU encoding and in-order merge */
+	PHASE_FUNCS,		/* function decisions */
+	PHASE_DEDUP,
+	PHASE_WRITE,
+	PHASE__MAX,
+};
+
+struct stats {
+	double start;
+	double mark;
+	double phase[PHASE__MAX];
+	size_t nr_cus;
+	size_t nr_types_in;	/* before dedup */
+	size_t nr_types;	/* in the output */
+	size_t nr_funcs;
+	size_t nr_func_cands;
+	size_t nr_vars;
+	size_t out_bytes;
+	int jobs;
+};
+
+double stats__now(void);
+void stats__start(struct stats *st);
+/* Charge the time since the last mark to @phase. */
+void stats__phase_end(struct stats *st, enum stats_phase phase);
+void stats__print(const struct stats *st, FILE *f);
+
+#endif

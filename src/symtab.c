@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Building the immutable ELF symbol index.  Symbol names are not copied:
+ * they stay in libelf's (mapped) string table, which lives as long as the
+ * elf_file does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "symtab.h"
+
+static int elf_sym__cmp(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+static int elf_symtab__push(struct elf_sym **arr, size_t *nr, size_t *cap,
+			    const struct elf_sym *s)
+{
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1024;
+		struct elf_sym *n = realloc(*arr, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		*arr = n;
+		*cap = ncap;
+	}
+	(*arr)[(*nr)++] = *s;
+	return 0;
+}
+
+static bool func_suffix_skipped(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+}
+
+struct key_sym {
+	struct elf_sym sym;
+	size_t keylen;
+};
+
+static int key_sym__cmp(const void *a, const void *b)
+{
+	const struct key_sym *x = a, *y = b;
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	int c = strncmp(x->sym.name, y->sym.name, n);
+
+	if (c)
+		return c;
+	if (x->keylen != y->keylen)
+		return x->keylen < y->keylen ? -1 : 1;
+	return elf_sym__cmp(&x->sym, &y->sym);
+}
+
+static int elf_symtab__build_keys(struct elf_symtab *st)
+{
+	struct key_sym *ks;
+	size_t i, j, n = 0;
+
+	ks = calloc(st->nr_funcs ? st->nr_funcs : 1, sizeof(*ks));
+	st->key_syms = calloc(st->nr_funcs ? st->nr_funcs : 1,
+			      sizeof(*st->key_syms));
+	st->keys = calloc(st->nr_funcs ? st->nr_funcs : 1, sizeof(*st->keys));
+	if (!ks || !st->key_syms || !st->keys) {
+		free(ks);
+		return -ENOMEM;
+	}
+	for (i = 0; i < st->nr_funcs; i++) {
+		if (func_suffix_skipped(st->funcs[i].name))
+			continue;
+		ks[n].sym = st->funcs[i];
+		ks[n].keylen = strcspn(st->funcs[i].name, ".");
+		n++;
+	}
+	qsort(ks, n, sizeof(*ks), key_sym__cmp);
+	for (i = 0; i < n; i = j) {
+		struct elf_func_key *k = &st->keys[st->nr_keys];
+		uint64_t addr = 0;
+
+		for (j = i; j < n && ks[j].keylen == ks[i].keylen &&
+		     !strncmp(ks[j].sym.name, ks[i].sym.name, ks[i].keylen); j++) {
+			st->key_syms[j] = ks[j].sym;
+			if (!ks[j].sym.addr)
+				continue;
+			if (addr && addr != ks[j].sym.addr)
+				k->ambiguous = true;
+			addr = ks[j].sym.addr;
+		}
+		k->key = strndup(ks[i].sym.name, ks[i].keylen);
+		if (!k->key) {
+			free(ks);
+			return -ENOMEM;
+		}
+		k->first = i;
+		k->nr = j - i;
+		st->nr_keys++;
+	}
+	free(ks);
+	return 0;
+}
+
+const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
+					       const char *key)
+{
+	size_t lo = 0, hi = st->nr_keys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(st->keys[mid].key, key);
+
+		if (!c)
+			return &st->keys[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
+{
+	size_t fcap = 0, vcap = 0, nsyms, i;
+	Elf_Data *data, *xdata = NULL;
+	struct elf_symtab *st;
+	Elf_Scn *scn, *xscn = NULL;
+	GElf_Shdr shdr;
+	int err = 0;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+
+	scn = elf_file__find_section(ef, ".data..percpu", &shdr);
+	if (scn) {
+		st->percpu_shndx = elf_ndxscn(scn);
+		st->percpu_addr = shdr.sh_addr;
+		st->percpu_size = shdr.sh_size;
+	}
+
+	scn = NULL;
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+			break;
+	}
+	if (!scn) {
+		/* A stripped file: no function can be matched, types still can. */
+		*out = st;
+		return 0;
+	}
+	data = elf_getdata(scn, NULL);
+	if (!data || !shdr.sh_entsize) {
+		pr_err("%s: unreadable .symtab", ef->path);
+		err = -EINVAL;
+		goto fail;
+	}
+	nsyms = data->d_size / shdr.sh_entsize;
+
+	/* Symbols of sections numbered >= SHN_LORESERVE live in SHT_SYMTAB_SHNDX. */
+	while ((xscn = elf_nextscn(ef->elf, xscn)) != NULL) {
+		GElf_Shdr xs;
+
+		if (gelf_getshdr(xscn, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
+		    xs.sh_link == elf_ndxscn(scn)) {
+			xdata = elf_getdata(xscn, NULL);
+			break;
+		}
+	}
+
+	for (i = 1; i < nsyms; i++) {
+		struct elf_sym s;
+		GElf_Sym sym;
+		Elf32_Word xndx = 0;
+		int type;
+
+		if (!gelf_getsymshndx(data, xdata, i, &sym, &xndx))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_OBJECT)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF)
+			continue;
+		s.shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		s.name = elf_strptr(ef->elf, shdr.sh_link, sym.st_name);
+		if (!s.name || !*s.name)
+			continue;
+		s.addr = sym.st_value;
+		s.size = sym.st_size;
+		s.bind = GELF_ST_BIND(sym.st_info);
+		s.type = type;
+		if (type == STT_FUNC)
+			err = elf_symtab__push(&st->funcs, &st->nr_funcs, &fcap, &s);
+		else
+			err = elf_symtab__push(&st->vars, &st->nr_vars, &vcap, &s);
+		if (err)
+			goto fail;
+	}
+	qsort(st->funcs, st->nr_funcs, sizeof(*st->funcs), elf_sym__cmp);
+	qsort(st->vars, st->nr_vars, sizeof(*st->vars), elf_sym__cmp);
+	err = elf_symtab__build_keys(st);
+	if (err)
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	elf_symtab__free(st);
+	return err;
+}
+
+void elf_symtab__free(struct elf_symtab *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_keys; i++)
+		free(st->keys[i].key);
+	free(st->keys);
+	free(st->key_syms);
+	free(st->funcs);
+	free(st->vars);
+	free(st);
+}
+
+const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
+				       const char *name, size_t *nr_found)
+{
+	size_t lo = 0, hi = nr, end;
+
+	/* lower bound */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < nr && !strcmp(syms[end].name, name); end++)
+		;
+	*nr_found = end - lo;
+	return end > lo ? &syms[lo] : NULL;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Every defining DIE gives one VAR, in CU order, as in pahole (a variable
+ * is defined in one CU only; declarations elsewhere were skipped).  The
+ * DATASEC lists them by offset and ends where the last one ends.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "log.h"
+#include "vars.h"
+
+struct datasec_ent {
+	uint32_t id, offset, size;
+	size_t order;
+};
+
+static int datasec_ent__cmp(const void *a, const void *b)
+{
+	const struct datasec_ent *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+	       struct var_entry *vars, size_t nr)
+{
+	struct datasec_ent *ents;
+	size_t i;
+	int id, err = 0;
+
+	if (!nr)
+		return 0;
+	ents = calloc(nr, sizeof(*ents));
+	if (!ents)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct var_cand *v = &vars[i].cand;
+
+		id = btf__add_var(btf, v->name, v->external ?
+				  BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
+				  v->type_id);
+		if (id < 0) {
+			err = id;
+			goto out;
+		}
+		ents[i] = (struct datasec_ent){ id, v->offset, v->size, i };
+	}
+	qsort(ents, nr, sizeof(*ents), datasec_ent__cmp);
+	id = btf__add_datasec(btf, ".data..percpu",
+			      ents[nr - 1].offset + ents[nr - 1].size);
+	if (id < 0) {
+		err = id;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		err = btf__add_datasec_var_info(btf, ents[i].id, ents[i].offset,
+						ents[i].size);
+		if (err)
+			goto out;
+	}
+out:
+	free(ents);
+	return err ? err : (int)nr;
+}

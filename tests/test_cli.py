@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Command line behaviour: help, version, usage errors and bad inputs.
+
+Every error case runs both ways the tool is used - writing a raw BTF file
+(-o OUT) and rewriting the input's .BTF section in place - and checks:
+exit status 1 (not a signal), exactly one line on stderr naming the input,
+no sanitizer report, and the input file byte-identical afterwards.
+"""
+
+import os
+import shutil
+
+
+def _bin(ctx):
+    assert os.path.exists(ctx.bin), "binary %s not built" % ctx.bin
+    return ctx.bin
+
+
+def _no_sanitizer(p):
+    assert p.returncode >= 0, "killed by signal %d" % -p.returncode
+    for word in ("Sanitizer", "runtime error:"):
+        assert word not in p.stderr, "sanitizer report:\n" + p.stderr
+
+
+def _one_line(text):
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    assert len(lines) == 1, "expected one line on stderr, got:\n" + text
+    return lines[0]
+
+
+def _check_error(ctx, path, mention=None):
+    """Run on ``path`` in both modes; return the stderr lines."""
+    with open(path, "rb") as f:
+        before = f.read()
+    out = os.path.join(ctx.tmp, "out.btf")
+    msgs = []
+    for args in (["-o", out, path], [path]):
+        p = ctx.run([_bin(ctx)] + args)
+        _no_sanitizer(p)
+        assert p.returncode == 1, "%s: exit %d, stderr:\n%s" % (
+            " ".join(args), p.returncode, p.stderr)
+        line = _one_line(p.stderr)
+        assert os.path.basename(path) in line, \
+            "message does not name %s: %s" % (path, line)
+        if mention:
+            assert mention in line, "message lacks %r: %s" % (mention, line)
+        with open(path, "rb") as f:
+            assert f.read() == before, "%s modified by %s" % (path, args)
+        msgs.append(line)
+    return msgs
+
+
+def test_help(ctx):
+    p = ctx.run([_bin(ctx), "--help"])
+    _no_sanitizer(p)
+    assert p.returncode == 0, p.returncode
+    text = p.stdout + p.stderr
+    assert "-o" in text and "-j" in text, "help lacks -o/-j:\n" + text
+
+
+def test_version(ctx):
+    p = ctx.run([_bin(ctx), "--version"])
+    _no_sanitizer(p)
+    assert p.returncode == 0, p.returncode
+    assert (p.stdout + p.stderr).strip(), "--version printed nothing"
+
+
+def test_no_arguments(ctx):
+    p = ctx.run([_bin(ctx)])
+    _no_sanitizer(p)
+    assert p.returncode != 0, "exit 0 without arguments"
+    _one_line(p.stderr)
+
+
+def test_bad_option(ctx):
+    p = ctx.run([_bin(ctx), "--no-such-option", "x.o"])
+    _no_sanitizer(p)
+    assert p.returncode != 0, "exit 0 with an unknown option"
+
+
+def test_nonexistent_file(ctx):
+    path = os.path.join(ctx.tmp, "does-not-exist.o")
+    for args in (["-o", os.path.join(ctx.tmp, "out.btf"), path], [path]):
+        p = ctx.run([_bin(ctx)] + args)
+        _no_sanitizer(p)
+        assert p.returncode == 1, p.returncode
+        line = _one_line(p.stderr)
+        assert "does-not-exist.o" in line, line
+        assert not os.path.exists(path), "input created"
+
+
+def test_not_elf(ctx):
+    path = os.path.join(ctx.tmp, "notelf.txt")
+    with open(path, "w") as f:
+        f.write("this is not an ELF file\n" * 100)
+    _check_error(ctx, path)
+
+
+def test_empty_file(ctx):
+    path = os.path.join(ctx.tmp, "empty.o")
+    open(path, "wb").close()
+    _check_error(ctx, path)
+
+
+def test_elf_without_dwarf(ctx):
+    src = os.path.join(ctx.tmp, "nodebug.c")
+    with open(src, "w") as f:
+        f.write("int nodebug_var = 1;\nint nodebug_fn(int x) { return x; }\n")
+    path = os.path.join(ctx.tmp, "nodebug.o")
+    p = ctx.run(["gcc", "-O2", "-c", "-o", path, src])
+    assert p.returncode == 0, p.stderr
+    _check_error(ctx, path, mention="DWARF")
+
+
+def test_truncated_elf(ctx):
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    with open(obj, "rb") as f:
+        data = f.read()
+    size = len(data)
+    cuts = sorted({4, 16, 40, 64, 100, size // 4, size // 2, size * 3 // 4,
+                   size - 64, size - 1})
+    for cut in cuts:
+        path = os.path.join(ctx.tmp, "truncated-%d.o" % cut)
+        with open(path, "wb") as f:
+            f.write(data[:cut])
+        _check_error(ctx, path)
+
+
+def test_directory(ctx):
+    path = os.path.join(ctx.tmp, "adir")
+    os.mkdir(path)
+    p = ctx.run([_bin(ctx), "-o", os.path.join(ctx.tmp, "out.btf"), path])
+    _no_sanitizer(p)
+    assert p.returncode == 1, p.returncode
+    assert "adir" in _one_line(p.stderr)
+
+
+def test_read_only_input_with_output(ctx):
+    """-o must not need write access to the input."""
+    obj = ctx.fixture("types_base", "gcc", 5)
+    path = os.path.join(ctx.tmp, "ro.o")
+    shutil.copyfile(obj, path)
+    os.chmod(path, 0o444)
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([_bin(ctx), "-o", out, path])
+    _no_sanitizer(p)
+    assert p.returncode == 0, p.stderr
+    assert os.path.getsize(out) > 24
+    with open(path, "rb") as a, open(obj, "rb") as b:
+        assert a.read() == b.read(), "input modified"

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Drives src/output.c from tests/test_output.py until the CLI exists.
+ *
+ *   test_output raw OUT DATAFILE
+ *   test_output elf ELF SECTION DATAFILE
+ *
+ * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
+ * Build: cc tests/unit/test_output.c src/output.c \
+ *            $(pkg-config --cflags --libs libelf)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/output.h"
+
+static void *read_all(const char *path, size_t *size)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f || !buf) {
+		perror(path);
+		exit(100);
+	}
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				exit(100);
+		}
+	}
+	if (ferror(f))
+		exit(100);
+	fclose(f);
+	*size = len;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	size_t size;
+	void *data;
+	int err;
+
+	if (argc == 4 && !strcmp(argv[1], "raw")) {
+		data = read_all(argv[3], &size);
+		err = output__write_raw(argv[2], data, size);
+	} else if (argc == 5 && !strcmp(argv[1], "elf")) {
+		data = read_all(argv[4], &size);
+		err = output__write_elf_section(argv[2], argv[3], data, size);
+	} else {
+		fprintf(stderr, "usage: %s raw OUT DATA | elf ELF NAME DATA\n",
+			argv[0]);
+		return 100;
+	}
+	free(data);
+	return -err;
+}
