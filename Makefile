@@ -48,6 +48,12 @@ $(BUILD)/%.o: src/%.c | $(DEPS_STAMP)
 $(BIN): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(PKGS)) $(LDLIBS)
 
+# The bundled sample: build it, encode its BTF, show it.
+demo: $(BIN)
+	$(CC) -g -O2 -o $(BUILD)/demo examples/demo.c
+	$(BIN) --stats -o $(BUILD)/demo.btf $(BUILD)/demo
+	bpftool btf dump file $(BUILD)/demo.btf
+
 check: $(BIN)
 	python3 tests/run.py --bin $(BIN)
 
@@ -64,6 +70,6 @@ install: $(BIN)
 clean:
 	rm -rf build build-san
 
-.PHONY: all check check-kernel bench install clean
+.PHONY: all demo check check-kernel bench install clean
 
 -include $(OBJS:.o=.d)

@@ -53,8 +53,11 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	struct cu_node *n;
 
 	if (grow((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes,
-		 sizeof(*ctx->nodes)))
+		 sizeof(*ctx->nodes)) ||
+	    grow((void **)&ctx->node_offs, &ctx->cap_offs, ctx->nr_nodes,
+		 sizeof(*ctx->node_offs)))
 		return -ENOMEM;
+	ctx->node_offs[ctx->nr_nodes] = dwarf_dieoffset(die);
 	n = &ctx->nodes[ctx->nr_nodes++];
 	n->die = *die;
 	n->kind = kind;
@@ -122,8 +125,11 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
 			if (err)
 				return err;
 			descend = true;
-		} else if (tag == DW_TAG_lexical_block ||
-			   tag == DW_TAG_inlined_subroutine) {
+		} else if (tag == DW_TAG_lexical_block) {
+			/*
+			 * Not into inlined_subroutine or call_site trees:
+			 * local types live in the abstract instance.
+			 */
 			descend = true;
 		} else if (tag == DW_TAG_variable && depth == 0) {
 			err = cu_ctx__add_die(&ctx->vars, &ctx->nr_vars,
@@ -152,7 +158,7 @@ static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		Dwarf_Off m = dwarf_dieoffset(&ctx->nodes[mid].die);
+		Dwarf_Off m = ctx->node_offs[mid];
 
 		if (m == off)
 			return &ctx->nodes[mid];
@@ -802,6 +808,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	err = cu_ctx__emit_types(&ctx);
 	if (err)
 		goto out;
+	out->nr_types_in = btf__type_cnt(ctx.btf) - 1;
 	err = cu_ctx__collect_vars(&ctx);
 	if (err)
 		goto out;
@@ -809,6 +816,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__collect_funcs(&ctx);
 out:
 	free(ctx.nodes);
+	free(ctx.node_offs);
 	free(ctx.subprogs);
 	free(ctx.vars);
 	if (err)

@@ -79,6 +79,7 @@ struct var_cand {
 
 struct cu_fragment {
 	uint64_t cu_off;
+	size_t nr_types_in;	/* types the CUs had before any dedup */
 	struct btf *btf;
 	struct func_cand *funcs;
 	size_t nr_funcs;

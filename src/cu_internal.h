@@ -41,7 +41,8 @@ struct cu_ctx {
 	uint64_t cu_off;
 	struct btf *btf;
 	struct cu_node *nodes;
-	size_t nr_nodes, cap_nodes;
+	Dwarf_Off *node_offs;	/* nodes' DIE offsets, for binary search */
+	size_t nr_nodes, cap_nodes, cap_offs;
 	Dwarf_Die *subprogs;
 	size_t nr_subprogs, cap_subprogs;
 	Dwarf_Die *vars;

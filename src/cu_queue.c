@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Workers and the in-order consumer.  Workers run at most a window of CUs
+ * Workers and the in-order consumer.  Workers run at most a window of batches
  * ahead of the consumer so that finished-but-unmerged fragments cannot pile
  * up in memory.  The first failing CU (in CU order) ends the run; workers
  * stop taking new CUs as soon as any failure is seen.
@@ -20,6 +20,8 @@
 #include <sys/mman.h>
 
 #include "cu_queue.h"
+#include "dedup.h"
+#include "merge.h"
 #include "log.h"
 
 struct cu_slot {
@@ -35,8 +37,9 @@ struct cu_queue {
 	Dwarf_Die *cus;
 	size_t nr;
 	struct cu_slot *slots;
-	size_t next;		/* next CU to hand out */
-	size_t consumed;	/* CUs the consumer has taken */
+	size_t nr_batches;
+	size_t next;		/* next batch to hand out */
+	size_t consumed;	/* batches the consumer has taken */
 	size_t window;
 	bool abort;
 	int first_err;
@@ -65,6 +68,33 @@ static void cu_queue__release(struct cu_queue *q, size_t i)
 		madvise((void *)(base + start), end - start, MADV_DONTNEED);
 }
 
+/* Encode CUs [first, end) and merge them into one deduplicated fragment. */
+static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
+				  struct cu_fragment *out)
+{
+	struct merge_state m;
+	struct cu_fragment frag;
+	size_t i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = merge_state__init(&m, UINT32_MAX);
+	for (i = first; !err && i < end; i++) {
+		err = cu_encoder__encode(q->env, &q->cus[i], &frag);
+		cu_queue__release(q, i);
+		if (!err)
+			err = merge_state__add(&m, &frag);
+	}
+	if (!err && dedup__can_track())
+		err = merge_state__dedup(&m);
+	if (err) {
+		merge_state__free(&m);
+		return err;
+	}
+	merge_state__take(&m, out);
+	return 0;
+}
+
 static void *cu_queue__worker(void *arg)
 {
 	struct cu_queue *q = arg;
@@ -75,18 +105,20 @@ static void *cu_queue__worker(void *arg)
 		int err;
 
 		pthread_mutex_lock(&q->lock);
-		while (!q->abort && q->next < q->nr &&
+		while (!q->abort && q->next < q->nr_batches &&
 		       q->next >= q->consumed + q->window)
 			pthread_cond_wait(&q->cond, &q->lock);
-		if (q->abort || q->next >= q->nr) {
+		if (q->abort || q->next >= q->nr_batches) {
 			pthread_mutex_unlock(&q->lock);
 			return NULL;
 		}
 		i = q->next++;
 		pthread_mutex_unlock(&q->lock);
 
-		err = cu_encoder__encode(q->env, &q->cus[i], &frag);
-		cu_queue__release(q, i);
+		err = cu_queue__encode_batch(q, i * CU_BATCH,
+					     i * CU_BATCH + CU_BATCH < q->nr ?
+					     i * CU_BATCH + CU_BATCH : q->nr,
+					     &frag);
 
 		pthread_mutex_lock(&q->lock);
 		q->slots[i].frag = frag;
@@ -108,15 +140,16 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		.env = env,
 		.cus = cus,
 		.nr = nr,
-		.window = (size_t)jobs * 4,
+		.nr_batches = (nr + CU_BATCH - 1) / CU_BATCH,
+		.window = (size_t)jobs * 2,
 	};
 	pthread_t *tids;
 	int i, started = 0, err = 0;
 	size_t k;
 
 	if (jobs < 1)
-		jobs = 1;
-	q.slots = calloc(nr ? nr : 1, sizeof(*q.slots));
+		jobs = q.window = 1;
+	q.slots = calloc(q.nr_batches ? q.nr_batches : 1, sizeof(*q.slots));
 	tids = calloc(jobs, sizeof(*tids));
 	if (!q.slots || !tids) {
 		free(q.slots);
@@ -137,7 +170,7 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		started++;
 	}
 
-	for (k = 0; !err && k < nr; k++) {
+	for (k = 0; !err && k < q.nr_batches; k++) {
 		struct cu_slot *s = &q.slots[k];
 
 		pthread_mutex_lock(&q.lock);
@@ -161,7 +194,7 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	for (k = 0; k < nr; k++)
+	for (k = 0; k < q.nr_batches; k++)
 		cu_fragment__free(&q.slots[k].frag);
 	pthread_cond_destroy(&q.cond);
 	pthread_mutex_destroy(&q.lock);

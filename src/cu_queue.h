@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The CU work queue: workers take CUs in order and encode each into its
- * own fragment; the calling thread consumes the fragments strictly in CU
- * order, so what it builds does not depend on the number of workers.
+ * The CU work queue.  Work comes in batches of CU_BATCH consecutive CUs:
+ * a worker encodes each CU of its batch into a fragment, merges them in
+ * order and deduplicates the batch, so most of the merging runs in
+ * parallel.  The calling thread consumes the batches strictly in order.
+ * Batch boundaries depend only on CU numbers, so what the consumer builds
+ * does not depend on the number of workers.
  */
 #ifndef DWARF2BTF_CU_QUEUE_H
 #define DWARF2BTF_CU_QUEUE_H
@@ -11,7 +14,9 @@
 
 #include "cu_encoder.h"
 
-/* Called in CU order; takes ownership of @frag. Non-zero stops the run. */
+#define CU_BATCH	32
+
+/* Called in batch order; takes ownership of @frag. Non-zero stops the run. */
 typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);
 
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,

@@ -9,7 +9,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "cu_queue.h"
-#include "dedup.h"
+#include "merge.h"
 #include "elf_file.h"
 #include "encoder.h"
 #include "funcs.h"
@@ -19,125 +19,10 @@
 #include "symtab.h"
 #include "vars.h"
 
-struct merge_state {
-	struct btf *btf;
-	struct func_entry *funcs;
-	size_t nr_funcs, cap_funcs;
-	struct func_param *params;
-	size_t nr_params, cap_params;
-	struct var_entry *vars;
-	size_t nr_vars, cap_vars;
-	uint32_t dedup_at;	/* type count that triggers the next dedup */
-	size_t nr_dedups;
-};
-
-/*
- * Deduplicating whenever the merged BTF has doubled (and by at least
- * DEDUP_BATCH types) keeps memory near the output's size at a cost linear
- * in the input.  It depends only on type counts, never on timing, so the
- * output stays the same for any number of workers.
- */
-#define DEDUP_BATCH	(1u << 19)
-
-static int merge_state__dedup(struct merge_state *m)
+/* The consumer's side of the queue: batches arrive in CU order. */
+static int encoder__consume(void *arg, size_t idx, struct cu_fragment *frag)
 {
-	uint32_t **ids;
-	size_t n = 0, i, cnt;
-	int err;
-
-	ids = malloc((m->nr_funcs + m->nr_params + m->nr_vars + 1) * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	for (i = 0; i < m->nr_funcs; i++)
-		ids[n++] = &m->funcs[i].cand.ret_type;
-	for (i = 0; i < m->nr_params; i++)
-		ids[n++] = &m->params[i].type_id;
-	for (i = 0; i < m->nr_vars; i++)
-		ids[n++] = &m->vars[i].cand.type_id;
-	err = dedup__run(m->btf, ids, n);
-	free(ids);
-	if (err)
-		return err;
-	m->nr_dedups++;
-	cnt = btf__type_cnt(m->btf);
-	m->dedup_at = cnt * 2 > cnt + DEDUP_BATCH ? cnt * 2 : cnt + DEDUP_BATCH;
-	return 0;
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 256;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*arr, ncap * elem);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
-/* Append one fragment (in CU order) and remap its candidates' ids. */
-static int merge_state__consume(void *arg, size_t idx, struct cu_fragment *frag)
-{
-	struct merge_state *m = arg;
-	uint32_t base;
-	int first;
-	size_t i;
-	int err = 0;
-
-	if (btf__type_cnt(frag->btf) > 1) {
-		first = btf__add_btf(m->btf, frag->btf);
-		if (first < 0) {
-			err = first;
-			goto out;
-		}
-	} else {
-		first = btf__type_cnt(m->btf);
-	}
-	base = first - 1;
-	if (grow((void **)&m->funcs, &m->cap_funcs, m->nr_funcs + frag->nr_funcs,
-		 sizeof(*m->funcs)) ||
-	    grow((void **)&m->params, &m->cap_params,
-		 m->nr_params + frag->nr_params, sizeof(*m->params)) ||
-	    grow((void **)&m->vars, &m->cap_vars, m->nr_vars + frag->nr_vars,
-		 sizeof(*m->vars))) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < frag->nr_funcs; i++) {
-		struct func_entry *e = &m->funcs[m->nr_funcs++];
-
-		e->cand = frag->funcs[i];
-		if (e->cand.ret_type)
-			e->cand.ret_type += base;
-		e->cand.first_param += m->nr_params;
-		e->seq = m->nr_funcs - 1;
-	}
-	for (i = 0; i < frag->nr_params; i++) {
-		struct func_param *p = &m->params[m->nr_params++];
-
-		*p = frag->params[i];
-		if (p->type_id)
-			p->type_id += base;
-	}
-	for (i = 0; i < frag->nr_vars; i++) {
-		struct var_entry *v = &m->vars[m->nr_vars++];
-
-		v->cand = frag->vars[i];
-		if (v->cand.type_id)
-			v->cand.type_id += base;
-		v->cu_idx = idx;
-	}
-	if (btf__type_cnt(m->btf) >= m->dedup_at && dedup__can_track())
-		err = merge_state__dedup(m);
-out:
-	cu_fragment__free(frag);
-	return err;
+	return merge_state__add(arg, frag);
 }
 
 static int collect_cus(const char *path, Dwarf *dw, Dwarf_Die **out, size_t *nr)
@@ -153,9 +38,16 @@ static int collect_cus(const char *path, Dwarf *dw, Dwarf_Die **out, size_t *nr)
 				      &subdie)) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
 			continue;
-		if (grow((void **)&arr, &cap, n + 1, sizeof(*arr))) {
-			free(arr);
-			return -ENOMEM;
+		if (n == cap) {
+			Dwarf_Die *na;
+
+			cap = cap ? cap * 2 : 1024;
+			na = realloc(arr, cap * sizeof(*arr));
+			if (!na) {
+				free(arr);
+				return -ENOMEM;
+			}
+			arr = na;
 		}
 		arr[n++] = cudie;
 	}
@@ -273,7 +165,8 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 
 int encoder__run(const char *path, const struct encoder_opts *opts)
 {
-	struct merge_state m = { .dedup_at = DEDUP_BATCH };
+	struct merge_state m = { 0 };
+	struct btf *btf;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
 	struct elf_file ef;
@@ -306,31 +199,32 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	st.nr_cus = nr_cus;
 	stats__phase_end(&st, PHASE_ELF);
 
-	m.btf = btf__new_empty();
-	if (!m.btf) {
-		err = -ENOMEM;
+	/* Batches already come deduplicated: dedup again per 512 Ki new types. */
+	err = merge_state__init(&m, 1u << 19);
+	if (err)
 		goto out;
-	}
-	btf__set_pointer_size(m.btf, ef.ptr_size);
+	btf = m.acc.btf;
+	btf__set_pointer_size(btf, ef.ptr_size);
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &opts->enc;
 	debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
-			    merge_state__consume, &m);
+			    encoder__consume, &m);
 	if (err)
 		goto out;
 	stats__phase_end(&st, PHASE_ENCODE);
 
-	st.nr_func_cands = m.nr_funcs;
-	n = funcs__emit(m.btf, syms, m.funcs, m.nr_funcs, m.params);
+	st.nr_types_in = m.acc.nr_types_in;
+	st.nr_func_cands = m.acc.nr_funcs;
+	n = funcs__emit(btf, syms, m.acc.funcs, m.acc.nr_funcs, m.acc.params);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
 		goto out;
 	}
 	st.nr_funcs = n;
-	n = vars__emit(m.btf, syms, m.vars, m.nr_vars);
+	n = vars__emit(btf, m.acc.vars, m.acc.nr_vars);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode variables: %s", path, strerror(-err));
@@ -339,26 +233,22 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	st.nr_vars = n;
 	stats__phase_end(&st, PHASE_FUNCS);
 
-	st.nr_types_in = btf__type_cnt(m.btf) - 1;
-	err = btf__dedup(m.btf, NULL);
+	err = btf__dedup(btf, NULL);
 	if (err) {
 		pr_err("%s: BTF dedup failed: %s", path, strerror(-err));
 		goto out;
 	}
-	st.nr_types = btf__type_cnt(m.btf) - 1;
+	st.nr_types = btf__type_cnt(btf) - 1;
 	stats__phase_end(&st, PHASE_DEDUP);
 
 	if (ef.big_endian)
-		btf__set_endianness(m.btf, BTF_BIG_ENDIAN);
-	err = write_output(path, opts, m.btf, &st.out_bytes);
+		btf__set_endianness(btf, BTF_BIG_ENDIAN);
+	err = write_output(path, opts, btf, &st.out_bytes);
 	stats__phase_end(&st, PHASE_WRITE);
 	if (!err && opts->stats)
 		stats__print(&st, stderr);
 out:
-	btf__free(m.btf);
-	free(m.funcs);
-	free(m.params);
-	free(m.vars);
+	merge_state__free(&m);
 	free(cus);
 	if (dwfl)
 		dwfl_end(dwfl);

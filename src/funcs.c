@@ -17,14 +17,15 @@
 
 #define MATCH_DEPTH	64
 
-static int func_entry__cmp(const void *a, const void *b)
+/* Candidates by key, then in CU order (the order they came in). */
+static int cand_ptr__cmp(const void *a, const void *b)
 {
-	const struct func_entry *x = a, *y = b;
-	int c = strcmp(x->cand.key, y->cand.key);
+	struct func_cand *const *x = a, *const *y = b;
+	int c = strcmp((*x)->key, (*y)->key);
 
 	if (c)
 		return c;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return *x < *y ? -1 : *x > *y;
 }
 
 /* FWD stands for the struct or union it declares. */
@@ -161,17 +162,17 @@ static bool skip_optimized(const struct elf_symtab *st,
 static const struct func_cand *decide_group(const struct btf *btf,
 					    const struct elf_symtab *st,
 					    const struct func_param *params,
-					    struct func_entry *g, size_t n)
+					    struct func_cand **g, size_t n)
 {
-	const struct elf_func_key *k = elf_symtab__find_key(st, g[0].cand.key);
-	struct func_cand *first = &g[0].cand;
+	const struct elf_func_key *k = elf_symtab__find_key(st, g[0]->key);
+	struct func_cand *first = g[0];
 	const struct func_cand *canon = first;
 	size_t i;
 
 	if (!k || k->ambiguous)
 		return NULL;
 	for (i = 1; i < n; i++) {
-		struct func_cand *b = &g[i].cand;
+		struct func_cand *b = g[i];
 		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
 
 		first->flags |= shared;
@@ -188,7 +189,7 @@ static const struct func_cand *decide_group(const struct btf *btf,
 
 		canon = NULL;
 		for (i = 0; i < n && !canon; i++) {
-			const struct func_cand *c = &g[i].cand;
+			const struct func_cand *c = g[i];
 
 			if (!addr_is_sym(st, k, c->addr))
 				continue;
@@ -225,28 +226,54 @@ static int add_func(struct btf *btf, const struct func_param *params,
 	return btf__add_func(btf, c->key, BTF_FUNC_STATIC, id);
 }
 
+/* kfuncs carry decl tags the verifier and bpftool look for. */
+static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
+			  const char *name, int func_id)
+{
+	const struct elf_kfunc *k = elf_symtab__find_kfunc(syms, name);
+	int err;
+
+	if (!k)
+		return 0;
+	err = btf__add_decl_tag(btf, "bpf_kfunc", func_id, -1);
+	if (err < 0 || !(k->flags & KF_FASTCALL))
+		return err < 0 ? err : 0;
+	err = btf__add_decl_tag(btf, "bpf_fastcall", func_id, -1);
+	return err < 0 ? err : 0;
+}
+
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
-		struct func_entry *entries, size_t nr,
+		struct func_cand *cands, size_t nr,
 		const struct func_param *params)
 {
+	struct func_cand **sorted;
 	size_t i, j;
-	int added = 0;
+	int added = 0, err = 0;
 
-	qsort(entries, nr, sizeof(*entries), func_entry__cmp);
+	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		sorted[i] = &cands[i];
+	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
 	for (i = 0; i < nr; i = j) {
 		const struct func_cand *c;
 		int id;
 
-		for (j = i + 1; j < nr &&
-		     !strcmp(entries[j].cand.key, entries[i].cand.key); j++)
+		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
 			;
-		c = decide_group(btf, syms, params, &entries[i], j - i);
+		c = decide_group(btf, syms, params, &sorted[i], j - i);
 		if (!c)
 			continue;
 		id = add_func(btf, params, c);
-		if (id < 0)
-			return id;
+		if (id >= 0)
+			id = add_kfunc_tags(btf, syms, c->key, id);
+		if (id < 0) {
+			err = id;
+			break;
+		}
 		added++;
 	}
-	return added;
+	free(sorted);
+	return err ? err : added;
 }

@@ -14,18 +14,13 @@
 
 struct btf;
 
-/* A candidate after merging: its type ids are ids of the merged BTF. */
-struct func_entry {
-	struct func_cand cand;
-	size_t seq;		/* position in CU order, then DIE order */
-};
-
 /*
- * Decide and append the BTF FUNCs to @btf, sorted by name.  @entries is
- * reordered.  Returns the number of FUNCs added or -errno.
+ * Decide and append the BTF FUNCs to @btf, sorted by name.  @cands are in
+ * CU order and their type ids are ids of @btf; their flags are updated.
+ * Returns the number of FUNCs added or -errno.
  */
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
-		struct func_entry *entries, size_t nr,
+		struct func_cand *cands, size_t nr,
 		const struct func_param *params);
 
 #endif

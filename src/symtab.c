@@ -130,9 +130,120 @@ const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 	return NULL;
 }
 
+/*
+ * kfuncs: the kernel lists them as __BTF_ID__func__NAME__N entries (an id
+ * and a flags word each) inside __BTF_ID__set8__* sets of .BTF_ids whose
+ * own flags say BTF_SET8_KFUNCS.  Read once, with the symbol index.
+ */
+#define BTF_SET8_KFUNCS	(1u << 0)
+#define BTF_ID_PREFIX	"__BTF_ID__"
+#define SET8_PREFIX	BTF_ID_PREFIX "set8__"
+#define FUNC_PREFIX	BTF_ID_PREFIX "func__"
+
+struct btf_id_sym {
+	const char *name;
+	uint64_t addr, size;
+};
+
+static uint32_t read_u32(const struct elf_file *ef, const Elf_Data *d,
+			 uint64_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)d->d_buf + off, 4);
+	if (ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
+static int kfunc__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct elf_kfunc *)a)->name,
+		      ((const struct elf_kfunc *)b)->name);
+}
+
+static int elf_symtab__collect_kfuncs(struct elf_symtab *st,
+				      const struct elf_file *ef,
+				      struct btf_id_sym *ids, size_t nr)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_file__find_section(ef, ".BTF_ids", &shdr);
+	Elf_Data *d;
+	size_t i, j;
+
+	if (!scn || shdr.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) ||
+	    !d->d_buf)
+		return 0;
+	st->kfuncs = calloc(nr ? nr : 1, sizeof(*st->kfuncs));
+	if (!st->kfuncs)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint64_t lo, hi;
+
+		if (strncmp(ids[i].name, SET8_PREFIX, strlen(SET8_PREFIX)))
+			continue;
+		lo = ids[i].addr - shdr.sh_addr;
+		if (ids[i].addr < shdr.sh_addr || lo + 8 > d->d_size ||
+		    !(read_u32(ef, d, lo + 4) & BTF_SET8_KFUNCS))
+			continue;
+		hi = lo + ids[i].size;
+		for (j = 0; j < nr; j++) {
+			const char *n = ids[j].name, *end;
+			uint64_t off = ids[j].addr - shdr.sh_addr;
+			struct elf_kfunc *k;
+
+			if (strncmp(n, FUNC_PREFIX, strlen(FUNC_PREFIX)) ||
+			    ids[j].addr < shdr.sh_addr || off < lo || off >= hi ||
+			    off + 8 > d->d_size)
+				continue;
+			n += strlen(FUNC_PREFIX);
+			end = strrchr(n, '_');
+			/* NAME__N: the suffix after the last "__" goes. */
+			if (!end || end - n < 2 || end[-1] != '_')
+				continue;
+			k = &st->kfuncs[st->nr_kfuncs];
+			k->name = strndup(n, end - 1 - n);
+			if (!k->name)
+				return -ENOMEM;
+			k->flags = read_u32(ef, d, off + 4);
+			st->nr_kfuncs++;
+		}
+	}
+	qsort(st->kfuncs, st->nr_kfuncs, sizeof(*st->kfuncs), kfunc__cmp);
+	return 0;
+}
+
+const struct elf_kfunc *elf_symtab__find_kfunc(const struct elf_symtab *st,
+					      const char *name)
+{
+	struct elf_kfunc key = { .name = (char *)name };
+
+	if (!st->nr_kfuncs)
+		return NULL;
+	return bsearch(&key, st->kfuncs, st->nr_kfuncs, sizeof(key), kfunc__cmp);
+}
+
+static int elf_symtab__push_id(struct btf_id_sym **ids, size_t *nr,
+			       size_t *cap, const char *name, uint64_t addr,
+			       uint64_t size)
+{
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct btf_id_sym *n = realloc(*ids, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		*ids = n;
+		*cap = ncap;
+	}
+	(*ids)[(*nr)++] = (struct btf_id_sym){ name, addr, size };
+	return 0;
+}
+
 int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 {
-	size_t fcap = 0, vcap = 0, nsyms, i;
+	size_t fcap = 0, vcap = 0, nsyms, i, nr_ids = 0, ids_cap = 0;
+	struct btf_id_sym *ids = NULL;
 	Elf_Data *data, *xdata = NULL;
 	struct elf_symtab *st;
 	Elf_Scn *scn, *xscn = NULL;
@@ -189,13 +300,20 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 		if (!gelf_getsymshndx(data, xdata, i, &sym, &xndx))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_OBJECT)
-			continue;
 		if (sym.st_shndx == SHN_UNDEF)
 			continue;
 		s.shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		s.name = elf_strptr(ef->elf, shdr.sh_link, sym.st_name);
 		if (!s.name || !*s.name)
+			continue;
+		if (!strncmp(s.name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX))) {
+			if (elf_symtab__push_id(&ids, &nr_ids, &ids_cap, s.name,
+						sym.st_value, sym.st_size)) {
+				err = -ENOMEM;
+				goto fail;
+			}
+		}
+		if (type != STT_FUNC && type != STT_OBJECT)
 			continue;
 		s.addr = sym.st_value;
 		s.size = sym.st_size;
@@ -211,11 +329,15 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 	qsort(st->funcs, st->nr_funcs, sizeof(*st->funcs), elf_sym__cmp);
 	qsort(st->vars, st->nr_vars, sizeof(*st->vars), elf_sym__cmp);
 	err = elf_symtab__build_keys(st);
+	if (!err)
+		err = elf_symtab__collect_kfuncs(st, ef, ids, nr_ids);
 	if (err)
 		goto fail;
+	free(ids);
 	*out = st;
 	return 0;
 fail:
+	free(ids);
 	elf_symtab__free(st);
 	return err;
 }
@@ -228,6 +350,9 @@ void elf_symtab__free(struct elf_symtab *st)
 		return;
 	for (i = 0; i < st->nr_keys; i++)
 		free(st->keys[i].key);
+	for (i = 0; i < st->nr_kfuncs; i++)
+		free(st->kfuncs[i].name);
+	free(st->kfuncs);
 	free(st->keys);
 	free(st->key_syms);
 	free(st->funcs);

@@ -34,6 +34,14 @@ struct elf_func_key {
 	bool ambiguous;		/* two different non-zero addresses */
 };
 
+/* A kernel function registered in a kfunc BTF_ID set (.BTF_ids). */
+struct elf_kfunc {
+	char *name;
+	uint32_t flags;		/* KF_* flags of the set entry */
+};
+
+#define KF_FASTCALL	(1u << 12)
+
 struct elf_symtab {
 	struct elf_sym *funcs;	/* sorted by name, then address */
 	size_t nr_funcs;
@@ -42,6 +50,8 @@ struct elf_symtab {
 	size_t nr_keys;
 	struct elf_sym *vars;	/* sorted by name, then address */
 	size_t nr_vars;
+	struct elf_kfunc *kfuncs;	/* sorted by name */
+	size_t nr_kfuncs;
 	uint32_t percpu_shndx;	/* 0 when there is no .data..percpu */
 	uint64_t percpu_addr;
 	uint64_t percpu_size;
@@ -58,5 +68,8 @@ const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
 
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key);
+
+const struct elf_kfunc *elf_symtab__find_kfunc(const struct elf_symtab *st,
+					      const char *name);
 
 #endif

@@ -26,8 +26,7 @@ static int datasec_ent__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int vars__emit(struct btf *btf, const struct elf_symtab *syms,
-	       struct var_entry *vars, size_t nr)
+int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr)
 {
 	struct datasec_ent *ents;
 	size_t i;
@@ -39,7 +38,7 @@ int vars__emit(struct btf *btf, const struct elf_symtab *syms,
 	if (!ents)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		struct var_cand *v = &vars[i].cand;
+		const struct var_cand *v = &vars[i];
 
 		id = btf__add_var(btf, v->name, v->external ?
 				  BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,

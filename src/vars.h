@@ -10,17 +10,10 @@
 #include <stdint.h>
 
 #include "cu_encoder.h"
-#include "symtab.h"
 
 struct btf;
 
-struct var_entry {
-	struct var_cand cand;	/* type_id is an id of the merged BTF */
-	uint32_t cu_idx;
-};
-
-/* Returns the number of VARs added or -errno. */
-int vars__emit(struct btf *btf, const struct elf_symtab *syms,
-	       struct var_entry *vars, size_t nr);
+/* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
+int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr);
 
 #endif

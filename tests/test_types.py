@@ -123,7 +123,18 @@ PAHOLE_DIFFERS = {
 }
 
 
+# (fixture, compiler) our encoder does not handle yet, with the issue that
+# adds it.  Remove the entry with the feature: the expectation is final.
+NOT_YET = {
+    ("types_tags", "clang"): "btf_type_tag/btf_decl_tag annotations "
+                             "(issue 4)",
+}
+
+
 def check_fixture(ctx, name, cc, dwarf):
+    if os.environ.get("DWARF2BTF_TEST_ENCODER") != "pahole" and \
+            (name, cc) in NOT_YET:
+        raise ctx.Skip("not implemented yet: " + NOT_YET[(name, cc)])
     if os.environ.get("DWARF2BTF_TEST_ENCODER") == "pahole" and \
             (name, dwarf) in PAHOLE_DIFFERS:
         raise ctx.Skip("pahole differs on purpose: "

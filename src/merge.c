@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Merging in CU order, with deduplication whenever the merged BTF has
+ * doubled (and grown by at least min_growth types): memory then follows the
+ * size of the output, not the sum of all CUs, at a cost linear in the
+ * input.  The trigger depends only on type counts, never on timing, so the
+ * output is the same for any number of workers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "dedup.h"
+#include "merge.h"
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*arr, ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+int merge_state__init(struct merge_state *m, uint32_t min_growth)
+{
+	memset(m, 0, sizeof(*m));
+	m->acc.btf = btf__new_empty();
+	if (!m->acc.btf)
+		return -ENOMEM;
+	m->min_growth = min_growth;
+	m->dedup_at = min_growth;
+	return 0;
+}
+
+int merge_state__dedup(struct merge_state *m)
+{
+	struct cu_fragment *a = &m->acc;
+	uint32_t **ids, cnt;
+	size_t n = 0, i;
+	int err;
+
+	ids = malloc((a->nr_funcs + a->nr_params + a->nr_vars + 1) *
+		     sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < a->nr_funcs; i++)
+		ids[n++] = &a->funcs[i].ret_type;
+	for (i = 0; i < a->nr_params; i++)
+		ids[n++] = &a->params[i].type_id;
+	for (i = 0; i < a->nr_vars; i++)
+		ids[n++] = &a->vars[i].type_id;
+	err = dedup__run(a->btf, ids, n);
+	free(ids);
+	if (err)
+		return err;
+	m->nr_dedups++;
+	cnt = btf__type_cnt(a->btf);
+	m->dedup_at = cnt > m->min_growth ? cnt * 2 : cnt + m->min_growth;
+	return 0;
+}
+
+int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
+{
+	struct cu_fragment *a = &m->acc;
+	uint32_t base;
+	int first, err = 0;
+	size_t i;
+
+	if (btf__type_cnt(frag->btf) > 1) {
+		first = btf__add_btf(a->btf, frag->btf);
+		if (first < 0) {
+			err = first;
+			goto out;
+		}
+	} else {
+		first = btf__type_cnt(a->btf);
+	}
+	base = first - 1;
+	a->nr_types_in += frag->nr_types_in;
+	if (grow((void **)&a->funcs, &m->cap_funcs, a->nr_funcs + frag->nr_funcs,
+		 sizeof(*a->funcs)) ||
+	    grow((void **)&a->params, &m->cap_params,
+		 a->nr_params + frag->nr_params, sizeof(*a->params)) ||
+	    grow((void **)&a->vars, &m->cap_vars, a->nr_vars + frag->nr_vars,
+		 sizeof(*a->vars))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < frag->nr_funcs; i++) {
+		struct func_cand *c = &a->funcs[a->nr_funcs++];
+
+		*c = frag->funcs[i];
+		if (c->ret_type)
+			c->ret_type += base;
+		c->first_param += a->nr_params;
+	}
+	for (i = 0; i < frag->nr_params; i++) {
+		struct func_param *p = &a->params[a->nr_params++];
+
+		*p = frag->params[i];
+		if (p->type_id)
+			p->type_id += base;
+	}
+	for (i = 0; i < frag->nr_vars; i++) {
+		struct var_cand *v = &a->vars[a->nr_vars++];
+
+		*v = frag->vars[i];
+		if (v->type_id)
+			v->type_id += base;
+	}
+	if (btf__type_cnt(a->btf) >= m->dedup_at && dedup__can_track())
+		err = merge_state__dedup(m);
+out:
+	cu_fragment__free(frag);
+	return err;
+}
+
+void merge_state__take(struct merge_state *m, struct cu_fragment *out)
+{
+	*out = m->acc;
+	memset(m, 0, sizeof(*m));
+}
+
+void merge_state__free(struct merge_state *m)
+{
+	cu_fragment__free(&m->acc);
+	memset(m, 0, sizeof(*m));
+}
