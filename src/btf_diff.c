@@ -62,7 +62,8 @@ struct items {
 struct render {
 	const struct btf *btf;
 	__u32 cnt;
-	char **anon;	/* memoised inline text of anonymous types, by id */
+	/* by id: inline text of anonymous types, parameter lists of protos */
+	char **memo;
 	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
 };
 
@@ -331,7 +332,7 @@ static void render_anon(struct render *r, __u32 id, const struct btf_type *t,
 	struct sbuf tmp = {};
 	int err = 0;
 
-	if (!r->anon[id]) {
+	if (!r->memo[id]) {
 		if (btf_is_composite(t))
 			render_composite(r, t, btf_is_union(t) ? "union" :
 					 "struct", "", &tmp, NULL, depth + 1);
@@ -341,13 +342,13 @@ static void render_anon(struct render *r, __u32 id, const struct btf_type *t,
 			sb_free(&tmp);
 			return;
 		}
-		r->anon[id] = sb_take(&tmp, &err);
-		if (!r->anon[id]) {
+		r->memo[id] = sb_take(&tmp, &err);
+		if (!r->memo[id]) {
 			r->err = err;
 			return;
 		}
 	}
-	sb_add(out, r->anon[id]);
+	sb_add(out, r->memo[id]);
 }
 
 /* The spelling of a type that ends a declarator chain. */
@@ -396,25 +397,43 @@ static void render_leaf(struct render *r, __u32 id, struct sbuf *out,
 	sb_add_name(out, *name ? name : "(anon)");
 }
 
-static void render_params(struct render *r, const struct btf_type *t,
-			  struct sbuf *out, int depth)
+/* "(int a, char *b, ...)" of prototype @id, memoised */
+static void render_params(struct render *r, __u32 id,
+			  const struct btf_type *t, struct sbuf *out,
+			  int depth)
 {
 	const struct btf_param *p = btf_params(t);
 	__u16 i, vlen = btf_vlen(t);
+	struct sbuf tmp = {};
+	int err = 0;
 
-	sb_addc(out, '(');
+	if (r->memo[id]) {
+		sb_add(out, r->memo[id]);
+		return;
+	}
+	sb_addc(&tmp, '(');
 	if (!vlen)
-		sb_add(out, "void");
-	for (i = 0; i < vlen && !sb_failed(r, out); i++) {
+		sb_add(&tmp, "void");
+	for (i = 0; i < vlen && !sb_failed(r, &tmp); i++) {
 		if (i)
-			sb_add(out, ", ");
+			sb_add(&tmp, ", ");
 		if (i == vlen - 1 && !p[i].type && !p[i].name_off)
-			sb_add(out, "...");
+			sb_add(&tmp, "...");
 		else
 			render_decl(r, p[i].type, name_at(r, p[i].name_off),
-				    out, depth + 1);
+				    &tmp, depth + 1);
 	}
-	sb_addc(out, ')');
+	sb_addc(&tmp, ')');
+	if (sb_failed(r, &tmp)) {
+		sb_free(&tmp);
+		return;
+	}
+	r->memo[id] = sb_take(&tmp, &err);
+	if (!r->memo[id]) {
+		r->err = err;
+		return;
+	}
+	sb_add(out, r->memo[id]);
 }
 
 /*
@@ -499,7 +518,7 @@ static void render_decl(struct render *r, __u32 id, const char *name,
 				sb_addc(&inner, ')');
 				wrap = false;
 			}
-			render_params(r, t, &inner, depth);
+			render_params(r, id, t, &inner, depth);
 			break;
 		}
 		id = t->type;
@@ -796,8 +815,8 @@ static void mark_refs(const struct btf *btf, __u32 start, __u32 cnt,
 }
 
 /*
- * Make the item of type @id, if it is one.  Returns 0 and sets *cat to -1
- * for types that are not items of their own.
+ * Make the item of type @id.  Types that are no items of their own (or of
+ * a category not compared) get it->cat == CAT_NR.  Returns 0 or -errno.
  */
 static int render_item(struct render *r, __u32 id, const unsigned char *refd,
 		       const bool *kinds, struct item *it)
@@ -960,8 +979,8 @@ static int collect(struct side *s, const bool *kinds)
 	int err = 0;
 
 	refd = calloc(cnt, 1);
-	r.anon = calloc(cnt, sizeof(*r.anon));
-	if (!refd || !r.anon) {
+	r.memo = calloc(cnt, sizeof(*r.memo));
+	if (!refd || !r.memo) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -991,11 +1010,11 @@ static int collect(struct side *s, const bool *kinds)
 		}
 	}
 out:
-	if (r.anon) {
+	if (r.memo) {
 		for (id = 0; id < cnt; id++)
-			free(r.anon[id]);
+			free(r.memo[id]);
 	}
-	free(r.anon);
+	free(r.memo);
 	free(refd);
 	return err;
 }
@@ -1301,7 +1320,7 @@ static int parse_kinds(struct opts *o, const char *list)
 	int k;
 
 	memset(o->kinds, 0, sizeof(o->kinds));
-	while (*p) {
+	do {
 		e = strchr(p, ',');
 		n = e ? (size_t)(e - p) : strlen(p);
 		for (k = 0; k < CAT_NR; k++) {
@@ -1310,13 +1329,13 @@ static int parse_kinds(struct opts *o, const char *list)
 				break;
 		}
 		if (k == CAT_NR) {
-			fprintf(stderr, "dwarf2btf: diff: unknown kind '%.*s' in --kinds\n",
+			fprintf(stderr, "dwarf2btf: diff: unknown kind '%.*s' in --kinds (types,funcs,vars,tags)\n",
 				(int)n, p);
 			return -EINVAL;
 		}
 		o->kinds[k] = true;
-		p += n + (e != NULL);
-	}
+		p += n + 1;
+	} while (e);
 	return 0;
 }
 
@@ -1343,6 +1362,67 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt,
 	return argv[++*i];
 }
 
+/* Returns 0 to go on, 1 after --help, -EINVAL after a one-line error. */
+static int parse_args(int argc, char **argv, struct opts *o,
+		      struct side *sa, struct side *sb)
+{
+	bool missing = false, ignore_funcs = false, dashdash = false;
+	const char *paths[2] = {}, *a, *v;
+	int i, k, np = 0;
+
+	for (k = 0; k < CAT_NR; k++)
+		o->kinds[k] = true;
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (np == 2) {
+				fprintf(stderr, "dwarf2btf: diff: too many files: %s (see --help)\n",
+					a);
+				return -EINVAL;
+			}
+			paths[np++] = a;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o->verbose = true;
+		} else if (!strcmp(a, "--summary")) {
+			o->summary = true;
+		} else if (!strcmp(a, "--ignore-funcs")) {
+			ignore_funcs = true;
+		} else if ((v = opt_value(argc, argv, &i, "--kinds",
+					  &missing))) {
+			if (parse_kinds(o, v))
+				return -EINVAL;
+		} else if ((v = opt_value(argc, argv, &i, "--base-a",
+					  &missing))) {
+			sa->base_path = v;
+		} else if ((v = opt_value(argc, argv, &i, "--base-b",
+					  &missing))) {
+			sb->base_path = v;
+		} else if ((v = opt_value(argc, argv, &i, "--base",
+					  &missing))) {
+			sa->base_path = sb->base_path = v;
+		} else {
+			fprintf(stderr, "dwarf2btf: diff: %s %s (see --help)\n",
+				missing ? "no value for" : "unknown option", a);
+			return -EINVAL;
+		}
+	}
+	if (np != 2) {
+		fprintf(stderr, "dwarf2btf: diff: need two files to compare (see --help)\n");
+		return -EINVAL;
+	}
+	if (ignore_funcs)
+		o->kinds[CAT_FUNCS] = false;
+	sa->path = paths[0];
+	sb->path = paths[1];
+	return 0;
+}
+
 static void print_summary(FILE *out, const struct opts *o,
 			  const struct counts *c)
 {
@@ -1364,67 +1444,17 @@ int btf_diff__main(int argc, char **argv)
 {
 	struct side sa = {}, sb = {};
 	libbpf_print_fn_t old_print = NULL;
-	const char *paths[2] = {}, *v;
 	struct counts cnt = {};
 	struct opts o = {};
-	bool missing = false, ignore_funcs = false;
-	bool any = false, dashdash = false;
-	int i, k, np = 0, ret = 2, err;
+	int k, ret = 2, err;
+	bool any = false;
 
-	for (k = 0; k < CAT_NR; k++)
-		o.kinds[k] = true;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (np == 2) {
-				fprintf(stderr, "dwarf2btf: diff: too many arguments\n");
-				usage(stderr);
-				return 2;
-			}
-			paths[np++] = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	err = parse_args(argc, argv, &o, &sa, &sb);
+	if (err) {
+		if (err > 0)
 			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o.quiet = true;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o.verbose = true;
-		} else if (!strcmp(a, "--summary")) {
-			o.summary = true;
-		} else if (!strcmp(a, "--ignore-funcs")) {
-			ignore_funcs = true;
-		} else if ((v = opt_value(argc, argv, &i, "--kinds", &missing))) {
-			if (parse_kinds(&o, v))
-				return 2;
-		} else if ((v = opt_value(argc, argv, &i, "--base-a", &missing))) {
-			sa.base_path = v;
-		} else if ((v = opt_value(argc, argv, &i, "--base-b", &missing))) {
-			sb.base_path = v;
-		} else if ((v = opt_value(argc, argv, &i, "--base", &missing))) {
-			sa.base_path = sb.base_path = v;
-		} else {
-			if (missing)
-				fprintf(stderr, "dwarf2btf: diff: %s needs a value\n",
-					a);
-			else
-				fprintf(stderr, "dwarf2btf: diff: unknown option %s\n",
-					a);
-			usage(stderr);
-			return 2;
-		}
+		return err > 0 ? 0 : 2;
 	}
-	if (np != 2) {
-		fprintf(stderr, "dwarf2btf: diff: need two files to compare\n");
-		usage(stderr);
-		return 2;
-	}
-	if (ignore_funcs)
-		o.kinds[CAT_FUNCS] = false;
-	sa.path = paths[0];
-	sb.path = paths[1];
 
 	/* our own one-line errors say what went wrong */
 	if (!o.verbose)

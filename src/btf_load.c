@@ -4,8 +4,10 @@
  * sanity checks that libbpf 1.1 leaves out (type ids and name offsets).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -142,19 +144,52 @@ int btf_load__validate(const struct btf *btf, const char *path)
 	return 0;
 }
 
+/*
+ * libbpf gives split BTF no empty string of its own (offset 0 is the
+ * base's), so an own string table starting with one means a standalone
+ * file was read as split: its references would silently point into base.
+ */
+static bool looks_standalone(const struct btf *btf)
+{
+	const struct btf_header *h;
+	const char *raw;
+	__u32 size, hdr_len, str_off, str_len;
+	bool swap;
+
+	raw = btf__raw_data(btf, &size);
+	if (!raw || size < sizeof(*h))
+		return false;
+	h = (const struct btf_header *)raw;
+	swap = h->magic != BTF_MAGIC;
+	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
+	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
+	str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
+	if (!str_len || (__u64)hdr_len + str_off + str_len > size)
+		return false;
+	return raw[hdr_len + str_off] == '\0';
+}
+
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 {
 	char msg[128];
 	struct btf *btf;
+	struct stat st;
 	long e;
 
 	/*
-	 * libbpf reports both a missing file and an ELF file without a .BTF
-	 * section as -ENOENT: look at the file first to tell them apart.
+	 * libbpf's errors for a missing file, a directory or an ELF file
+	 * without .BTF are unclear (-ENOENT, -EIO): look at the file first.
 	 */
-	if (access(path, R_OK)) {
+	if (stat(path, &st) || access(path, R_OK)) {
 		e = -errno;
 		fprintf(stderr, "dwarf2btf: %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size) {
+		e = -EINVAL;
+		fprintf(stderr, "dwarf2btf: %s: %s\n", path,
+			S_ISDIR(st.st_mode) ? "is a directory" :
+			S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
 		goto fail;
 	}
 	btf = btf__parse_split(path, base);
@@ -169,6 +204,13 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 				path, msg, e == -EINVAL && !base ?
 				" (split BTF without its base?)" : "");
 		}
+		goto fail;
+	}
+	if (base && looks_standalone(btf)) {
+		fprintf(stderr, "dwarf2btf: %s: not split BTF, but a base was given\n",
+			path);
+		btf__free(btf);
+		e = -EINVAL;
 		goto fail;
 	}
 	e = btf_load__validate(btf, path);

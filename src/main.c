@@ -94,7 +94,14 @@ int main(int argc, char **argv)
 			opts.out_path = optarg;
 			break;
 		case 'j':
-			if (optarg && parse_jobs(optarg, &opts.jobs)) {
+			/*
+			 * An optional argument must be attached ("-j4"); take
+			 * "-j 4" too, as pahole does, when a number follows.
+			 */
+			if (!optarg && optind < argc &&
+			    !parse_jobs(argv[optind], &opts.jobs)) {
+				optind++;
+			} else if (optarg && parse_jobs(optarg, &opts.jobs)) {
 				pr_err("invalid job count '%s'", optarg);
 				return 2;
 			}
@@ -119,11 +126,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	/* getopt's optional argument needs "-j4"; also accept "-j 4". */
-	if (optind + 1 < argc && argv[optind][0] != '-' &&
-	    !parse_jobs(argv[optind], &opts.jobs) &&
-	    optind > 1 && !strcmp(argv[optind - 1], "-j"))
-		optind++;
 	if (optind + 1 != argc) {
 		pr_err("%s", optind >= argc ? "missing input FILE (see --help)" :
 		       "exactly one input FILE expected (see --help)");

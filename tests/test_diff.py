@@ -66,7 +66,8 @@ def _need(ctx, *tools):
 
 def _diff(ctx, *args, timeout=120):
     p = subprocess.run([ctx.bin, "diff", *map(str, args)],
-                       capture_output=True, text=True, timeout=timeout)
+                       capture_output=True, encoding="utf-8", errors="replace",
+                       timeout=timeout)
     # a sanitizer build must stay silent
     for bad in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
         if bad in p.stderr:
@@ -344,6 +345,10 @@ def test_usage(ctx):
     _expect(_diff(ctx, "a", "b", "--base"), 2)
     missing = os.path.join(ctx.tmp, "missing.btf")
     _one_line_error(_diff(ctx, missing, missing), "missing.btf")
+    empty = os.path.join(ctx.tmp, "empty.btf")
+    open(empty, "w").close()
+    _one_line_error(_diff(ctx, empty, empty), "empty.btf")
+    _one_line_error(_diff(ctx, ctx.tmp, ctx.tmp), ctx.tmp)
 
 
 def test_elf_input(ctx):
@@ -395,6 +400,9 @@ def test_split_base(ctx):
         raise AssertionError(f"bad summary: {got[-1]}")
     # split BTF without its base cannot be read
     _one_line_error(_diff(ctx, m1, m1), "m1.btf")
+    # nor standalone BTF as split: its ids would point into the base
+    a = _btf_from_c(ctx, "alone", "struct alone { int x; } v;\n")
+    _one_line_error(_diff(ctx, "--base", base, a, m1), "alone.btf")
 
 
 def test_split_different_bases(ctx):
