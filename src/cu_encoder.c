@@ -476,7 +476,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 
 static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 {
-	uint32_t nelems = 1;
+	uint64_t nelems = 1;
 	uint32_t elem;
 	Dwarf_Die child;
 	int ret, dims = 0, err;
@@ -485,9 +485,9 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	if (err)
 		return err;
 	/*
-	 * Dimensions flattened into one count, as pahole does; counts are
-	 * unsigned 32-bit like BTF's nelems, so `x[0]` (upper bound -1)
-	 * wraps to 0 and a flexible `x[]` has no bound: 0.
+	 * Dimensions flattened into one count, as pahole does.  `x[0]` has an
+	 * upper bound of -1 or a count of 0, a flexible `x[]` neither: 0.
+	 * What does not fit BTF's 32-bit count is an error, not a wrap.
 	 */
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
@@ -499,7 +499,12 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 				count = upper + 1;
 			else
 				die_udata(&child, DW_AT_count, &count);
-			nelems = (uint32_t)(nelems * (uint32_t)count);
+			if (count > UINT32_MAX ||
+			    (count && nelems > UINT32_MAX / count)) {
+				cu_err(ctx, &child, "array count too large for BTF");
+				return -E2BIG;
+			}
+			nelems *= count;
 		}
 		ret = dwarf_siblingof(&child, &child);
 	}
@@ -626,12 +631,10 @@ static int cu_ctx__emit_types(struct cu_ctx *ctx)
 			continue;
 		id = cu_ctx__emit_node(ctx, n);
 		if (id < 0) {
-			if (id != -EINVAL && id != -ELOOP && id != -ENOMEM)
-				cu_err(ctx, &n->die, "cannot encode type: %s",
-				       strerror(-id));
-			else if (id == -ENOMEM)
-				cu_err(ctx, &n->die, "out of memory");
-			return id < 0 ? id : -EINVAL;
+			/* libbpf refused it (bad name, size, offset...). */
+			cu_err(ctx, &n->die, "cannot encode type: %s",
+			       strerror(-id));
+			return id;
 		}
 		if ((uint32_t)id != n->id) {
 			cu_err(ctx, &n->die, "type id drift (%d, expected %u)",
@@ -782,7 +785,7 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 }
 
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct cu_fragment *out)
+		       struct cu_fragment *out, char *errbuf, size_t errlen)
 {
 	struct cu_ctx ctx = {
 		.env = env,
@@ -791,6 +794,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.next_id = 1,
 		.little_endian = !env->ef->big_endian,
 		.frag = out,
+		.errbuf = errbuf,
+		.errlen = errlen,
 	};
 	int err;
 
@@ -806,6 +811,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		goto out;
 	cu_ctx__pick_index_type(&ctx);
 	err = cu_ctx__emit_types(&ctx);
+	if (!err)
+		err = cu_ctx__check(&ctx);
 	if (err)
 		goto out;
 	out->nr_types_in = btf__type_cnt(ctx.btf) - 1;
@@ -815,6 +822,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	if (!env->opts->skip_funcs)
 		err = cu_ctx__collect_funcs(&ctx);
 out:
+	if (err && !ctx.reported)
+		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	free(ctx.nodes);
 	free(ctx.node_offs);
 	free(ctx.subprogs);

@@ -89,8 +89,9 @@ struct cu_fragment {
 	size_t nr_vars;
 };
 
+/* On failure, the one-line message (without "dwarf2btf: ") is in @errbuf. */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct cu_fragment *out);
+		       struct cu_fragment *out, char *errbuf, size_t errlen);
 void cu_fragment__free(struct cu_fragment *frag);
 
 #endif

@@ -51,14 +51,28 @@ struct cu_ctx {
 	uint32_t next_id;
 	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
 	bool need_index_type;
+	bool reported;		/* errbuf holds the error */
+	char *errbuf;
+	size_t errlen;
 	bool little_endian;
 	struct cu_fragment *frag;
 };
 
-#define cu_err(ctx, die, fmt, ...)					\
-	pr_err("%s: CU 0x%llx: DIE 0x%llx: " fmt, (ctx)->env->ef->path,	\
-	       (unsigned long long)(ctx)->cu_off,			\
-	       (unsigned long long)dwarf_dieoffset(die), ##__VA_ARGS__)
+/*
+ * The first error found in a CU is kept (not printed: the consumer prints
+ * the first failure in CU order, so a run says one line, the same one for
+ * any -j).
+ */
+#define cu_err(ctx, die, fmt, ...) do {					\
+	if (!(ctx)->reported)						\
+		snprintf((ctx)->errbuf, (ctx)->errlen,			\
+			 "%s: CU 0x%llx: DIE 0x%llx: " fmt,		\
+			 (ctx)->env->ef->path,				\
+			 (unsigned long long)(ctx)->cu_off,		\
+			 (unsigned long long)dwarf_dieoffset(die),	\
+			 ##__VA_ARGS__);				\
+	(ctx)->reported = true;						\
+} while (0)
 
 static inline int grow(void **arr, size_t *cap, size_t nr, size_t elem)
 {
@@ -111,5 +125,6 @@ static inline const char *die_name(Dwarf_Die *die)
 
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);
+int cu_ctx__check(struct cu_ctx *ctx);
 
 #endif

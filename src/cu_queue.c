@@ -24,10 +24,13 @@
 #include "merge.h"
 #include "log.h"
 
+#define ERRLEN	512
+
 struct cu_slot {
 	struct cu_fragment frag;
 	int err;
 	bool done;
+	char errmsg[ERRLEN];
 };
 
 struct cu_queue {
@@ -70,7 +73,7 @@ static void cu_queue__release(struct cu_queue *q, size_t i)
 
 /* Encode CUs [first, end) and merge them into one deduplicated fragment. */
 static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
-				  struct cu_fragment *out)
+				  struct cu_fragment *out, char *errbuf)
 {
 	struct merge_state m;
 	struct cu_fragment frag;
@@ -80,13 +83,18 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	memset(out, 0, sizeof(*out));
 	err = merge_state__init(&m, UINT32_MAX);
 	for (i = first; !err && i < end; i++) {
-		err = cu_encoder__encode(q->env, &q->cus[i], &frag);
+		err = cu_encoder__encode(q->env, &q->cus[i], &frag, errbuf,
+					 ERRLEN);
 		cu_queue__release(q, i);
-		if (!err)
-			err = merge_state__add(&m, &frag);
+		if (!err && (err = merge_state__add(&m, &frag)))
+			snprintf(errbuf, ERRLEN, "%s: CU 0x%llx: cannot merge its BTF: %s",
+				 q->env->ef->path,
+				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
+				 strerror(-err));
 	}
-	if (!err && dedup__can_track())
-		err = merge_state__dedup(&m);
+	if (!err && dedup__can_track() && (err = merge_state__dedup(&m)))
+		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",
+			 q->env->ef->path, strerror(-err));
 	if (err) {
 		merge_state__free(&m);
 		return err;
@@ -101,6 +109,7 @@ static void *cu_queue__worker(void *arg)
 
 	for (;;) {
 		struct cu_fragment frag;
+		char errbuf[ERRLEN] = "";
 		size_t i;
 		int err;
 
@@ -118,11 +127,12 @@ static void *cu_queue__worker(void *arg)
 		err = cu_queue__encode_batch(q, i * CU_BATCH,
 					     i * CU_BATCH + CU_BATCH < q->nr ?
 					     i * CU_BATCH + CU_BATCH : q->nr,
-					     &frag);
+					     &frag, errbuf);
 
 		pthread_mutex_lock(&q->lock);
 		q->slots[i].frag = frag;
 		q->slots[i].err = err;
+		memcpy(q->slots[i].errmsg, errbuf, ERRLEN);
 		q->slots[i].done = true;
 		if (err && !q->abort) {
 			q->abort = true;
@@ -177,8 +187,19 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		/* After a later CU failed, CU k may never be handed out. */
 		while (!s->done && !(q.abort && k >= q.next))
 			pthread_cond_wait(&q.cond, &q.lock);
+		if (!s->done) {
+			/* CU k was never started: report the batch that failed. */
+			size_t j;
+
+			for (j = k + 1; j < q.nr_batches; j++)
+				if (q.slots[j].done && q.slots[j].err)
+					break;
+			s = &q.slots[j < q.nr_batches ? j : k];
+		}
 		err = s->done ? s->err : q.first_err;
 		pthread_mutex_unlock(&q.lock);
+		if (err)
+			pr_err("%s", s->errmsg[0] ? s->errmsg : strerror(-err));
 		if (!err)
 			err = consume(arg, k, &s->frag);
 		/* consume() owns the fragment from here on. */

@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "elf_file.h"
 #include "log.h"
 
 int elf_file__open(struct elf_file *ef, const char *path)
 {
+	struct stat st;
 	int err;
 
 	memset(ef, 0, sizeof(*ef));
@@ -25,11 +27,17 @@ int elf_file__open(struct elf_file *ef, const char *path)
 		pr_err("%s: libelf version mismatch", path);
 		return -EINVAL;
 	}
-	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given as input must not hang us in open(). */
+	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ef->fd < 0) {
 		err = -errno;
 		pr_err("%s: %s", path, strerror(errno));
 		return err;
+	}
+	if (fstat(ef->fd, &st) || !S_ISREG(st.st_mode)) {
+		pr_err("%s: not a regular file", path);
+		err = -EINVAL;
+		goto fail;
 	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {

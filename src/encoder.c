@@ -20,9 +20,19 @@
 #include "vars.h"
 
 /* The consumer's side of the queue: batches arrive in CU order. */
+struct consumer {
+	struct merge_state m;
+	const char *path;
+};
+
 static int encoder__consume(void *arg, size_t idx, struct cu_fragment *frag)
 {
-	return merge_state__add(arg, frag);
+	struct consumer *c = arg;
+	int err = merge_state__add(&c->m, frag);
+
+	if (err)
+		pr_err("%s: cannot merge BTF: %s", c->path, strerror(-err));
+	return err;
 }
 
 static int collect_cus(const char *path, Dwarf *dw, Dwarf_Die **out, size_t *nr)
@@ -165,7 +175,8 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 
 int encoder__run(const char *path, const struct encoder_opts *opts)
 {
-	struct merge_state m = { 0 };
+	struct consumer cons = { .path = path };
+	struct merge_state *m = &cons.m;
 	struct btf *btf;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
@@ -200,31 +211,31 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	stats__phase_end(&st, PHASE_ELF);
 
 	/* Batches already come deduplicated: dedup again per 512 Ki new types. */
-	err = merge_state__init(&m, 1u << 19);
+	err = merge_state__init(m, 1u << 19);
 	if (err)
 		goto out;
-	btf = m.acc.btf;
+	btf = m->acc.btf;
 	btf__set_pointer_size(btf, ef.ptr_size);
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &opts->enc;
 	debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
-			    encoder__consume, &m);
+			    encoder__consume, &cons);
 	if (err)
 		goto out;
 	stats__phase_end(&st, PHASE_ENCODE);
 
-	st.nr_types_in = m.acc.nr_types_in;
-	st.nr_func_cands = m.acc.nr_funcs;
-	n = funcs__emit(btf, syms, m.acc.funcs, m.acc.nr_funcs, m.acc.params);
+	st.nr_types_in = m->acc.nr_types_in;
+	st.nr_func_cands = m->acc.nr_funcs;
+	n = funcs__emit(btf, syms, m->acc.funcs, m->acc.nr_funcs, m->acc.params);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
 		goto out;
 	}
 	st.nr_funcs = n;
-	n = vars__emit(btf, m.acc.vars, m.acc.nr_vars);
+	n = vars__emit(btf, m->acc.vars, m->acc.nr_vars);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode variables: %s", path, strerror(-err));
@@ -248,7 +259,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	if (!err && opts->stats)
 		stats__print(&st, stderr);
 out:
-	merge_state__free(&m);
+	merge_state__free(m);
 	free(cus);
 	if (dwfl)
 		dwfl_end(dwfl);

@@ -279,6 +279,19 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 		goto fail;
 	}
 	nsyms = data->d_size / shdr.sh_entsize;
+	{
+		/* Names must be readable: a broken .strtab is corrupt input. */
+		Elf_Scn *strscn = elf_getscn(ef->elf, shdr.sh_link);
+		GElf_Shdr strshdr;
+
+		if (!strscn || shdr.sh_link == elf_ndxscn(scn) ||
+		    !gelf_getshdr(strscn, &strshdr) ||
+		    strshdr.sh_type != SHT_STRTAB || !elf_getdata(strscn, NULL)) {
+			pr_err("%s: .symtab has no valid string table", ef->path);
+			err = -EINVAL;
+			goto fail;
+		}
+	}
 
 	/* Symbols of sections numbered >= SHN_LORESERVE live in SHT_SYMTAB_SHNDX. */
 	while ((xscn = elf_nextscn(ef->elf, xscn)) != NULL) {
@@ -304,7 +317,12 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 			continue;
 		s.shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		s.name = elf_strptr(ef->elf, shdr.sh_link, sym.st_name);
-		if (!s.name || !*s.name)
+		if (!s.name) {
+			pr_err("%s: .symtab: symbol %zu has a bad name", ef->path, i);
+			err = -EINVAL;
+			goto fail;
+		}
+		if (!*s.name)
 			continue;
 		if (!strncmp(s.name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX))) {
 			if (elf_symtab__push_id(&ids, &nr_ids, &ids_cap, s.name,

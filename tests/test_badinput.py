@@ -25,7 +25,8 @@ clang, -g -O2, DWARF 4 and 5, as an object file and as a linked executable
             members placed outside their struct; unknown abbrev codes and
             forms; broken unit headers; DW_AT_sibling cycles;
   misc      not ELF, empty file, ELF without DWARF, directory, FIFO,
-            nonexistent path, and the unmodified variants as controls.
+            nonexistent path; as controls, the unmodified variants and an
+            object without functions (tests/fixtures/bad_nofuncs.c).
 
 Every case runs twice, writing raw BTF (-o OUT) and rewriting the input in
 place, each with a 20 s timeout.  Each run must end in one of:
@@ -156,6 +157,7 @@ DW_TAG = {
 }
 DW_TAG_NAME = {v: k for k, v in DW_TAG.items()}
 DW_AT_sibling, DW_AT_name, DW_AT_byte_size = 0x01, 0x03, 0x0b
+DW_AT_const_value, DW_AT_decl_line = 0x1c, 0x3b
 DW_AT_upper_bound, DW_AT_count = 0x2f, 0x37
 DW_AT_data_member_location, DW_AT_type = 0x38, 0x49
 DW_FORM_data1, DW_FORM_data2, DW_FORM_data4, DW_FORM_data8 = \
@@ -209,7 +211,7 @@ class Abbrev:
 
 def _parse_abbrevs(buf, pos):
     """{code: Abbrev} of the table at @pos; attrs are (at, form,
-    implicit_const, form_off) with form_off the form's offset in @buf."""
+    implicit_const, form_off, at_off) with the offsets in @buf."""
     table = {}
     while True:
         start = pos
@@ -223,6 +225,7 @@ def _parse_abbrevs(buf, pos):
         pos += 1
         a.attrs = []
         while True:
+            at_off = pos
             at, pos = _uleb(buf, pos)
             form_off = pos
             form, pos = _uleb(buf, pos)
@@ -231,7 +234,7 @@ def _parse_abbrevs(buf, pos):
             implicit = None
             if form == 0x21:
                 implicit, pos = _sleb(buf, pos)
-            a.attrs.append((at, form, implicit, form_off))
+            a.attrs.append((at, form, implicit, form_off, at_off))
         table[code] = a
 
 
@@ -329,7 +332,7 @@ def _parse_info(info, abbrev):
             d.depth = len(stack)
             d.name = None
             d.attrs = []
-            for at, form, implicit, _ in d.abbrev.attrs:
+            for at, form, implicit, _, _ in d.abbrev.attrs:
                 a = Attr()
                 a.at, a.form, a.off = at, form, p
                 if form == 0x21:
@@ -643,15 +646,15 @@ def _check_run(ctx, case, mode, inp, out, before, rc, err):
                 probs.append("exit 0 with invalid BTF: " + why)
     else:
         probs.append("exit status %d" % rc)
-    if probs and rc not in (None, 0):
+    if case.expect == "ok" and rc != 0:
+        probs.insert(0, "exit %d on a valid input" % rc)
+    if probs and rc != 0:
         tail = err.strip().splitlines()[-12:]
         probs.append("stderr:\n        " + "\n        ".join(tail))
-    if case.expect == "ok" and rc != 0 and not probs:
-        probs.append("exit %d on a valid input" % rc)
     return probs, btf
 
 
-def _run_case(ctx, case, work):
+def _run_case(ctx, case, work, tally):
     """Run @case in both modes; return a list of problem strings."""
     d = os.path.join(work, case.name)
     indir = os.path.join(d, "in")
@@ -682,6 +685,10 @@ def _run_case(ctx, case, work):
                     (case.kind == "dir" and os.listdir(inp)):
                 probs.append("the %s was replaced or filled" % case.kind)
         btfs[mode] = btf
+        outcome = {0: "exit 0", 1: "exit 1", None: "timeout"}.get(
+            rc, "exit %s" % rc)
+        key = ("expect " + case.expect, outcome)
+        tally[key] = tally.get(key, 0) + 1
         for p in probs:
             problems.append((mode, p))
         if os.path.exists(out):
@@ -706,28 +713,41 @@ def _run_group(ctx, cases, minimum):
     work = os.path.join(ctx.tmp, "cases")
     os.makedirs(work)
     failed = []
+    tally = {}
     for c in cases:
-        for mode, p in _run_case(ctx, c, work):
+        for mode, p in _run_case(ctx, c, work, tally):
             failed.append((c, mode, p))
+    # What the accepted outcomes were, shown by run.py -v.
+    print("%d cases: %s" % (len(cases), ", ".join(
+        "%s %s: %d" % (k[0], k[1], v) for k, v in sorted(tally.items()))))
     if not failed:
-        print("%d cases passed" % len(cases))
         return
     keep = os.path.join(work, "failed")
-    lines = []
     by_case = {}
     for c, mode, p in failed:
         by_case.setdefault(c.name, (c, []))[1].append((mode, p))
+    # Cases failing the same way (numbers and paths aside) are one group,
+    # shown once in full.
+    groups = {}
     for name, (c, probs) in by_case.items():
-        path = os.path.join(keep, name + c.ext) if c.kind == "file" \
+        sig = tuple(re.sub(r"/\S*|0x[0-9a-f]+|\d+", "#", "%s: %s" % mp)
+                    for mp in probs)
+        groups.setdefault(sig, []).append(name)
+    lines = []
+    for names in sorted(groups.values(), key=lambda n: (-len(n), n)):
+        c, probs = by_case[names[0]]
+        path = os.path.join(keep, c.name + c.ext) if c.kind == "file" \
             else "(%s)" % c.kind
-        lines.append("%s [expect %s]  input: %s" % (name, c.expect, path))
+        lines.append("%d case(s) fail like %s [expect %s], input: %s"
+                     % (len(names), c.name, c.expect, path))
         for mode, p in probs:
             lines.append("    %s: %s" % (mode, p))
-    bad = sorted(by_case)
+        if len(names) > 1:
+            lines.append("    also: " + " ".join(sorted(names[1:])))
     raise AssertionError(
-        "%d of %d cases failed: %s\n"
+        "%d of %d cases failed (inputs kept in %s); "
         "reproduce with: %s [-o OUT] INPUT\n%s"
-        % (len(bad), len(cases), " ".join(bad), ctx.bin, "\n".join(lines)))
+        % (len(by_case), len(cases), keep, ctx.bin, "\n".join(lines)))
 
 
 def _fixtures(ctx):
@@ -959,6 +979,8 @@ def _dwarf_cases(fx):
                  table.attr(DW_AT_type).value][0]
     assert table_arr.tag == DW_TAG["array_type"]
     sub = fx.die("subrange_type", parent=table_arr)
+    enumerator = fx.die("enumerator", "BAD_GREEN")
+    const = fx.die("const_type")
     cu_die = cu.dies[0]
     cu_len = cu.end - cu.off
 
@@ -984,6 +1006,10 @@ def _dwarf_cases(fx):
         "error")
     add("array-type-subprogram",
         set_attr(d, table_arr, DW_AT_type, ref(func)), "error")
+    add("member-type-enumerator", set_attr(d, mem_b, DW_AT_type,
+                                           ref(enumerator)), "error")
+    add("member-type-subrange", set_attr(d, mem_b, DW_AT_type, ref(sub)),
+        "error")
     # --- loops: no C type is its own typedef / pointer / member -----
     add("typedef-self", set_attr(d, typedef, DW_AT_type, ref(typedef)),
         "error")
@@ -994,6 +1020,18 @@ def _dwarf_cases(fx):
         set_attr(d, typedef, DW_AT_type, ref(node)), "error")
     add("array-of-itself", set_attr(d, table_arr, DW_AT_type,
                                     ref(table_arr)), "error")
+    add("typedef-pointer-cycle", set_attr(set_attr(
+        d, typedef, DW_AT_type, ref(ptr)), ptr, DW_AT_type, ref(typedef)),
+        "error")
+    add("typedef-const-cycle", set_attr(set_attr(
+        d, typedef, DW_AT_type, ref(const)), const, DW_AT_type,
+        ref(typedef)), "error")
+    # An enumerator without a value: the abbreviation's DW_AT_const_value
+    # renamed (same form) to DW_AT_decl_line.
+    at_off = [o for at, _, _, _, o in enumerator.abbrev.attrs
+              if at == DW_AT_const_value][0]
+    add("enumerator-without-value", _patch(d, abbrev + at_off,
+                                           DW_AT_decl_line, 1), "error")
     # --- sizes BTF cannot hold (the kernel rejects such BTF) --------
     bound = sub.attr(DW_AT_upper_bound) or sub.attr(DW_AT_count)
     assert bound.form == DW_FORM_data4, "%s: bound form 0x%x" % (
@@ -1030,7 +1068,7 @@ def _dwarf_cases(fx):
     add("abbrev-code-0", _patch(d, info + mem_b.off, 0, 1), "either")
     add("abbrev-code-other", _patch(d, info + mem_b.off, typedef.code, 1),
         "either")
-    form_off = [f for at, _, _, f in mem_b.abbrev.attrs
+    form_off = [f for at, _, _, f, _ in mem_b.abbrev.attrs
                 if at == DW_AT_type][0]
     add("abbrev-form-unknown", _patch(d, abbrev + form_off, 0x7F, 1),
         "error")
@@ -1127,4 +1165,9 @@ def test_badinput_misc(ctx):
                 cases.append(Case("misc-stripped-%s" % fx.name, f.read(),
                                   "error", fx.ext))
             os.unlink(stripped)
+    # Valid: an object without any function symbol.
+    for cc in ("gcc", "clang"):
+        path = ctx.fixture("bad_nofuncs", cc, 5)
+        with open(path, "rb") as f:
+            cases.append(Case("misc-control-nofuncs-%s" % cc, f.read(), "ok"))
     _run_group(ctx, cases, 15)
