@@ -344,8 +344,10 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 		if (err)
 			goto fail;
 	}
-	qsort(st->funcs, st->nr_funcs, sizeof(*st->funcs), elf_sym__cmp);
-	qsort(st->vars, st->nr_vars, sizeof(*st->vars), elf_sym__cmp);
+	if (st->nr_funcs)
+		qsort(st->funcs, st->nr_funcs, sizeof(*st->funcs), elf_sym__cmp);
+	if (st->nr_vars)
+		qsort(st->vars, st->nr_vars, sizeof(*st->vars), elf_sym__cmp);
 	err = elf_symtab__build_keys(st);
 	if (!err)
 		err = elf_symtab__collect_kfuncs(st, ef, ids, nr_ids);

@@ -36,23 +36,27 @@ place, each with a 20 s timeout.  Each run must end in one of:
          afterwards, nothing else left in its directory (no temp file) and
          no OUT created;
   valid  exit status 0 with BTF that is valid: bpftool (libbpf) dumps it
-         ("bpftool btf dump file OUT"), and it breaks none of the kernel's
-         structural rules
-         checked by _btf_problems() (no type loop through typedefs,
-         modifiers or pointers, no struct containing itself by value, no
-         array or member beyond 4 GiB or beyond its struct); in place, the
-         new .BTF section must equal what -o wrote.
+         ("bpftool btf dump file OUT") and it breaks none of the kernel's
+         structural rules checked by _btf_problems() (no type loop through
+         typedefs, modifiers or pointers, no type containing itself by
+         value, no array over 4 GiB, no member beyond its struct); in
+         place, the new .BTF section must equal what -o wrote.
 
 Never acceptable: a signal, another exit status, a sanitizer report, a
 timeout.  Each case says which outcomes it accepts: "error" where the file
 is broken in a way the encoder must notice (it needs the damaged data, or
-BTF cannot express what the DWARF now says), "either" where the damage
-may leave a file that still reads as valid DWARF (a changed byte in a
-string, a line table nobody reads), "ok" for the controls.
+BTF cannot express what the DWARF now says), "either" (error or valid)
+where the damage may leave a file that still reads as valid DWARF (a
+changed byte in a string, a line table nobody reads, a header field libelf
+ignores), "ok" (valid only) for the controls.  The comments at each case
+say why.
 
-One test function per group; its assertion lists every failing case with
-the command that reproduces it.  Failing inputs are kept (as they were
-before the run) in the test's temporary directory, under failed/.
+One test function per group (run.py runs two at a time).  Its assertion
+names every failing case, grouped by how they fail with one shown in full,
+and the failing inputs are kept, as they were before the run, under
+failed/ in the test's temporary directory: rerun one with
+"build/dwarf2btf [-o OUT] INPUT".  "run.py -v" prints, per group, how many
+runs ended which way.
 """
 
 import os
@@ -71,8 +75,7 @@ VARIANTS = [(cc, dwarf, linked) for cc in ("gcc", "clang")
 
 # --------------------------------------------------------------- ELF
 
-SHT_NULL, SHT_PROGBITS, SHT_SYMTAB, SHT_STRTAB = 0, 1, 2, 3
-SHT_NOBITS = 8
+SHT_NULL, SHT_NOBITS = 0, 8
 SHF_COMPRESSED = 0x800
 # Offsets of the fields of an Elf64_Shdr.
 SH_NAME, SH_TYPE, SH_FLAGS, SH_OFFSET, SH_SIZE, SH_LINK, SH_ENTSIZE = \
