@@ -47,9 +47,46 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 	}
 }
 
+int die__for_each_annotation(Dwarf_Die *die, bool decl,
+			     int (*fn)(void *arg, const char *value), void *arg)
+{
+	const char *want = decl ? "btf_decl_tag" : "btf_type_tag";
+	Dwarf_Die child;
+	int ret, err;
+
+	if (!dwarf_haschildren(die))
+		return 0;
+	ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		if (dwarf_tag(&child) == DW_TAG_LLVM_annotation) {
+			const char *name = dwarf_diename(&child);
+			Dwarf_Attribute attr;
+			const char *value;
+
+			if (name && !strcmp(name, want) &&
+			    dwarf_attr(&child, DW_AT_const_value, &attr) &&
+			    (value = dwarf_formstring(&attr))) {
+				err = fn(arg, value);
+				if (err)
+					return err;
+			}
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	return ret < 0 ? -EINVAL : 0;
+}
+
+static int count_annotation(void *arg, const char *value)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
 static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			    enum node_kind kind)
 {
+	int nr_tags = 0;
+
 	struct cu_node *n;
 
 	if (grow((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes,
@@ -63,6 +100,17 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->kind = kind;
 	n->state = NODE_UNRESOLVED;
 	n->id = 0;
+	n->nr_tags = 0;
+	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
+	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
+	    !ctx->env->opts->skip_type_tags) {
+		if (die__for_each_annotation(die, false, count_annotation, &nr_tags))
+			return -EINVAL;
+		if (nr_tags > UINT16_MAX)
+			return -E2BIG;
+		n->nr_tags = nr_tags;
+		ctx->next_id += nr_tags;
+	}
 	if (kind == NODE_TYPE) {
 		n->id = ctx->next_id++;
 		n->state = NODE_RESOLVED;
@@ -550,6 +598,38 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 	return ret < 0 ? -EINVAL : id;
 }
 
+struct tag_chain {
+	struct btf *btf;
+	uint32_t prev;		/* what the next tag points at */
+};
+
+static int add_type_tag(void *arg, const char *value)
+{
+	struct tag_chain *tc = arg;
+	int id = btf__add_type_tag(tc->btf, value, tc->prev);
+
+	if (id < 0)
+		return id;
+	tc->prev = id;
+	return 0;
+}
+
+/*
+ * int __tag(a) __tag(b) *p: PTR -> TYPE_TAG b -> TYPE_TAG a -> int, the
+ * order the kernel expects (and pahole emits) for clang's annotations.
+ */
+static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, struct cu_node *n,
+				  uint32_t pointee)
+{
+	struct tag_chain tc = { ctx->btf, pointee };
+	int err;
+
+	err = die__for_each_annotation(&n->die, false, add_type_tag, &tc);
+	if (err)
+		return err;
+	return btf__add_ptr(ctx->btf, tc.prev);
+}
+
 static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 {
 	Dwarf_Die *die = &n->die;
@@ -578,6 +658,8 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 		return err;
 	switch (tag) {
 	case DW_TAG_pointer_type:
+		if (n->nr_tags)
+			return cu_ctx__add_tagged_ptr(ctx, n, ref);
 		return btf__add_ptr(ctx->btf, ref);
 	case DW_TAG_const_type:
 		return btf__add_const(ctx->btf, ref);
@@ -617,6 +699,101 @@ static void cu_ctx__pick_index_type(struct cu_ctx *ctx)
 		return;
 	}
 	ctx->index_type_id = ctx->next_id++;
+}
+
+struct decl_tags {
+	struct btf *btf;
+	uint32_t id;
+	int component;
+};
+
+static int add_decl_tag(void *arg, const char *value)
+{
+	struct decl_tags *dt = arg;
+	int id = btf__add_decl_tag(dt->btf, value, dt->id, dt->component);
+
+	return id < 0 ? id : 0;
+}
+
+/* DECL_TAGs of a struct, union or typedef and of the members. */
+static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
+{
+	struct decl_tags dt = { ctx->btf, n->id, -1 };
+	int tag = dwarf_tag(&n->die), ret, err;
+	Dwarf_Die child;
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
+		return 0;
+	err = die__for_each_annotation(&n->die, true, add_decl_tag, &dt);
+	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
+		return err;
+	dt.component = 0;
+	ret = dwarf_child(&n->die, &child);
+	while (ret == 0 && !err) {
+		if (dwarf_tag(&child) == DW_TAG_member &&
+		    !die_flag(&child, DW_AT_external) &&
+		    !die_flag(&child, DW_AT_declaration)) {
+			err = die__for_each_annotation(&child, true,
+						       add_decl_tag, &dt);
+			dt.component++;
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	return err;
+}
+
+struct tag_pool {
+	struct cu_ctx *ctx;
+	int component;
+	uint32_t *nr;
+};
+
+static int pool_decl_tag(void *arg, const char *value)
+{
+	struct tag_pool *tp = arg;
+	struct cu_fragment *f = tp->ctx->frag;
+
+	if (grow((void **)&f->tags, &tp->ctx->cap_frag_tags, f->nr_tags,
+		 sizeof(*f->tags)))
+		return -ENOMEM;
+	f->tags[f->nr_tags].value = value;
+	f->tags[f->nr_tags].component = tp->component;
+	f->nr_tags++;
+	(*tp->nr)++;
+	return 0;
+}
+
+int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
+			      int component, uint32_t *nr)
+{
+	struct tag_pool tp = { ctx, component, nr };
+
+	if (ctx->env->opts->skip_decl_tags)
+		return 0;
+	return die__for_each_annotation(die, true, pool_decl_tag, &tp);
+}
+
+static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
+{
+	size_t i;
+	int err;
+
+	if (ctx->env->opts->skip_decl_tags)
+		return 0;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+
+		if (n->kind != NODE_TYPE)
+			continue;
+		err = cu_ctx__add_decl_tags(ctx, n);
+		if (err) {
+			cu_err(ctx, &n->die, "cannot encode decl tag: %s",
+			       strerror(-err));
+			return err;
+		}
+	}
+	return 0;
 }
 
 static int cu_ctx__emit_types(struct cu_ctx *ctx)
@@ -780,6 +957,11 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		vc->size = size;
 		vc->type_id = type;
 		vc->external = die_flag(named, DW_AT_external);
+		vc->first_tag = ctx->frag->nr_tags;
+		vc->nr_tags = 0;
+		err = cu_ctx__collect_decl_tags(ctx, die, -1, &vc->nr_tags);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -812,6 +994,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	cu_ctx__pick_index_type(&ctx);
 	err = cu_ctx__emit_types(&ctx);
 	if (!err)
+		err = cu_ctx__emit_decl_tags(&ctx);
+	if (!err)
 		err = cu_ctx__check(&ctx);
 	if (err)
 		goto out;
@@ -838,6 +1022,7 @@ void cu_fragment__free(struct cu_fragment *frag)
 	btf__free(frag->btf);
 	free(frag->funcs);
 	free(frag->params);
+	free(frag->tags);
 	free(frag->vars);
 	memset(frag, 0, sizeof(*frag));
 }

@@ -22,6 +22,8 @@ struct encode_opts {
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */
 	bool skip_funcs;
+	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
+	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 };
 
 /* What every worker shares, read-only. */
@@ -49,7 +51,15 @@ struct func_cand {
 	uint32_t first_param;	/* into cu_fragment.params */
 	uint32_t nr_params;	/* varargs is a last ("", 0) parameter */
 	uint32_t flags;		/* FUNC_CAND_* */
+	uint32_t first_tag;	/* into cu_fragment.tags */
+	uint32_t nr_tags;
 	uint64_t die_off;
+};
+
+/* A btf_decl_tag annotation of a function, parameter or variable. */
+struct decl_tag {
+	const char *value;	/* lives in the mapped .debug_str */
+	int component;		/* -1: the function or variable itself */
 };
 
 /*
@@ -74,6 +84,8 @@ struct var_cand {
 	uint32_t offset;	/* in .data..percpu */
 	uint32_t size;		/* of its type */
 	uint32_t type_id;	/* in the fragment */
+	uint32_t first_tag;	/* into cu_fragment.tags */
+	uint32_t nr_tags;
 	bool external;
 };
 
@@ -87,6 +99,8 @@ struct cu_fragment {
 	size_t nr_params;
 	struct var_cand *vars;
 	size_t nr_vars;
+	struct decl_tag *tags;
+	size_t nr_tags;
 };
 
 /* On failure, the one-line message (without "dwarf2btf: ") is in @errbuf. */

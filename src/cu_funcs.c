@@ -409,6 +409,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	const char *name;
 	Dwarf_Addr low;
 	size_t j, np;
+	int err;
 
 	if (die_flag(&fn->die, DW_AT_declaration))
 		return 0;
@@ -446,6 +447,25 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 		fp = &ctx->frag->params[ctx->frag->nr_params++];
 		fp->name = "";
 		fp->type_id = 0;
+	}
+	fc->first_tag = ctx->frag->nr_tags;
+	fc->nr_tags = 0;
+	err = cu_ctx__collect_decl_tags(ctx, &fn->die, -1, &fc->nr_tags);
+	if (err)
+		return err;
+	{
+		Dwarf_Die child;
+		int ret, idx = 0;
+
+		ret = dwarf_child(&fn->die, &child);
+		while (ret == 0 && !err) {
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter)
+				err = cu_ctx__collect_decl_tags(ctx, &child, idx++,
+								&fc->nr_tags);
+			ret = dwarf_siblingof(&child, &child);
+		}
+		if (err)
+			return err;
 	}
 	fc->die_off = dwarf_dieoffset(&fn->die);
 	return 0;

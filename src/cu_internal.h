@@ -30,10 +30,21 @@ enum node_state {
 
 struct cu_node {
 	Dwarf_Die die;
-	uint32_t id;
+	uint32_t id;		/* for a tagged pointer: the PTR, after its tags */
+	uint16_t nr_tags;	/* btf_type_tag annotations of a pointer */
 	uint8_t kind;
 	uint8_t state;
 };
+
+/* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
+#define DW_TAG_LLVM_annotation	0x6000
+
+/*
+ * Calls @fn for each btf_type_tag or btf_decl_tag (per @decl) annotation
+ * child of @die, in DWARF order; stops at the first non-zero return.
+ */
+int die__for_each_annotation(Dwarf_Die *die, bool decl,
+			     int (*fn)(void *arg, const char *value), void *arg);
 
 struct cu_ctx {
 	const struct encode_env *env;
@@ -47,7 +58,7 @@ struct cu_ctx {
 	size_t nr_subprogs, cap_subprogs;
 	Dwarf_Die *vars;
 	size_t nr_vars, cap_vars;
-	size_t cap_frag_vars, cap_frag_funcs, cap_frag_params;
+	size_t cap_frag_vars, cap_frag_funcs, cap_frag_params, cap_frag_tags;
 	uint32_t next_id;
 	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
 	bool need_index_type;
@@ -126,5 +137,8 @@ static inline const char *die_name(Dwarf_Die *die)
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);
 int cu_ctx__check(struct cu_ctx *ctx);
+/* Append @die's btf_decl_tag annotations to the fragment's tag pool. */
+int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
+			      int component, uint32_t *nr);
 
 #endif

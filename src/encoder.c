@@ -87,7 +87,7 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 	Dwarf_Addr bias;
 	Dwarf *dw;
 	Dwfl *dwfl;
-	int fd;
+	int fd, err;
 
 	*dwflp = NULL;
 	*dwp = NULL;
@@ -118,8 +118,12 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 	*dwp = dw;
 	return 0;
 no_dwarf:
-	pr_err("%s: no DWARF debug info (%s)", ef->path,
-	       dwarf_errmsg(-1) ? dwarf_errmsg(-1) : "no .debug_info");
+	err = dwarf_errno();
+	/* libdw's "no DWARF information" says nothing more than we do. */
+	if (err && !strstr(dwarf_errmsg(err), "no DWARF"))
+		pr_err("%s: cannot read DWARF: %s", ef->path, dwarf_errmsg(err));
+	else
+		pr_err("%s: no DWARF debug info", ef->path);
 	return -ENODATA;
 }
 
@@ -228,14 +232,15 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 
 	st.nr_types_in = m->acc.nr_types_in;
 	st.nr_func_cands = m->acc.nr_funcs;
-	n = funcs__emit(btf, syms, m->acc.funcs, m->acc.nr_funcs, m->acc.params);
+	n = funcs__emit(btf, syms, m->acc.funcs, m->acc.nr_funcs, m->acc.params,
+			m->acc.tags);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
 		goto out;
 	}
 	st.nr_funcs = n;
-	n = vars__emit(btf, m->acc.vars, m->acc.nr_vars);
+	n = vars__emit(btf, m->acc.vars, m->acc.nr_vars, m->acc.tags);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode variables: %s", path, strerror(-err));

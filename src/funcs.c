@@ -207,10 +207,10 @@ static const struct func_cand *decide_group(const struct btf *btf,
 }
 
 static int add_func(struct btf *btf, const struct func_param *params,
-		    const struct func_cand *c)
+		    const struct decl_tag *tags, const struct func_cand *c)
 {
 	uint32_t i;
-	int id, err;
+	int id, func, err;
 
 	id = btf__add_func_proto(btf, c->ret_type);
 	if (id < 0)
@@ -223,7 +223,15 @@ static int add_func(struct btf *btf, const struct func_param *params,
 			return err;
 	}
 	/* pahole marks every function static; so do we. */
-	return btf__add_func(btf, c->key, BTF_FUNC_STATIC, id);
+	func = btf__add_func(btf, c->key, BTF_FUNC_STATIC, id);
+	for (i = 0; func >= 0 && i < c->nr_tags; i++) {
+		const struct decl_tag *t = &tags[c->first_tag + i];
+
+		err = btf__add_decl_tag(btf, t->value, func, t->component);
+		if (err < 0)
+			return err;
+	}
+	return func;
 }
 
 /* kfuncs carry decl tags the verifier and bpftool look for. */
@@ -244,7 +252,7 @@ static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
 
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		struct func_cand *cands, size_t nr,
-		const struct func_param *params)
+		const struct func_param *params, const struct decl_tag *tags)
 {
 	struct func_cand **sorted;
 	size_t i, j;
@@ -265,7 +273,7 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		c = decide_group(btf, syms, params, &sorted[i], j - i);
 		if (!c)
 			continue;
-		id = add_func(btf, params, c);
+		id = add_func(btf, params, tags, c);
 		if (id >= 0)
 			id = add_kfunc_tags(btf, syms, c->key, id);
 		if (id < 0) {

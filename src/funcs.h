@@ -21,6 +21,6 @@ struct btf;
  */
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		struct func_cand *cands, size_t nr,
-		const struct func_param *params);
+		const struct func_param *params, const struct decl_tag *tags);
 
 #endif

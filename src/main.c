@@ -36,6 +36,10 @@ static void usage(FILE *f)
 "                       encode 64-bit enums as 32-bit ENUM\n"
 "      --skip_encoding_btf_vars\n"
 "                       no per-CPU variables\n"
+"      --skip_encoding_btf_decl_tag\n"
+"                       no DECL_TAG from btf_decl_tag attributes\n"
+"      --skip_encoding_btf_type_tag\n"
+"                       no TYPE_TAG from btf_type_tag attributes\n"
 "  -h, --help           show this help and exit\n"
 "      --version        print the version and exit\n"
 "\n"
@@ -48,6 +52,8 @@ enum {
 	OPT_VERSION,
 	OPT_SKIP_ENUM64,
 	OPT_SKIP_VARS,
+	OPT_SKIP_DECL_TAG,
+	OPT_SKIP_TYPE_TAG,
 };
 
 static int parse_jobs(const char *s, int *jobs)
@@ -73,6 +79,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 },
 		{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
+		{ "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG },
+		{ "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct encoder_opts opts = {
@@ -114,6 +122,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SKIP_VARS:
 			opts.enc.encode_vars = false;
+			break;
+		case OPT_SKIP_DECL_TAG:
+			opts.enc.skip_decl_tags = true;
+			break;
+		case OPT_SKIP_TYPE_TAG:
+			opts.enc.skip_type_tags = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -96,6 +96,11 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		err = -ENOMEM;
 		goto out;
 	}
+	if (grow((void **)&a->tags, &m->cap_tags, a->nr_tags + frag->nr_tags,
+		 sizeof(*a->tags))) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < frag->nr_funcs; i++) {
 		struct func_cand *c = &a->funcs[a->nr_funcs++];
 
@@ -103,6 +108,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		if (c->ret_type)
 			c->ret_type += base;
 		c->first_param += a->nr_params;
+		c->first_tag += a->nr_tags;
 	}
 	for (i = 0; i < frag->nr_params; i++) {
 		struct func_param *p = &a->params[a->nr_params++];
@@ -117,7 +123,12 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		*v = frag->vars[i];
 		if (v->type_id)
 			v->type_id += base;
+		v->first_tag += a->nr_tags;
 	}
+	if (frag->nr_tags)
+		memcpy(a->tags + a->nr_tags, frag->tags,
+		       frag->nr_tags * sizeof(*a->tags));
+	a->nr_tags += frag->nr_tags;
 	if (btf__type_cnt(a->btf) >= m->dedup_at && dedup__can_track())
 		err = merge_state__dedup(m);
 out:

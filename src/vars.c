@@ -26,9 +26,11 @@ static int datasec_ent__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr)
+int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
+	       const struct decl_tag *tags)
 {
 	struct datasec_ent *ents;
+	uint32_t k;
 	size_t i;
 	int id, err = 0;
 
@@ -48,6 +50,14 @@ int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr)
 			goto out;
 		}
 		ents[i] = (struct datasec_ent){ id, v->offset, v->size, i };
+		for (k = 0; k < v->nr_tags; k++) {
+			const struct decl_tag *t = &tags[v->first_tag + k];
+
+			err = btf__add_decl_tag(btf, t->value, id, t->component);
+			if (err < 0)
+				goto out;
+			err = 0;
+		}
 	}
 	qsort(ents, nr, sizeof(*ents), datasec_ent__cmp);
 	id = btf__add_datasec(btf, ".data..percpu",

@@ -14,6 +14,7 @@
 struct btf;
 
 /* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
-int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr);
+int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
+	       const struct decl_tag *tags);
 
 #endif

@@ -647,7 +647,7 @@ def _check_run(ctx, case, mode, inp, out, before, rc, err):
             why = _check_btf(ctx, btf, os.path.dirname(indir))
             if why:
                 probs.append("exit 0 with invalid BTF: " + why)
-    else:
+    elif rc > 0:
         probs.append("exit status %d" % rc)
     if case.expect == "ok" and rc != 0:
         probs.insert(0, "exit %d on a valid input" % rc)

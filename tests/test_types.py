@@ -126,8 +126,6 @@ PAHOLE_DIFFERS = {
 # (fixture, compiler) our encoder does not handle yet, with the issue that
 # adds it.  Remove the entry with the feature: the expectation is final.
 NOT_YET = {
-    ("types_tags", "clang"): "btf_type_tag/btf_decl_tag annotations "
-                             "(issue 4)",
 }
 
 
