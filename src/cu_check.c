@@ -56,17 +56,33 @@ static int by_value_refs(const struct btf_type *t, uint32_t *out, int max)
 	return n;
 }
 
+/*
+ * Only the CU's own ids [first, nr) are checked: they never refer to
+ * earlier CUs' types, which were checked when they were added.
+ */
 struct check {
 	struct cu_ctx *ctx;
 	const struct btf *btf;
+	uint32_t first;
 	uint32_t nr;
 	uint8_t *color;
 	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
 };
 
+static bool mine(const struct check *c, uint32_t id)
+{
+	return id >= c->first && id < c->nr;
+}
+
+static uint8_t *color(struct check *c, uint32_t id)
+{
+	return &c->color[id - c->first];
+}
+
 static Dwarf_Die *check__die(struct check *c, uint32_t id)
 {
-	return id < c->nr && c->die_of[id] ? c->die_of[id] : c->ctx->cudie;
+	return id >= c->first && id < c->nr && c->die_of[id - c->first] ?
+	       c->die_of[id - c->first] : c->ctx->cudie;
 }
 
 /* A modifier chain is a path: walk it, marking, until it ends or loops. */
@@ -74,28 +90,28 @@ static int check__modifier_loops(struct check *c)
 {
 	uint32_t id, cur;
 
-	memset(c->color, WHITE, c->nr);
-	for (id = 1; id < c->nr; id++) {
-		if (c->color[id] != WHITE)
+	memset(c->color, WHITE, c->nr - c->first);
+	for (id = c->first; id < c->nr; id++) {
+		if (*color(c, id) != WHITE)
 			continue;
-		for (cur = id; cur && cur < c->nr && c->color[cur] == WHITE;) {
+		for (cur = id; mine(c, cur) && *color(c, cur) == WHITE;) {
 			const struct btf_type *t = btf__type_by_id(c->btf, cur);
 
-			c->color[cur] = GREY;
+			*color(c, cur) = GREY;
 			if (!is_modifier(t))
 				break;
 			cur = t->type;
 		}
-		if (cur && cur < c->nr && c->color[cur] == GREY &&
+		if (mine(c, cur) && *color(c, cur) == GREY &&
 		    is_modifier(btf__type_by_id(c->btf, cur))) {
 			cu_err(c->ctx, check__die(c, cur),
 			       "type refers to itself through qualifiers or pointers");
 			return -ELOOP;
 		}
-		for (cur = id; cur && cur < c->nr && c->color[cur] == GREY;) {
+		for (cur = id; mine(c, cur) && *color(c, cur) == GREY;) {
 			const struct btf_type *t = btf__type_by_id(c->btf, cur);
 
-			c->color[cur] = BLACK;
+			*color(c, cur) = BLACK;
 			if (!is_modifier(t))
 				break;
 			cur = t->type;
@@ -117,16 +133,16 @@ static int check__value_loops(struct check *c)
 	uint32_t root;
 	size_t sp;
 
-	stack = malloc(c->nr * sizeof(*stack));
+	stack = malloc((c->nr - c->first + 1) * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
-	memset(c->color, WHITE, c->nr);
-	for (root = 1; root < c->nr; root++) {
-		if (c->color[root] != WHITE)
+	memset(c->color, WHITE, c->nr - c->first);
+	for (root = c->first; root < c->nr; root++) {
+		if (*color(c, root) != WHITE)
 			continue;
 		sp = 0;
 		stack[sp++] = (struct frame){ root, 0 };
-		c->color[root] = GREY;
+		*color(c, root) = GREY;
 		while (sp) {
 			struct frame *f = &stack[sp - 1];
 			const struct btf_type *t = btf__type_by_id(c->btf, f->id);
@@ -141,21 +157,21 @@ static int check__value_loops(struct check *c)
 				ref = n ? refs[0] : 0;
 			}
 			if (!n) {
-				c->color[f->id] = BLACK;
+				*color(c, f->id) = BLACK;
 				sp--;
 				continue;
 			}
 			f->next++;
-			if (!ref || ref >= c->nr)
+			if (!mine(c, ref))
 				continue;
-			if (c->color[ref] == GREY) {
+			if (*color(c, ref) == GREY) {
 				cu_err(c->ctx, check__die(c, ref),
 				       "type contains itself by value");
 				free(stack);
 				return -ELOOP;
 			}
-			if (c->color[ref] == WHITE) {
-				c->color[ref] = GREY;
+			if (*color(c, ref) == WHITE) {
+				*color(c, ref) = GREY;
 				stack[sp++] = (struct frame){ ref, 0 };
 			}
 		}
@@ -170,7 +186,7 @@ static int check__sizes(struct check *c)
 	uint32_t id;
 	int i;
 
-	for (id = 1; id < c->nr; id++) {
+	for (id = c->first; id < c->nr; id++) {
 		const struct btf_type *t = btf__type_by_id(c->btf, id);
 
 		if (btf_is_array(t)) {
@@ -217,20 +233,21 @@ int cu_ctx__check(struct cu_ctx *ctx)
 	struct check c = {
 		.ctx = ctx,
 		.btf = ctx->btf,
+		.first = ctx->first_id,
 		.nr = btf__type_cnt(ctx->btf),
 	};
 	size_t i;
 	int err;
 
-	c.color = malloc(c.nr);
-	c.die_of = calloc(c.nr, sizeof(*c.die_of));
+	c.color = malloc(c.nr - c.first + 1);
+	c.die_of = calloc(c.nr - c.first + 1, sizeof(*c.die_of));
 	if (!c.color || !c.die_of) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < ctx->nr_nodes; i++)
-		if (ctx->nodes[i].kind == NODE_TYPE && ctx->nodes[i].id < c.nr)
-			c.die_of[ctx->nodes[i].id] = &ctx->nodes[i].die;
+		if (ctx->nodes[i].kind == NODE_TYPE && mine(&c, ctx->nodes[i].id))
+			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;
 	err = check__modifier_loops(&c);
 	if (!err)
 		err = check__value_loops(&c);

@@ -967,13 +967,16 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 }
 
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct cu_fragment *out, char *errbuf, size_t errlen)
+		       struct btf *btf, struct cu_fragment *out,
+		       char *errbuf, size_t errlen)
 {
 	struct cu_ctx ctx = {
 		.env = env,
 		.cudie = cudie,
 		.cu_off = dwarf_dieoffset(cudie),
-		.next_id = 1,
+		.btf = btf,
+		.next_id = btf__type_cnt(btf),
+		.first_id = btf__type_cnt(btf),
 		.little_endian = !env->ef->big_endian,
 		.frag = out,
 		.errbuf = errbuf,
@@ -983,10 +986,6 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 
 	memset(out, 0, sizeof(*out));
 	out->cu_off = ctx.cu_off;
-	ctx.btf = btf__new_empty();
-	if (!ctx.btf)
-		return -ENOMEM;
-	out->btf = ctx.btf;
 
 	err = cu_ctx__collect(&ctx, cudie, 0);
 	if (err)
@@ -999,7 +998,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__check(&ctx);
 	if (err)
 		goto out;
-	out->nr_types_in = btf__type_cnt(ctx.btf) - 1;
+	out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
 	err = cu_ctx__collect_vars(&ctx);
 	if (err)
 		goto out;

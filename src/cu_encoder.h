@@ -92,7 +92,7 @@ struct var_cand {
 struct cu_fragment {
 	uint64_t cu_off;
 	size_t nr_types_in;	/* types the CUs had before any dedup */
-	struct btf *btf;
+	struct btf *btf;	/* NULL: the types are already in the target */
 	struct func_cand *funcs;
 	size_t nr_funcs;
 	struct func_param *params;
@@ -103,9 +103,15 @@ struct cu_fragment {
 	size_t nr_tags;
 };
 
-/* On failure, the one-line message (without "dwarf2btf: ") is in @errbuf. */
+/*
+ * Encode one CU, appending its types to @btf (the worker's batch; nothing
+ * else refers to it meanwhile).  @out gets the candidates, with type ids of
+ * @btf, and out->btf stays NULL.  On failure the one-line message (without
+ * "dwarf2btf: ") is in @errbuf, and @btf must be thrown away.
+ */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct cu_fragment *out, char *errbuf, size_t errlen);
+		       struct btf *btf, struct cu_fragment *out,
+		       char *errbuf, size_t errlen);
 void cu_fragment__free(struct cu_fragment *frag);
 
 #endif

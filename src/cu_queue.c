@@ -83,8 +83,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	memset(out, 0, sizeof(*out));
 	err = merge_state__init(&m, UINT32_MAX);
 	for (i = first; !err && i < end; i++) {
-		err = cu_encoder__encode(q->env, &q->cus[i], &frag, errbuf,
-					 ERRLEN);
+		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &frag,
+					 errbuf, ERRLEN);
 		cu_queue__release(q, i);
 		if (!err && (err = merge_state__add(&m, &frag)))
 			snprintf(errbuf, ERRLEN, "%s: CU 0x%llx: cannot merge its BTF: %s",

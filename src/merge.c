@@ -76,7 +76,9 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	int first, err = 0;
 	size_t i;
 
-	if (btf__type_cnt(frag->btf) > 1) {
+	if (!frag->btf) {
+		first = 1;	/* encoded straight into a->btf */
+	} else if (btf__type_cnt(frag->btf) > 1) {
 		first = btf__add_btf(a->btf, frag->btf);
 		if (first < 0) {
 			err = first;

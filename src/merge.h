@@ -22,7 +22,10 @@ struct merge_state {
 };
 
 int merge_state__init(struct merge_state *m, uint32_t min_growth);
-/* Append @frag (consumed, freed) and shift its candidates' type ids. */
+/*
+ * Append @frag (consumed, freed) and shift its candidates' type ids; a
+ * fragment without a BTF was encoded into ours and needs no shifting.
+ */
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag);
 /* Deduplicate now, keeping the candidates' type ids valid. */
 int merge_state__dedup(struct merge_state *m);
