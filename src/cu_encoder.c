@@ -18,6 +18,38 @@
 
 #include "cu_internal.h"
 
+static int die_attrs__cb(Dwarf_Attribute *attr, void *arg)
+{
+	struct die_attrs *da = arg;
+	int slot;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_name: slot = DA_NAME; break;
+	case DW_AT_type: slot = DA_TYPE; break;
+	case DW_AT_byte_size: slot = DA_BYTE_SIZE; break;
+	case DW_AT_bit_size: slot = DA_BIT_SIZE; break;
+	case DW_AT_data_member_location: slot = DA_DATA_MEMBER_LOCATION; break;
+	case DW_AT_data_bit_offset: slot = DA_DATA_BIT_OFFSET; break;
+	case DW_AT_bit_offset: slot = DA_BIT_OFFSET; break;
+	case DW_AT_declaration: slot = DA_DECLARATION; break;
+	case DW_AT_external: slot = DA_EXTERNAL; break;
+	case DW_AT_encoding: slot = DA_ENCODING; break;
+	case DW_AT_upper_bound: slot = DA_UPPER_BOUND; break;
+	case DW_AT_count: slot = DA_COUNT; break;
+	case DW_AT_const_value: slot = DA_CONST_VALUE; break;
+	default: return DWARF_CB_OK;
+	}
+	da->a[slot] = *attr;
+	da->have |= 1u << slot;
+	return DWARF_CB_OK;
+}
+
+int die_attrs__get(Dwarf_Die *die, struct die_attrs *da)
+{
+	da->have = 0;
+	return dwarf_getattrs(die, die_attrs__cb, da, 0) < 0 ? -EINVAL : 0;
+}
+
 static enum node_kind tag_node_kind(int tag, bool *is_type)
 {
 	*is_type = true;
@@ -101,6 +133,8 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->state = NODE_UNRESOLVED;
 	n->id = 0;
 	n->nr_tags = 0;
+	n->first_member = 0;
+	n->nr_members = 0;
 	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
 	    !ctx->env->opts->skip_type_tags) {
@@ -136,7 +170,37 @@ static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
  * inside functions and lexical blocks too), top-level functions and
  * variables.  DIE order is pre-order, so node offsets come out sorted.
  */
-static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
+static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
+			   size_t owner);
+
+/* A composite's members in a row, even when nested types interleave. */
+static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
+				    int depth, size_t node)
+{
+	size_t base = ctx->nr_scratch, n;
+	int err;
+
+	err = cu_ctx__collect(ctx, die, depth, node);
+	if (err)
+		return err;
+	n = ctx->nr_scratch - base;
+	if (ctx->nr_members + n > UINT32_MAX)
+		return -E2BIG;
+	if (n && grow((void **)&ctx->members, &ctx->cap_members,
+		      ctx->nr_members + n, sizeof(*ctx->members)))
+		return -ENOMEM;
+	if (n)
+		memcpy(ctx->members + ctx->nr_members, ctx->scratch + base,
+		       n * sizeof(*ctx->members));
+	ctx->nodes[node].first_member = ctx->nr_members;
+	ctx->nodes[node].nr_members = n;
+	ctx->nr_members += n;
+	ctx->nr_scratch = base;
+	return 0;
+}
+
+static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
+			   size_t owner)
 {
 	Dwarf_Die child;
 	int ret, err;
@@ -158,14 +222,29 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
 		bool is_type, descend = false;
 
 		kind = tag_node_kind(tag, &is_type);
-		if (is_type) {
+		if (tag == DW_TAG_member) {
+			if (owner != SIZE_MAX) {
+				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
+						      &ctx->cap_scratch, &child);
+				if (err)
+					return err;
+			}
+		} else if (is_type) {
+			size_t node = ctx->nr_nodes;
+
 			err = cu_ctx__add_node(ctx, &child, kind);
 			if (err)
 				return err;
-			/* C puts nested definitions beside, but be safe. */
-			descend = tag == DW_TAG_structure_type ||
-				  tag == DW_TAG_union_type ||
-				  tag == DW_TAG_class_type;
+			/* Types can be nested in structs (gcc and clang do). */
+			if ((tag == DW_TAG_structure_type ||
+			     tag == DW_TAG_union_type ||
+			     tag == DW_TAG_class_type)) {
+				if (dwarf_haschildren(&child))
+					err = cu_ctx__collect_composite(ctx,
+							&child, depth + 1, node);
+				if (err)
+					return err;
+			}
 		} else if (tag == DW_TAG_subprogram) {
 			/* Any depth: pahole considers nested ones too. */
 			err = cu_ctx__add_die(&ctx->subprogs, &ctx->nr_subprogs,
@@ -186,7 +265,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
 				return err;
 		}
 		if (descend && dwarf_haschildren(&child)) {
-			err = cu_ctx__collect(ctx, &child, depth + 1);
+			err = cu_ctx__collect(ctx, &child, depth + 1, SIZE_MAX);
 			if (err)
 				return err;
 		}
@@ -200,56 +279,114 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth)
 	return 0;
 }
 
+static size_t off_hash(Dwarf_Off off)
+{
+	return (size_t)((off * 0x9E3779B97F4A7C15ull) >> 20);
+}
+
+/* Every type reference is looked up: a hash, not a search. */
+static int cu_ctx__index_nodes(struct cu_ctx *ctx)
+{
+	size_t size = 64, i;
+
+	while (size < ctx->nr_nodes * 2)
+		size *= 2;
+	ctx->node_hash = calloc(size, sizeof(*ctx->node_hash));
+	if (!ctx->node_hash)
+		return -ENOMEM;
+	ctx->hash_mask = size - 1;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		size_t h = off_hash(ctx->node_offs[i]) & ctx->hash_mask;
+
+		while (ctx->node_hash[h])
+			h = (h + 1) & ctx->hash_mask;
+		ctx->node_hash[h] = i + 1;
+	}
+	return 0;
+}
+
 static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 {
-	size_t lo = 0, hi = ctx->nr_nodes;
+	size_t h = off_hash(off) & ctx->hash_mask;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		Dwarf_Off m = ctx->node_offs[mid];
-
-		if (m == off)
-			return &ctx->nodes[mid];
-		if (m < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	for (; ctx->node_hash[h]; h = (h + 1) & ctx->hash_mask)
+		if (ctx->node_offs[ctx->node_hash[h] - 1] == off)
+			return &ctx->nodes[ctx->node_hash[h] - 1];
 	return NULL;
+}
+
+/* The DIE offset an attribute refers to; CU-local forms need no DIE. */
+static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
+			    Dwarf_Off *off)
+{
+	Dwarf_Die ref;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		/*
+		 * dwarf_formref() is deprecated for dwarf_formref_die(),
+		 * which builds a whole DIE; we only need the offset.
+		 */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+		if (dwarf_formref(attr, off))
+			return false;
+#pragma GCC diagnostic pop
+		*off += ctx->cu_start;
+		return true;
+	default:
+		if (!dwarf_formref_die(attr, &ref))
+			return false;
+		*off = dwarf_dieoffset(&ref);
+		return true;
+	}
 }
 
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
 				uint32_t *id, int depth);
 
+int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
+			  Dwarf_Attribute *attr, uint32_t *id)
+{
+	struct cu_node *n;
+	Dwarf_Off off;
+
+	*id = 0;
+	if (!attr)
+		return 0;
+	if (!cu_ctx__ref_off(ctx, attr, &off)) {
+		cu_err(ctx, die, "bad DW_AT_type reference");
+		return -EINVAL;
+	}
+	n = cu_ctx__find_node(ctx, off);
+	if (!n) {
+		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
+		       (unsigned long long)off);
+		return -EINVAL;
+	}
+	return cu_ctx__resolve_node(ctx, n, id, 0);
+}
+
 /* BTF id of the type @die refers to through DW_AT_type (0: void). */
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die ref;
-	struct cu_node *n;
 
-	*id = 0;
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
-		return 0;
-	if (!dwarf_formref_die(&attr, &ref)) {
-		cu_err(ctx, die, "bad DW_AT_type reference");
-		return -EINVAL;
-	}
-	n = cu_ctx__find_node(ctx, dwarf_dieoffset(&ref));
-	if (!n) {
-		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
-		       (unsigned long long)dwarf_dieoffset(&ref));
-		return -EINVAL;
-	}
-	return cu_ctx__resolve_node(ctx, n, id, 0);
+	return cu_ctx__type_ref_attr(ctx, die,
+				     dwarf_attr_integrate(die, DW_AT_type, &attr),
+				     id);
 }
 
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
 				uint32_t *id, int depth)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die ref;
 	struct cu_node *next;
+	Dwarf_Off off;
 	int err;
 
 	if (n->state == NODE_RESOLVED) {
@@ -263,8 +400,8 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
 	n->state = NODE_RESOLVING;
 	*id = 0;
 	if (dwarf_attr(&n->die, DW_AT_type, &attr)) {
-		if (!dwarf_formref_die(&attr, &ref) ||
-		    !(next = cu_ctx__find_node(ctx, dwarf_dieoffset(&ref)))) {
+		if (!cu_ctx__ref_off(ctx, &attr, &off) ||
+		    !(next = cu_ctx__find_node(ctx, off))) {
 			cu_err(ctx, &n->die, "bad DW_AT_type reference");
 			return -EINVAL;
 		}
@@ -317,16 +454,15 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 }
 
 /* DW_AT_data_member_location: a constant, or (DWARF 2) an expression. */
-static int member_byte_offset(Dwarf_Die *die, Dwarf_Word *off)
+static int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
 
 	*off = 0;
-	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
+	if (!attr)
 		return 0;
-	switch (dwarf_whatform(&attr)) {
+	switch (dwarf_whatform(attr)) {
 	case DW_FORM_data1:
 	case DW_FORM_data2:
 	case DW_FORM_data4:
@@ -334,9 +470,9 @@ static int member_byte_offset(Dwarf_Die *die, Dwarf_Word *off)
 	case DW_FORM_udata:
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
-		return dwarf_formudata(&attr, off) ? -EINVAL : 0;
+		return dwarf_formudata(attr, off) ? -EINVAL : 0;
 	default:
-		if (dwarf_getlocation(&attr, &ops, &nops) || nops != 1)
+		if (dwarf_getlocation(attr, &ops, &nops) || nops != 1)
 			return -EINVAL;
 		if (ops[0].atom != DW_OP_plus_uconst && ops[0].atom != DW_OP_constu)
 			return -EINVAL;
@@ -364,38 +500,41 @@ static Dwarf_Word die_type_size(Dwarf_Die *die)
 	return 0;
 }
 
-static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m)
+static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
+			      struct die_attrs *da)
 {
 	Dwarf_Word byte_off, bit_size = 0, data_bit_off, storage;
+	Dwarf_Attribute *bo;
 	Dwarf_Sword dw_bit_off;
 	uint64_t bit_off;
 	uint32_t type;
 	int err;
 
-	err = cu_ctx__type_ref(ctx, m, &type);
+	err = cu_ctx__type_ref_attr(ctx, m, die_attrs__at(da, DA_TYPE), &type);
 	if (err)
 		return err;
-	if (member_byte_offset(m, &byte_off)) {
+	if (member_byte_offset(die_attrs__at(da, DA_DATA_MEMBER_LOCATION),
+			       &byte_off)) {
 		cu_err(ctx, m, "bad DW_AT_data_member_location");
 		return -EINVAL;
 	}
-	die_udata(m, DW_AT_bit_size, &bit_size);
-	if (die_udata(m, DW_AT_data_bit_offset, &data_bit_off)) {
+	die_attrs__udata(da, DA_BIT_SIZE, &bit_size);
+	if (die_attrs__udata(da, DA_DATA_BIT_OFFSET, &data_bit_off)) {
 		bit_off = data_bit_off;
 	} else {
 		bit_off = byte_off * 8;
-		if (bit_size && die_sdata(m, DW_AT_bit_offset, &dw_bit_off)) {
-			Dwarf_Attribute attr;
+		bo = die_attrs__at(da, DA_BIT_OFFSET);
+		if (bit_size && bo && !dwarf_formsdata(bo, &dw_bit_off)) {
 			Dwarf_Die t;
 
 			/*
 			 * DWARF 2-4 count from the storage unit's most
 			 * significant bit; BTF wants the bit position.
 			 */
-			if (!die_udata(m, DW_AT_byte_size, &storage)) {
+			if (!die_attrs__udata(da, DA_BYTE_SIZE, &storage)) {
 				storage = 0;
-				if (dwarf_attr(m, DW_AT_type, &attr) &&
-				    dwarf_formref_die(&attr, &t))
+				if (die_attrs__at(da, DA_TYPE) &&
+				    dwarf_formref_die(&da->a[DA_TYPE], &t))
 					storage = die_type_size(&t);
 			}
 			if (ctx->little_endian)
@@ -408,43 +547,48 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m)
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	err = btf__add_field(ctx->btf, dwarf_diename(m), type, bit_off, bit_size);
+	err = btf__add_field(ctx->btf, die_attrs__name(da), type, bit_off,
+			     bit_size);
 	if (err)
 		cu_err(ctx, m, "cannot encode member (bit offset %llu, size %llu)",
 		       (unsigned long long)bit_off, (unsigned long long)bit_size);
 	return err;
 }
 
-static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die, int tag)
+static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
+				 int tag)
 {
-	const char *name = dwarf_diename(die);
+	Dwarf_Die *die = &n->die;
+	struct die_attrs da;
+	const char *name;
 	Dwarf_Word size = 0;
-	Dwarf_Die child;
-	int id, ret;
+	uint32_t i;
+	int id;
 
-	if (die_flag(die, DW_AT_declaration) && name && *name)
+	if (die_attrs__get(die, &da))
+		return -EINVAL;
+	name = die_attrs__name(&da);
+	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
 		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
 				    BTF_FWD_UNION : BTF_FWD_STRUCT);
-	die_udata(die, DW_AT_byte_size, &size);
+	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
 	if (tag == DW_TAG_union_type)
 		id = btf__add_union(ctx->btf, name, size);
 	else
 		id = btf__add_struct(ctx->btf, name, size);
 	if (id < 0)
 		return id;
-	ret = dwarf_child(die, &child);
-	while (ret == 0) {
-		if (dwarf_tag(&child) == DW_TAG_member &&
-		    !die_flag(&child, DW_AT_external) &&
-		    !die_flag(&child, DW_AT_declaration)) {
-			int err = cu_ctx__add_member(ctx, &child);
+	for (i = 0; i < n->nr_members; i++) {
+		Dwarf_Die *m = &ctx->members[n->first_member + i];
+		int err = die_attrs__get(m, &da);
 
-			if (err)
-				return err;
-		}
-		ret = dwarf_siblingof(&child, &child);
+		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
+		    !die_attrs__flag(&da, DA_DECLARATION))
+			err = cu_ctx__add_member(ctx, m, &da);
+		if (err)
+			return err;
 	}
-	return ret < 0 ? -EINVAL : id;
+	return id;
 }
 
 static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
@@ -643,7 +787,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-		return cu_ctx__add_composite(ctx, die, tag);
+		return cu_ctx__add_composite(ctx, n, tag);
 	case DW_TAG_enumeration_type:
 		return cu_ctx__add_enum(ctx, die);
 	case DW_TAG_array_type:
@@ -719,8 +863,8 @@ static int add_decl_tag(void *arg, const char *value)
 static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 {
 	struct decl_tags dt = { ctx->btf, n->id, -1 };
-	int tag = dwarf_tag(&n->die), ret, err;
-	Dwarf_Die child;
+	int tag = dwarf_tag(&n->die), err;
+	uint32_t i;
 
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
@@ -729,16 +873,14 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
 		return err;
 	dt.component = 0;
-	ret = dwarf_child(&n->die, &child);
-	while (ret == 0 && !err) {
-		if (dwarf_tag(&child) == DW_TAG_member &&
-		    !die_flag(&child, DW_AT_external) &&
-		    !die_flag(&child, DW_AT_declaration)) {
-			err = die__for_each_annotation(&child, true,
-						       add_decl_tag, &dt);
-			dt.component++;
-		}
-		ret = dwarf_siblingof(&child, &child);
+	for (i = 0; i < n->nr_members && !err; i++) {
+		Dwarf_Die *m = &ctx->members[n->first_member + i];
+
+		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration))
+			continue;
+		if (dwarf_haschildren(m))
+			err = die__for_each_annotation(m, true, add_decl_tag, &dt);
+		dt.component++;
 	}
 	return err;
 }
@@ -987,7 +1129,10 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	memset(out, 0, sizeof(*out));
 	out->cu_off = ctx.cu_off;
 
-	err = cu_ctx__collect(&ctx, cudie, 0);
+	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
+	err = cu_ctx__collect(&ctx, cudie, 0, SIZE_MAX);
+	if (!err)
+		err = cu_ctx__index_nodes(&ctx);
 	if (err)
 		goto out;
 	cu_ctx__pick_index_type(&ctx);
@@ -1008,7 +1153,10 @@ out:
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	free(ctx.nodes);
+	free(ctx.members);
+	free(ctx.scratch);
 	free(ctx.node_offs);
+	free(ctx.node_hash);
 	free(ctx.subprogs);
 	free(ctx.vars);
 	if (err)

@@ -30,6 +30,8 @@ enum node_state {
 
 struct cu_node {
 	Dwarf_Die die;
+	uint32_t first_member;	/* composites: into cu_ctx.members */
+	uint32_t nr_members;
 	uint32_t id;		/* for a tagged pointer: the PTR, after its tags */
 	uint16_t nr_tags;	/* btf_type_tag annotations of a pointer */
 	uint8_t kind;
@@ -46,14 +48,82 @@ struct cu_node {
 int die__for_each_annotation(Dwarf_Die *die, bool decl,
 			     int (*fn)(void *arg, const char *value), void *arg);
 
+/*
+ * The attributes of one DIE we may need, read in a single pass over its
+ * attribute list (dwarf_attr() rescans the list for every attribute).
+ */
+enum die_attr_slot {
+	DA_NAME,
+	DA_TYPE,
+	DA_BYTE_SIZE,
+	DA_BIT_SIZE,
+	DA_DATA_MEMBER_LOCATION,
+	DA_DATA_BIT_OFFSET,
+	DA_BIT_OFFSET,
+	DA_DECLARATION,
+	DA_EXTERNAL,
+	DA_ENCODING,
+	DA_UPPER_BOUND,
+	DA_COUNT,
+	DA_CONST_VALUE,
+	DA__MAX,
+};
+
+struct die_attrs {
+	uint32_t have;		/* 1 << slot for each attribute present */
+	Dwarf_Attribute a[DA__MAX];
+};
+
+int die_attrs__get(Dwarf_Die *die, struct die_attrs *da);
+
+static inline Dwarf_Attribute *die_attrs__at(struct die_attrs *da,
+					     enum die_attr_slot s)
+{
+	return da->have & (1u << s) ? &da->a[s] : NULL;
+}
+
+static inline bool die_attrs__udata(struct die_attrs *da,
+				    enum die_attr_slot s, Dwarf_Word *v)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, s);
+
+	return a && !dwarf_formudata(a, v);
+}
+
+static inline bool die_attrs__flag(struct die_attrs *da, enum die_attr_slot s)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, s);
+	bool f = false;
+
+	if (a)
+		dwarf_formflag(a, &f);
+	return f;
+}
+
+static inline const char *die_attrs__name(struct die_attrs *da)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, DA_NAME);
+
+	return a ? dwarf_formstring(a) : NULL;
+}
+
 struct cu_ctx {
 	const struct encode_env *env;
 	Dwarf_Die *cudie;
 	uint64_t cu_off;
 	struct btf *btf;
 	struct cu_node *nodes;
-	Dwarf_Off *node_offs;	/* nodes' DIE offsets, for binary search */
+	Dwarf_Off *node_offs;	/* nodes' DIE offsets */
 	size_t nr_nodes, cap_nodes, cap_offs;
+	/*
+	 * Members, seen once while collecting, are kept (each composite's
+	 * together) so that emitting does not walk and decode them again.
+	 */
+	Dwarf_Die *members, *scratch;
+	size_t nr_members, cap_members, nr_scratch, cap_scratch;
+	uint32_t *node_hash;	/* open addressing: DIE offset -> node + 1 */
+	size_t hash_mask;
+	Dwarf_Off cu_start;	/* for CU-relative references */
 	Dwarf_Die *subprogs;
 	size_t nr_subprogs, cap_subprogs;
 	Dwarf_Die *vars;
@@ -136,6 +206,9 @@ static inline const char *die_name(Dwarf_Die *die)
 }
 
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
+/* The same for an already read DW_AT_type attribute of @die (NULL: void). */
+int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
+			  Dwarf_Attribute *attr, uint32_t *id);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);
 int cu_ctx__check(struct cu_ctx *ctx);
 /* Append @die's btf_decl_tag annotations to the fragment's tag pool. */
