@@ -66,6 +66,7 @@ struct check {
 	uint32_t first;
 	uint32_t nr;
 	uint8_t *color;
+	int64_t *size;		/* memo of check__size(), -1: not yet */
 	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
 };
 
@@ -180,6 +181,66 @@ static int check__value_loops(struct check *c)
 	return 0;
 }
 
+#define SIZE_CAP	(1ull << 40)	/* far past anything BTF can hold */
+
+/*
+ * Byte size of a type (saturating at SIZE_CAP), memoized per CU id: the
+ * same member types come up again and again.  -1: it has no size.
+ */
+static int64_t check__size(struct check *c, uint32_t id)
+{
+	uint64_t mult = 1, res;
+	uint32_t cur = id;
+	int depth;
+
+	for (depth = 0; depth < 1024; depth++) {
+		const struct btf_type *t;
+
+		if (mine(c, cur) && c->size[cur - c->first] >= 0) {
+			res = c->size[cur - c->first] * mult;
+			goto done;
+		}
+		t = cur ? btf__type_by_id(c->btf, cur) : NULL;
+		if (!t)
+			return -1;
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			res = t->size * mult;
+			goto done;
+		case BTF_KIND_PTR:
+			res = c->ctx->env->ef->ptr_size * mult;
+			goto done;
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			cur = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			mult *= btf_array(t)->nelems;
+			if (mult > SIZE_CAP)
+				mult = SIZE_CAP;
+			cur = btf_array(t)->type;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return -1;
+done:
+	if (res > SIZE_CAP)
+		res = SIZE_CAP;
+	if (mine(c, id))
+		c->size[id - c->first] = res;
+	return res;
+}
+
 /* Sizes, now that every walk is known to end. */
 static int check__sizes(struct check *c)
 {
@@ -190,9 +251,9 @@ static int check__sizes(struct check *c)
 		const struct btf_type *t = btf__type_by_id(c->btf, id);
 
 		if (btf_is_array(t)) {
-			__s64 sz = btf__resolve_size(c->btf, btf_array(t)->type);
+			int64_t sz = check__size(c, id);
 
-			if (sz < 0 || (uint64_t)sz * btf_array(t)->nelems > UINT32_MAX) {
+			if (sz < 0 || (uint64_t)sz > UINT32_MAX) {
 				cu_err(c->ctx, check__die(c, id),
 				       "array of %u elements too large for BTF",
 				       btf_array(t)->nelems);
@@ -203,12 +264,12 @@ static int check__sizes(struct check *c)
 
 			for (i = 0; i < btf_vlen(t); i++) {
 				uint64_t end = btf_member_bit_offset(t, i);
-				__s64 sz;
+				int64_t sz;
 
 				if (btf_member_bitfield_size(t, i)) {
 					end += btf_member_bitfield_size(t, i);
 				} else {
-					sz = btf__resolve_size(c->btf, m[i].type);
+					sz = check__size(c, m[i].type);
 					if (sz < 0) {
 						cu_err(c->ctx, check__die(c, id),
 						       "member %d has no size", i);
@@ -240,11 +301,13 @@ int cu_ctx__check(struct cu_ctx *ctx)
 	int err;
 
 	c.color = malloc(c.nr - c.first + 1);
+	c.size = malloc((c.nr - c.first + 1) * sizeof(*c.size));
 	c.die_of = calloc(c.nr - c.first + 1, sizeof(*c.die_of));
-	if (!c.color || !c.die_of) {
+	if (!c.color || !c.size || !c.die_of) {
 		err = -ENOMEM;
 		goto out;
 	}
+	memset(c.size, 0xff, (c.nr - c.first + 1) * sizeof(*c.size));
 	for (i = 0; i < ctx->nr_nodes; i++)
 		if (ctx->nodes[i].kind == NODE_TYPE && mine(&c, ctx->nodes[i].id))
 			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;
@@ -255,6 +318,7 @@ int cu_ctx__check(struct cu_ctx *ctx)
 		err = check__sizes(&c);
 out:
 	free(c.color);
+	free(c.size);
 	free(c.die_of);
 	return err;
 }

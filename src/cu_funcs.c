@@ -37,6 +37,7 @@ struct fn_param {
 
 struct fn_info {
 	Dwarf_Die die;
+	const struct elf_func_key *key;
 	size_t first_param, nr_params;
 	uint32_t ret_type;
 	bool varargs;
@@ -228,16 +229,30 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 
 static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 {
+	const struct elf_func_key *key;
 	struct fn_info *fn;
 	Dwarf_Die child, origin;
+	Dwarf_Attribute attr;
+	const char *name;
 	Dwarf_Word cc;
 	int ret, idx = 0, err;
 
+	/*
+	 * Declarations (every called extern function has one) and functions
+	 * without an ELF symbol can never be candidates, nor abstract
+	 * origins of one: leave them before reading their parameters.
+	 */
+	if (die_flag(die, DW_AT_declaration) ||
+	    !dwarf_attr_integrate(die, DW_AT_name, &attr) ||
+	    !(name = dwarf_formstring(&attr)) ||
+	    !(key = elf_symtab__find_key(ctx->env->syms, name)))
+		return 0;
 	if (grow((void **)&fs->fns, &fs->cap_fns, fs->nr_fns, sizeof(*fn)))
 		return -ENOMEM;
 	fn = &fs->fns[fs->nr_fns];
 	memset(fn, 0, sizeof(*fn));
 	fn->die = *die;
+	fn->key = key;
 	fn->first_param = fs->nr_params;
 
 	/* The return type: own, else the abstract origin's (not the spec's). */
@@ -405,23 +420,14 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	const struct elf_func_key *key;
 	struct func_param *fp;
 	struct func_cand *fc;
-	Dwarf_Attribute attr;
-	const char *name;
 	Dwarf_Addr low;
 	size_t j, np;
 	int err;
 
-	if (die_flag(&fn->die, DW_AT_declaration))
-		return 0;
 	for (j = 0; j < fn->nr_params; j++)
 		if (!fs->params[fn->first_param + j].name)
 			return 0;
-	if (!dwarf_attr_integrate(&fn->die, DW_AT_name, &attr) ||
-	    !(name = dwarf_formstring(&attr)))
-		return 0;
-	key = elf_symtab__find_key(ctx->env->syms, name);
-	if (!key)
-		return 0;
+	key = fn->key;
 
 	np = fn->nr_params + (fn->varargs ? 1 : 0);
 	if (grow((void **)&ctx->frag->funcs, &ctx->cap_frag_funcs,
