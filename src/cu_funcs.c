@@ -480,17 +480,13 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 {
 	struct fn_set fs = { 0 };
-	Dwarf_Attribute attr;
-	const char *producer;
 	bool clang;
 	size_t i;
 	int err = 0;
 
 	if (!ctx->env->syms->nr_keys)
 		return 0;
-	producer = dwarf_attr(ctx->cudie, DW_AT_producer, &attr) ?
-		   dwarf_formstring(&attr) : NULL;
-	clang = producer && strstr(producer, "clang");
+	clang = ctx->clang;
 
 	for (i = 0; i < ctx->nr_subprogs && !err; i++)
 		err = fn_set__add_fn(&fs, ctx, &ctx->subprogs[i]);

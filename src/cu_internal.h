@@ -134,6 +134,7 @@ struct cu_ctx {
 	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
 	bool need_index_type;
 	bool reported;		/* errbuf holds the error */
+	bool clang;		/* producer: only clang emits LLVM annotations */
 	char *errbuf;
 	size_t errlen;
 	bool little_endian;
