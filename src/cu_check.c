@@ -10,7 +10,8 @@
  *    elements, typedefs and qualifiers);
  *  - members inside their struct, arrays under 4 GiB.
  *
- * Walks are iterative: hostile input may nest arbitrarily deep.
+ * Modifier chains are walked iteratively; by-value nesting deeper than
+ * MAX_NESTING is an error rather than a deep recursion.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,26 +35,6 @@ static bool is_modifier(const struct btf_type *t)
 	default:
 		return false;
 	}
-}
-
-/* Types @t holds by value; *nr is set, returns the first id's address. */
-static int by_value_refs(const struct btf_type *t, uint32_t *out, int max)
-{
-	int i, n = 0;
-
-	if (is_modifier(t))
-		return btf_is_ptr(t) ? 0 : (out[0] = t->type, 1);
-	if (btf_is_array(t)) {
-		out[0] = btf_array(t)->type;
-		return 1;
-	}
-	if (btf_is_composite(t)) {
-		const struct btf_member *m = btf_members(t);
-
-		for (i = 0; i < btf_vlen(t) && n < max; i++)
-			out[n++] = m[i].type;
-	}
-	return n;
 }
 
 /*
@@ -121,172 +102,117 @@ static int check__modifier_loops(struct check *c)
 	return 0;
 }
 
-struct frame {
-	uint32_t id;
-	uint32_t next;		/* index of the next reference to visit */
-};
-
-/* Depth-first search over by-value edges; a grey node met again is a loop. */
-static int check__value_loops(struct check *c)
-{
-	struct frame *stack;
-	uint32_t refs[1];
-	uint32_t root;
-	size_t sp;
-
-	stack = malloc((c->nr - c->first + 1) * sizeof(*stack));
-	if (!stack)
-		return -ENOMEM;
-	memset(c->color, WHITE, c->nr - c->first);
-	for (root = c->first; root < c->nr; root++) {
-		if (*color(c, root) != WHITE)
-			continue;
-		sp = 0;
-		stack[sp++] = (struct frame){ root, 0 };
-		*color(c, root) = GREY;
-		while (sp) {
-			struct frame *f = &stack[sp - 1];
-			const struct btf_type *t = btf__type_by_id(c->btf, f->id);
-			uint32_t ref;
-			int n;
-
-			if (btf_is_composite(t)) {
-				n = f->next < btf_vlen(t);
-				ref = n ? btf_members(t)[f->next].type : 0;
-			} else {
-				n = f->next == 0 ? by_value_refs(t, refs, 1) : 0;
-				ref = n ? refs[0] : 0;
-			}
-			if (!n) {
-				*color(c, f->id) = BLACK;
-				sp--;
-				continue;
-			}
-			f->next++;
-			if (!mine(c, ref))
-				continue;
-			if (*color(c, ref) == GREY) {
-				cu_err(c->ctx, check__die(c, ref),
-				       "type contains itself by value");
-				free(stack);
-				return -ELOOP;
-			}
-			if (*color(c, ref) == WHITE) {
-				*color(c, ref) = GREY;
-				stack[sp++] = (struct frame){ ref, 0 };
-			}
-		}
-	}
-	free(stack);
-	return 0;
-}
-
 #define SIZE_CAP	(1ull << 40)	/* far past anything BTF can hold */
+#define SZ_UNKNOWN	(-1)
+#define SZ_BUSY		(-2)		/* being computed: met again = a loop */
+#define SZ_NONE		(-3)		/* no size (void, fwd, function) */
+#define MAX_NESTING	512
 
 /*
- * Byte size of a type (saturating at SIZE_CAP), memoized per CU id: the
- * same member types come up again and again.  -1: it has no size.
+ * The byte size of type @id, memoized per id.  Computing it visits what the
+ * type holds by value (members, array elements, through typedefs and
+ * qualifiers, never through pointers), so the same walk finds a type that
+ * contains itself, members past their struct and arrays over 4 GiB.
  */
-static int64_t check__size(struct check *c, uint32_t id)
+static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
 {
-	uint64_t mult = 1, res;
-	uint32_t cur = id;
-	int depth;
-
-	for (depth = 0; depth < 1024; depth++) {
-		const struct btf_type *t;
-
-		if (mine(c, cur) && c->size[cur - c->first] >= 0) {
-			res = c->size[cur - c->first] * mult;
-			goto done;
-		}
-		t = cur ? btf__type_by_id(c->btf, cur) : NULL;
-		if (!t)
-			return -1;
-		switch (btf_kind(t)) {
-		case BTF_KIND_INT:
-		case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64:
-		case BTF_KIND_FLOAT:
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION:
-			res = t->size * mult;
-			goto done;
-		case BTF_KIND_PTR:
-			res = c->ctx->env->ef->ptr_size * mult;
-			goto done;
-		case BTF_KIND_TYPEDEF:
-		case BTF_KIND_CONST:
-		case BTF_KIND_VOLATILE:
-		case BTF_KIND_RESTRICT:
-		case BTF_KIND_TYPE_TAG:
-			cur = t->type;
-			break;
-		case BTF_KIND_ARRAY:
-			mult *= btf_array(t)->nelems;
-			if (mult > SIZE_CAP)
-				mult = SIZE_CAP;
-			cur = btf_array(t)->type;
-			break;
-		default:
-			return -1;
-		}
-	}
-	return -1;
-done:
-	if (res > SIZE_CAP)
-		res = SIZE_CAP;
-	if (mine(c, id))
-		c->size[id - c->first] = res;
-	return res;
-}
-
-/* Sizes, now that every walk is known to end. */
-static int check__sizes(struct check *c)
-{
-	uint32_t id;
+	const struct btf_type *t;
+	int64_t res, ms;
+	uint64_t end;
 	int i;
 
-	for (id = c->first; id < c->nr; id++) {
-		const struct btf_type *t = btf__type_by_id(c->btf, id);
-
-		if (btf_is_array(t)) {
-			int64_t sz = check__size(c, id);
-
-			if (sz < 0 || (uint64_t)sz > UINT32_MAX) {
+	if (!mine(c, id))
+		return id ? btf__resolve_size(c->btf, id) : SZ_NONE;
+	if (c->size[id - c->first] >= 0 || c->size[id - c->first] == SZ_NONE)
+		return c->size[id - c->first];
+	if (c->size[id - c->first] == SZ_BUSY) {
+		cu_err(c->ctx, check__die(c, id), "type contains itself by value");
+		*err = -ELOOP;
+		return SZ_NONE;
+	}
+	if (depth > MAX_NESTING) {
+		cu_err(c->ctx, check__die(c, id), "types nested too deeply");
+		*err = -E2BIG;
+		return SZ_NONE;
+	}
+	c->size[id - c->first] = SZ_BUSY;
+	t = btf__type_by_id(c->btf, id);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		res = t->size;
+		break;
+	case BTF_KIND_PTR:
+		res = c->ctx->env->ef->ptr_size;
+		break;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		res = check__size(c, t->type, depth + 1, err);
+		break;
+	case BTF_KIND_ARRAY:
+		res = check__size(c, btf_array(t)->type, depth + 1, err);
+		if (res >= 0) {
+			end = (uint64_t)res * btf_array(t)->nelems;
+			if (end > UINT32_MAX && !*err) {
 				cu_err(c->ctx, check__die(c, id),
 				       "array of %u elements too large for BTF",
 				       btf_array(t)->nelems);
-				return -E2BIG;
+				*err = -E2BIG;
 			}
-		} else if (btf_is_composite(t)) {
-			const struct btf_member *m = btf_members(t);
-
-			for (i = 0; i < btf_vlen(t); i++) {
-				uint64_t end = btf_member_bit_offset(t, i);
-				int64_t sz;
-
-				if (btf_member_bitfield_size(t, i)) {
-					end += btf_member_bitfield_size(t, i);
-				} else {
-					sz = check__size(c, m[i].type);
-					if (sz < 0) {
-						cu_err(c->ctx, check__die(c, id),
-						       "member %d has no size", i);
-						return -EINVAL;
-					}
-					end += (uint64_t)sz * 8;
-				}
-				if (end > (uint64_t)t->size * 8) {
+			res = end > SIZE_CAP ? (int64_t)SIZE_CAP : (int64_t)end;
+		}
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(t) && !*err; i++) {
+			end = btf_member_bit_offset(t, i);
+			if (btf_member_bitfield_size(t, i)) {
+				end += btf_member_bitfield_size(t, i);
+			} else {
+				ms = check__size(c, btf_members(t)[i].type,
+						 depth + 1, err);
+				if (*err)
+					break;
+				if (ms < 0) {
 					cu_err(c->ctx, check__die(c, id),
-					       "member %d ends at bit %llu, past the %u-byte type",
-					       i, (unsigned long long)end, t->size);
-					return -EINVAL;
+					       "member %d has no size", i);
+					*err = -EINVAL;
+					break;
 				}
+				end += (uint64_t)ms * 8;
+			}
+			if (end > (uint64_t)t->size * 8) {
+				cu_err(c->ctx, check__die(c, id),
+				       "member %d ends at bit %llu, past the %u-byte type",
+				       i, (unsigned long long)end, t->size);
+				*err = -EINVAL;
 			}
 		}
+		res = t->size;
+		break;
+	default:
+		res = SZ_NONE;
+		break;
 	}
-	return 0;
+	if (res < 0)
+		res = SZ_NONE;
+	c->size[id - c->first] = res;
+	return res;
+}
+
+static int check__sizes(struct check *c)
+{
+	uint32_t id;
+	int err = 0;
+
+	for (id = c->first; id < c->nr && !err; id++)
+		check__size(c, id, 0, &err);
+	return err;
 }
 
 int cu_ctx__check(struct cu_ctx *ctx)
@@ -312,8 +238,6 @@ int cu_ctx__check(struct cu_ctx *ctx)
 		if (ctx->nodes[i].kind == NODE_TYPE && mine(&c, ctx->nodes[i].id))
 			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;
 	err = check__modifier_loops(&c);
-	if (!err)
-		err = check__value_loops(&c);
 	if (!err)
 		err = check__sizes(&c);
 out:

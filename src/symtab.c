@@ -111,21 +111,49 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 	return 0;
 }
 
+static size_t str_hash(const char *s)
+{
+	size_t h = 14695981039346656037ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Every subprogram of every CU is looked up: a hash, not a search. */
+static int elf_symtab__hash_keys(struct elf_symtab *st)
+{
+	size_t size = 64, i;
+
+	while (size < st->nr_keys * 2)
+		size *= 2;
+	st->key_hash = calloc(size, sizeof(*st->key_hash));
+	if (!st->key_hash)
+		return -ENOMEM;
+	st->key_hash_mask = size - 1;
+	for (i = 0; i < st->nr_keys; i++) {
+		size_t h = str_hash(st->keys[i].key) & st->key_hash_mask;
+
+		while (st->key_hash[h])
+			h = (h + 1) & st->key_hash_mask;
+		st->key_hash[h] = i + 1;
+	}
+	return 0;
+}
+
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key)
 {
-	size_t lo = 0, hi = st->nr_keys;
+	size_t h;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(st->keys[mid].key, key);
+	if (!st->key_hash)
+		return NULL;
+	for (h = str_hash(key) & st->key_hash_mask; st->key_hash[h];
+	     h = (h + 1) & st->key_hash_mask) {
+		const struct elf_func_key *k = &st->keys[st->key_hash[h] - 1];
 
-		if (!c)
-			return &st->keys[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (!strcmp(k->key, key))
+			return k;
 	}
 	return NULL;
 }
@@ -350,6 +378,8 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 		qsort(st->vars, st->nr_vars, sizeof(*st->vars), elf_sym__cmp);
 	err = elf_symtab__build_keys(st);
 	if (!err)
+		err = elf_symtab__hash_keys(st);
+	if (!err)
 		err = elf_symtab__collect_kfuncs(st, ef, ids, nr_ids);
 	if (err)
 		goto fail;
@@ -374,6 +404,7 @@ void elf_symtab__free(struct elf_symtab *st)
 		free(st->kfuncs[i].name);
 	free(st->kfuncs);
 	free(st->keys);
+	free(st->key_hash);
 	free(st->key_syms);
 	free(st->funcs);
 	free(st->vars);
