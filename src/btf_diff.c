@@ -67,6 +67,17 @@ struct render {
 	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
 };
 
+/* Keep @b's text as the memo of @id; non-zero (r->err set) on failure. */
+static int memo_store(struct render *r, __u32 id, struct sbuf *b)
+{
+	int err = 0;
+
+	r->memo[id] = sb_take(b, &err);
+	if (!r->memo[id])
+		r->err = err ? err : -ENOMEM;
+	return !r->memo[id];
+}
+
 struct side {
 	const char *path;
 	const char *base_path;
@@ -215,6 +226,9 @@ static char *sb_take(struct sbuf *b, int *err)
 	return s;
 }
 
+struct render;
+static int memo_store(struct render *r, __u32 id, struct sbuf *b);
+
 /* rendering */
 
 /*
@@ -342,11 +356,8 @@ static void render_anon(struct render *r, __u32 id, const struct btf_type *t,
 			sb_free(&tmp);
 			return;
 		}
-		r->memo[id] = sb_take(&tmp, &err);
-		if (!r->memo[id]) {
-			r->err = err;
+		if (memo_store(r, id, &tmp))
 			return;
-		}
 	}
 	sb_add(out, r->memo[id]);
 }
@@ -428,11 +439,8 @@ static void render_params(struct render *r, __u32 id,
 		sb_free(&tmp);
 		return;
 	}
-	r->memo[id] = sb_take(&tmp, &err);
-	if (!r->memo[id]) {
-		r->err = err;
+	if (memo_store(r, id, &tmp))
 		return;
-	}
 	sb_add(out, r->memo[id]);
 }
 

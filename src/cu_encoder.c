@@ -627,35 +627,39 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
 		if (dwarf_tag(&child) == DW_TAG_enumerator) {
-			Dwarf_Attribute cv;
+			Dwarf_Attribute *cv;
+			struct die_attrs da;
+			const char *ename;
 			Dwarf_Sword sval = 0;
 			Dwarf_Word uval = 0;
 			int64_t v = 0;
 			int err;
 
-			if (!dwarf_attr(&child, DW_AT_const_value, &cv)) {
+			if (die_attrs__get(&child, &da) ||
+			    !(cv = die_attrs__at(&da, DA_CONST_VALUE))) {
 				cu_err(ctx, &child, "enumerator without a value");
 				return -EINVAL;
 			}
+			ename = die_attrs__name(&da);
 			/*
 			 * pahole reads data1..8 and udata zero-extended and
 			 * only sdata sign-extended; libbpf then sets an ENUM's
 			 * kind_flag when a value is negative.  Same here, so
 			 * signedness comes out as in pahole's BTF.
 			 */
-			if (dwarf_whatform(&cv) == DW_FORM_sdata) {
-				dwarf_formsdata(&cv, &sval);
+			if (dwarf_whatform(cv) == DW_FORM_sdata) {
+				dwarf_formsdata(cv, &sval);
 				v = sval;
 			} else {
-				dwarf_formudata(&cv, &uval);
+				dwarf_formudata(cv, &uval);
 				v = (int64_t)uval;
 			}
 			if (enum64)
 				err = btf__add_enum64_value(ctx->btf,
-							    die_name(&child), v);
+							    ename ? ename : "", v);
 			else
 				err = btf__add_enum_value(ctx->btf,
-							  die_name(&child), v);
+							  ename ? ename : "", v);
 			if (err) {
 				cu_err(ctx, &child, "cannot encode enumerator");
 				return err;
@@ -776,6 +780,7 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, struct cu_node *n,
 
 static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 {
+	Dwarf_Attribute attr;
 	Dwarf_Die *die = &n->die;
 	int tag = dwarf_tag(die);
 	uint32_t ref;
@@ -797,7 +802,9 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 	default:
 		break;
 	}
-	err = cu_ctx__type_ref(ctx, die, &ref);
+	/* Types never have an abstract origin: no need to integrate. */
+	err = cu_ctx__type_ref_attr(ctx, die, dwarf_attr(die, DW_AT_type, &attr),
+				    &ref);
 	if (err)
 		return err;
 	switch (tag) {
