@@ -67,16 +67,6 @@ struct render {
 	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
 };
 
-/* Keep @b's text as the memo of @id; non-zero (r->err set) on failure. */
-static int memo_store(struct render *r, __u32 id, struct sbuf *b)
-{
-	int err = 0;
-
-	r->memo[id] = sb_take(b, &err);
-	if (!r->memo[id])
-		r->err = err ? err : -ENOMEM;
-	return !r->memo[id];
-}
 
 struct side {
 	const char *path;
@@ -226,8 +216,16 @@ static char *sb_take(struct sbuf *b, int *err)
 	return s;
 }
 
-struct render;
-static int memo_store(struct render *r, __u32 id, struct sbuf *b);
+/* Keep @b's text as the memo of @id; non-zero (r->err set) on failure. */
+static int memo_store(struct render *r, __u32 id, struct sbuf *b)
+{
+	int err = 0;
+
+	r->memo[id] = sb_take(b, &err);
+	if (!r->memo[id])
+		r->err = err ? err : -ENOMEM;
+	return !r->memo[id];
+}
 
 /* rendering */
 
@@ -344,7 +342,6 @@ static void render_anon(struct render *r, __u32 id, const struct btf_type *t,
 			struct sbuf *out, int depth)
 {
 	struct sbuf tmp = {};
-	int err = 0;
 
 	if (!r->memo[id]) {
 		if (btf_is_composite(t))
@@ -416,7 +413,6 @@ static void render_params(struct render *r, __u32 id,
 	const struct btf_param *p = btf_params(t);
 	__u16 i, vlen = btf_vlen(t);
 	struct sbuf tmp = {};
-	int err = 0;
 
 	if (r->memo[id]) {
 		sb_add(out, r->memo[id]);
