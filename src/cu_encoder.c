@@ -1135,7 +1135,6 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	out->cu_off = ctx.cu_off;
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
 	{
@@ -1163,8 +1162,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	err = cu_ctx__collect_vars(&ctx);
 	if (err)
 		goto out;
-	if (!env->opts->skip_funcs)
-		err = cu_ctx__collect_funcs(&ctx);
+	err = cu_ctx__collect_funcs(&ctx);
 out:
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));

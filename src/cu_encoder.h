@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Per-compilation-unit encoding: one CU's DWARF becomes one independent BTF
- * fragment (type ids local to the fragment) plus the functions and variables
- * it offers.  A fragment depends only on its CU, never on which worker made
- * it or when, which is what makes the final output reproducible.
+ * Per-compilation-unit encoding: one CU's DWARF becomes BTF types, appended
+ * to its batch's BTF, plus the functions and variables it offers (a
+ * fragment).  What a CU adds depends only on the CU and the CUs before it in
+ * its batch, never on which worker ran it or when: that is what makes the
+ * output reproducible.
  */
 #ifndef DWARF2BTF_CU_ENCODER_H
 #define DWARF2BTF_CU_ENCODER_H
@@ -21,7 +22,6 @@ struct encode_opts {
 	bool gen_floats;	/* FLOAT kind (else floats become INT) */
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */
-	bool skip_funcs;
 	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 };
@@ -53,7 +53,6 @@ struct func_cand {
 	uint32_t flags;		/* FUNC_CAND_* */
 	uint32_t first_tag;	/* into cu_fragment.tags */
 	uint32_t nr_tags;
-	uint64_t die_off;
 };
 
 /* A btf_decl_tag annotation of a function, parameter or variable. */
@@ -89,8 +88,12 @@ struct var_cand {
 	bool external;
 };
 
+/*
+ * Candidates and their type ids, with the BTF they point into (or NULL when
+ * they point into the batch's BTF the CU was encoded into).  A merged batch
+ * is a fragment too.
+ */
 struct cu_fragment {
-	uint64_t cu_off;
 	size_t nr_types_in;	/* types the CUs had before any dedup */
 	struct btf *btf;	/* NULL: the types are already in the target */
 	struct func_cand *funcs;

@@ -473,7 +473,6 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 		if (err)
 			return err;
 	}
-	fc->die_off = dwarf_dieoffset(&fn->die);
 	return 0;
 }
 
