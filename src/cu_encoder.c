@@ -1062,7 +1062,12 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 	const struct elf_symtab *st = ctx->env->syms;
 	size_t i;
 
-	if (!ctx->env->opts->encode_vars || !st->percpu_shndx)
+	/*
+	 * A relocatable object (a module) has no section addresses yet: as
+	 * pahole, which finds none of its variables, encode none.
+	 */
+	if (!ctx->env->opts->encode_vars || !st->percpu_shndx ||
+	    ctx->env->ef->ehdr.e_type == ET_REL)
 		return 0;
 	for (i = 0; i < ctx->nr_vars; i++) {
 		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;

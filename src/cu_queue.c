@@ -81,7 +81,11 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = merge_state__init(&m, UINT32_MAX);
+	/*
+	 * Batches are standalone BTF even over a base (libbpf cannot append
+	 * split BTF); the consumer's merged BTF is the split one.
+	 */
+	err = merge_state__init(&m, UINT32_MAX, NULL);
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &frag,
 					 errbuf, ERRLEN);

@@ -177,6 +177,16 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 	return output__write_elf_section(path, ".BTF", data, sz);
 }
 
+int encoder__prepare_base(struct btf *base)
+{
+	/*
+	 * libbpf makes a BTF modifiable (builds its string index) the first
+	 * time a split BTF's dedup looks a string up in it: do it now, while
+	 * one thread owns the base, so that it is only read afterwards.
+	 */
+	return btf__find_str(base, "") == -ENOMEM ? -ENOMEM : 0;
+}
+
 int encoder__run(const char *path, const struct encoder_opts *opts)
 {
 	struct consumer cons = { .path = path };
@@ -215,7 +225,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	stats__phase_end(&st, PHASE_ELF);
 
 	/* Batches already come deduplicated: dedup again per 512 Ki new types. */
-	err = merge_state__init(m, 1u << 19);
+	err = merge_state__init(m, 1u << 19, opts->base);
 	if (err)
 		goto out;
 	btf = m->acc.btf;

@@ -11,12 +11,22 @@
 
 #include "cu_encoder.h"
 
+struct btf;
+
 struct encoder_opts {
 	struct encode_opts enc;
 	int jobs;
 	const char *out_path;	/* raw BTF here; NULL: .BTF section in place */
 	bool stats;
+	/*
+	 * Split BTF over this base (a vmlinux's, for modules): types it has
+	 * are referred to, not repeated.  Read-only while encoding; call
+	 * encoder__prepare_base() once before sharing it between threads.
+	 */
+	struct btf *base;
 };
+
+int encoder__prepare_base(struct btf *base);
 
 int encoder__run(const char *path, const struct encoder_opts *opts);
 

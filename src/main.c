@@ -14,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "btf_diff.h"
+#include "batch.h"
+#include "btf_load.h"
 #include "encoder.h"
 #include "log.h"
 
@@ -22,14 +26,20 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: dwarf2btf [OPTIONS] FILE\n"
+"       dwarf2btf [OPTIONS] [-o DIR] FILE...\n"
 "       dwarf2btf diff A B [--base BASE]\n"
 "\n"
 "Encode BTF from the DWARF debug info of the ELF FILE (a vmlinux, a module,\n"
 "an object file).  Without -o, FILE gets a .BTF section, added or replaced\n"
 "atomically; with -o, raw BTF is written to OUT and FILE is left alone.\n"
+"With several FILEs (modules, say, with --base vmlinux), -o names a\n"
+"directory that gets one NAME.btf per FILE; files are encoded -j at a time\n"
+"and a file that fails does not stop the others.\n"
 "\n"
 "Options:\n"
 "  -o, --output=OUT     write raw BTF to OUT instead of updating FILE\n"
+"      --base=BASE      split BTF over BASE (raw BTF, or an ELF with .BTF,\n"
+"                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "      --skip_encoding_btf_enum64\n"
@@ -54,6 +64,7 @@ enum {
 	OPT_SKIP_VARS,
 	OPT_SKIP_DECL_TAG,
 	OPT_SKIP_TYPE_TAG,
+	OPT_BASE,
 };
 
 static int parse_jobs(const char *s, int *jobs)
@@ -73,6 +84,8 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "btf_base", required_argument, NULL, OPT_BASE },
 		{ "jobs", optional_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
@@ -90,6 +103,7 @@ int main(int argc, char **argv)
 		},
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *base_path = NULL;
 	int c, err;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
@@ -117,6 +131,9 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			opts.stats = true;
 			break;
+		case OPT_BASE:
+			base_path = optarg;
+			break;
 		case OPT_SKIP_ENUM64:
 			opts.enc.skip_enum64 = true;
 			break;
@@ -140,11 +157,28 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind + 1 != argc) {
-		pr_err("%s", optind >= argc ? "missing input FILE (see --help)" :
-		       "exactly one input FILE expected (see --help)");
+	if (optind >= argc) {
+		pr_err("missing input FILE (see --help)");
 		return 2;
 	}
-	err = encoder__run(argv[optind], &opts);
+	if (base_path) {
+		opts.base = btf_load__file(base_path, NULL, &err);
+		if (!opts.base)
+			return 1;
+	}
+	if (optind + 1 == argc) {
+		err = opts.base ? encoder__prepare_base(opts.base) : 0;
+		if (err)
+			pr_err("%s: %s", base_path, strerror(-err));
+		else
+			err = encoder__run(argv[optind], &opts);
+	} else {
+		/* Several FILEs: -o names a directory. */
+		const char *dir = opts.out_path;
+
+		opts.out_path = NULL;
+		err = batch__run(argv + optind, argc - optind, &opts, dir);
+	}
+	btf__free(opts.base);
 	return err ? 1 : 0;
 }

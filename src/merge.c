@@ -31,10 +31,11 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-int merge_state__init(struct merge_state *m, uint32_t min_growth)
+int merge_state__init(struct merge_state *m, uint32_t min_growth,
+		      struct btf *base)
 {
 	memset(m, 0, sizeof(*m));
-	m->acc.btf = btf__new_empty();
+	m->acc.btf = base ? btf__new_empty_split(base) : btf__new_empty();
 	if (!m->acc.btf)
 		return -ENOMEM;
 	m->min_growth = min_growth;
@@ -77,7 +78,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	size_t i;
 
 	if (!frag->btf) {
-		first = 1;	/* encoded straight into a->btf */
+		first = 1;	/* encoded straight into a->btf: no shift */
 	} else if (btf__type_cnt(frag->btf) > 1) {
 		first = btf__add_btf(a->btf, frag->btf);
 		if (first < 0) {

@@ -21,7 +21,9 @@ struct merge_state {
 	size_t nr_dedups;
 };
 
-int merge_state__init(struct merge_state *m, uint32_t min_growth);
+/* @base: the merged BTF is split BTF over it (NULL: standalone). */
+int merge_state__init(struct merge_state *m, uint32_t min_growth,
+		      struct btf *base);
 /*
  * Append @frag (consumed, freed) and shift its candidates' type ids; a
  * fragment without a BTF was encoded into ours and needs no shifting.

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Encode every module of a Debian kernel in one dwarf2btf run and compare.
+
+usage: check-modules.py BIN [-j N]
+
+Fetches the kernel (scripts/fetch-kernel.sh), runs
+    BIN --base VMLINUX -jN -o OUTDIR every.ko ...
+and then, per module, with `BIN diff --base VMLINUX`:
+  types  our named types against the split .BTF Debian embedded in the .ko
+         (both over Debian's vmlinux .BTF): must be equal for every module;
+  funcs  our FUNCs against upstream pahole's reference
+         (../shared/reference/<kernel>/modules/<path>.btf): functions only
+         in ours plus only in the reference must stay within 1% of the
+         reference's functions, over all modules;
+  loads  libbpf parses every output over the base (bpftool btf dump).
+Prints totals and the modules that differ; ends with 'N passed, N failed'.
+env: DWARF2BTF_REFERENCE (folder with vmlinux.btf and modules/),
+     DWARF2BTF_CHECK_DIR (work folder, default build/check-modules).
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+REF_NAME = "linux-6.12.117-cloud-amd64"
+SUMMARY = re.compile(r"(\w+): (\d+) only in A, (\d+) only in B, (\d+) differ")
+
+
+def fetch(what):
+    env = dict(os.environ, FETCH_KERNEL_PRINT=what)
+    p = subprocess.run([os.path.join(HERE, "fetch-kernel.sh")], env=env,
+                       stdout=subprocess.PIPE, text=True, check=True)
+    return p.stdout.strip().splitlines()[-1]
+
+
+def summary(out):
+    res = {}
+    for m in SUMMARY.finditer(out):
+        res[m.group(1)] = tuple(int(x) for x in m.group(2, 3, 4))
+    return res
+
+
+def count_funcs(bin_, vmlinux, path):
+    p = subprocess.run(["bpftool", "-B", vmlinux, "btf", "dump", "file",
+                        path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return None
+    return sum(1 for ln in p.stdout.splitlines() if "] FUNC '" in ln)
+
+
+def check_one(bin_, vmlinux, ko, ours, ref):
+    r = {"ko": ko}
+    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=types",
+                        "--summary", ours, ko], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    r["types"] = summary(p.stdout).get("types") if p.returncode in (0, 1) \
+        else None
+    if os.path.exists(ref):
+        p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=funcs",
+                            "--summary", ours, ref], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        r["funcs"] = summary(p.stdout).get("funcs") \
+            if p.returncode in (0, 1) else None
+        r["ref_funcs"] = count_funcs(bin_, vmlinux, ref)
+    r["ours_funcs"] = count_funcs(bin_, vmlinux, ours)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    a = ap.parse_args()
+    bin_ = os.path.abspath(a.bin)
+    vmlinux = fetch("vmlinux")
+    moddir = os.path.join(fetch("modules"), "kernel")
+    refdir = os.environ.get("DWARF2BTF_REFERENCE",
+                            os.path.join(os.path.dirname(REPO), "shared",
+                                         "reference", REF_NAME))
+    work = os.environ.get("DWARF2BTF_CHECK_DIR",
+                          os.path.join(REPO, "build", "check-modules"))
+    out = os.path.join(work, "out")
+    os.makedirs(out, exist_ok=True)
+    kos = sorted(os.path.join(d, f) for d, _, fs in os.walk(moddir)
+                 for f in fs if f.endswith(".ko"))
+    t = time.time()
+    p = subprocess.run([bin_, "--base", vmlinux, "-j%d" % a.j, "-o", out]
+                       + kos, stderr=subprocess.PIPE, text=True)
+    wall = time.time() - t
+    print("     %d modules encoded in %.1f s (exit %d)"
+          % (len(kos), wall, p.returncode))
+    npass = nfail = 0
+
+    def verdict(ok, msg):
+        nonlocal npass, nfail
+        print(("PASS " if ok else "FAIL ") + msg)
+        if ok:
+            npass += 1
+        else:
+            nfail += 1
+
+    verdict(p.returncode == 0, "encode: %s" % (p.stderr.strip()[-300:] or
+                                              "all modules"))
+    jobs = []
+    with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
+        for ko in kos:
+            rel = os.path.relpath(ko, moddir)[:-3]
+            name = os.path.basename(rel)
+            ours = os.path.join(out, name + ".btf")
+            ref = os.path.join(refdir, "modules", rel + ".btf")
+            jobs.append(ex.submit(check_one, bin_, vmlinux, ko, ours, ref))
+        res = [j.result() for j in jobs]
+
+    bad_types = [r["ko"] for r in res if r["types"] != (0, 0, 0)]
+    verdict(not bad_types, "types: %d of %d modules equal Debian's .BTF%s"
+            % (len(res) - len(bad_types), len(res),
+               "; differ: " + " ".join(os.path.basename(b)
+                                       for b in bad_types[:20])
+               if bad_types else ""))
+    with_ref = [r for r in res if "funcs" in r]
+    only_ours = sum(r["funcs"][0] for r in with_ref if r["funcs"])
+    only_ref = sum(r["funcs"][1] for r in with_ref if r["funcs"])
+    differ = sum(r["funcs"][2] for r in with_ref if r["funcs"])
+    ref_total = sum(r["ref_funcs"] or 0 for r in with_ref)
+    ours_total = sum(r["ours_funcs"] or 0 for r in res)
+    pct = 100.0 * (only_ours + only_ref) / max(ref_total, 1)
+    verdict(pct <= 1.0 and all(r["funcs"] is not None for r in with_ref),
+            "funcs: %d ours, %d reference over %d modules; only ours %d, "
+            "only reference %d, prototypes differ %d = %.2f%% (max 1%%)"
+            % (ours_total, ref_total, len(with_ref), only_ours, only_ref,
+               differ, pct))
+    unparsed = [r["ko"] for r in res if r["ours_funcs"] is None]
+    verdict(not unparsed, "parse: libbpf reads all %d outputs over the base%s"
+            % (len(res), "; not: " + " ".join(unparsed[:10])
+               if unparsed else ""))
+    print("%d passed, %d failed" % (npass, nfail))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

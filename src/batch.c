@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Files are the unit of parallelism here: a module has one or a few CUs,
+ * too few to share among workers, and there are a thousand of them.  Each
+ * file is encoded with one worker, which gives the same bytes as any -j on
+ * that file alone (encoder.c's output does not depend on it).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+
+#include "batch.h"
+#include "log.h"
+
+struct batch {
+	pthread_mutex_t lock;
+	char *const *files;
+	int nr;
+	int next;
+	int done;
+	int failed;
+	const struct encoder_opts *opts;
+	const void *base_raw;	/* the base as raw BTF, copied per thread */
+	uint32_t base_size;
+	const char *out_dir;
+	bool progress;		/* a terminal: show a progress line */
+};
+
+/* OUT_DIR/NAME.btf, NAME being the file's name less .ko / .o */
+static int batch__out_path(const char *dir, const char *file, char *buf,
+			   size_t len)
+{
+	const char *name = strrchr(file, '/');
+	size_t n;
+
+	name = name ? name + 1 : file;
+	n = strlen(name);
+	if (n > 3 && !strcmp(name + n - 3, ".ko"))
+		n -= 3;
+	else if (n > 2 && !strcmp(name + n - 2, ".o"))
+		n -= 2;
+	if (snprintf(buf, len, "%s/%.*s.btf", dir, (int)n, name) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * libbpf writes into a BTF's string buffer even to look a string up (which
+ * split BTF's dedup does in its base), so threads cannot share a base:
+ * each gets its own copy, made from the same raw bytes, so string offsets
+ * into it are those of the real base.
+ */
+static struct btf *batch__base_copy(struct batch *b, int *err)
+{
+	struct btf *base;
+
+	*err = 0;
+	if (!b->base_raw)
+		return NULL;
+	base = btf__new(b->base_raw, b->base_size);
+	if (!base) {
+		*err = -errno ? -errno : -ENOMEM;
+		return NULL;
+	}
+	*err = encoder__prepare_base(base);
+	if (*err) {
+		btf__free(base);
+		return NULL;
+	}
+	return base;
+}
+
+static void *batch__worker(void *arg)
+{
+	struct batch *b = arg;
+	struct btf *base;
+	int base_err;
+
+	base = batch__base_copy(b, &base_err);
+	if (base_err)
+		pr_err("cannot copy the base BTF: %s", strerror(-base_err));
+	for (;;) {
+		struct encoder_opts o = *b->opts;
+		char out[PATH_MAX];
+		const char *file;
+		int i, err;
+
+		pthread_mutex_lock(&b->lock);
+		i = b->next < b->nr ? b->next++ : -1;
+		pthread_mutex_unlock(&b->lock);
+		if (i < 0) {
+			btf__free(base);
+			return NULL;
+		}
+		file = b->files[i];
+		o.base = base;
+		o.jobs = 1;
+		o.stats = false;
+		o.out_path = NULL;
+		err = 0;
+		if (b->out_dir) {
+			err = batch__out_path(b->out_dir, file, out, sizeof(out));
+			if (err)
+				pr_err("%s: output name too long", file);
+			o.out_path = out;
+		}
+		if (base_err) {
+			pr_err("%s: not encoded: no base", file);
+			err = base_err;
+		}
+		if (!err)
+			err = encoder__run(file, &o);
+
+		pthread_mutex_lock(&b->lock);
+		b->done++;
+		if (err)
+			b->failed++;
+		if (b->progress)
+			fprintf(stderr, "\r\033[K[%d/%d] %s", b->done, b->nr, file);
+		pthread_mutex_unlock(&b->lock);
+	}
+}
+
+/* Two inputs must not write the same OUT_DIR/NAME.btf. */
+static int batch__check_names(char *const *files, int nr, const char *dir)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	int i, j;
+
+	for (i = 0; i < nr; i++) {
+		if (batch__out_path(dir, files[i], a, sizeof(a)))
+			continue;
+		for (j = i + 1; j < nr; j++) {
+			if (batch__out_path(dir, files[j], b, sizeof(b)))
+				continue;
+			if (!strcmp(a, b)) {
+				pr_err("%s and %s would both write %s", files[i],
+				       files[j], a);
+				return -EEXIST;
+			}
+		}
+	}
+	return 0;
+}
+
+int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
+	       const char *out_dir)
+{
+	struct batch b = {
+		.files = files,
+		.nr = nr,
+		.opts = opts,
+		.out_dir = out_dir,
+		.progress = isatty(STDERR_FILENO),
+	};
+	int i, jobs = opts->jobs < nr ? opts->jobs : nr, started = 0;
+	pthread_t *tids;
+	struct stat st;
+
+	if (out_dir) {
+		if (mkdir(out_dir, 0755) && errno != EEXIST) {
+			pr_err("%s: %s", out_dir, strerror(errno));
+			return -errno;
+		}
+		if (stat(out_dir, &st) || !S_ISDIR(st.st_mode)) {
+			pr_err("%s: not a directory", out_dir);
+			return -ENOTDIR;
+		}
+		if (nr < 2000 && batch__check_names(files, nr, out_dir))
+			return -EEXIST;
+	}
+	if (jobs < 1)
+		jobs = 1;
+	if (opts->base) {
+		b.base_raw = btf__raw_data(opts->base, &b.base_size);
+		if (!b.base_raw)
+			return -ENOMEM;
+	}
+	tids = calloc(jobs, sizeof(*tids));
+	if (!tids)
+		return -ENOMEM;
+	pthread_mutex_init(&b.lock, NULL);
+	for (i = 0; i < jobs; i++) {
+		if (pthread_create(&tids[i], NULL, batch__worker, &b))
+			break;
+		started++;
+	}
+	if (!started)
+		batch__worker(&b);
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	if (b.progress)
+		fprintf(stderr, "\r\033[K");
+	if (b.failed)
+		pr_err("%d of %d files failed", b.failed, nr);
+	pthread_mutex_destroy(&b.lock);
+	free(tids);
+	return b.failed;
+}
