@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Split BTF over a base (--base) and many inputs in one run.
+
+A fixture "vmlinux" (mod_base.c) and three fixture modules (mod_[abc].c)
+share mod_common.h.  The modules, relocatable objects as .ko files are,
+are encoded over the base's BTF: shared types must be referred to in the
+base, not repeated; each module's own types and functions must be there.
+"""
+
+import os
+import shutil
+
+import btfparse
+
+MODS = ("mod_a", "mod_b", "mod_c")
+
+
+def _base(ctx, cc, dwarf):
+    obj = ctx.fixture("mod_base", cc, dwarf)
+    out = os.path.join(ctx.tmp, "base.btf")
+    p = ctx.run([ctx.bin, "-o", out, obj])
+    if p.returncode != 0:
+        raise AssertionError("base: " + p.stderr)
+    return out
+
+
+def _check_split(ctx, base, path, m):
+    b = ctx.btf(base)
+    split = ctx.btf(path, base=b)
+    own = btfparse.render(split, "types")
+    names = [ln.split(" ")[1] for ln in own if ln.startswith("struct ")]
+    if names != ["%s_only" % m[4:]]:
+        raise AssertionError("%s: own structs %s, want only %s_only "
+                             "(struct shared/list_node are in the base)"
+                             % (m, names, m[4:]))
+    funcs = [ln for ln in btfparse.render(split)
+             if ln.startswith("func %s_fn " % m[4:])]
+    want = ("func %s_fn static int(struct shared *s, struct %s_only *x)"
+            % (m[4:], m[4:]))
+    if funcs != [want]:
+        raise AssertionError("%s: %s, want %s" % (m, funcs, want))
+    p = ctx.run(["bpftool", "-B", base, "btf", "dump", "file", path])
+    if p.returncode != 0:
+        raise AssertionError("libbpf cannot read %s over the base: %s"
+                             % (path, p.stderr))
+
+
+def _single(ctx, cc, dwarf):
+    base = _base(ctx, cc, dwarf)
+    outs = {}
+    for m in MODS:
+        obj = ctx.fixture(m, cc, dwarf)
+        out = os.path.join(ctx.tmp, m + ".single.btf")
+        p = ctx.run([ctx.bin, "--base", base, "-o", out, obj])
+        if p.returncode != 0:
+            raise AssertionError("%s: %s" % (m, p.stderr))
+        _check_split(ctx, base, out, m)
+        outs[m] = open(out, "rb").read()
+    return base, outs
+
+
+def _batch(ctx, cc, dwarf):
+    base, single = _single(ctx, cc, dwarf)
+    objs = []
+    for m in MODS:
+        dst = os.path.join(ctx.tmp, m + ".ko")
+        shutil.copy(ctx.fixture(m, cc, dwarf), dst)
+        objs.append(dst)
+    for jobs in ("-j1", "-j3"):
+        out = os.path.join(ctx.tmp, "out" + jobs)
+        p = ctx.run([ctx.bin, "--base", base, jobs, "-o", out] + objs)
+        if p.returncode != 0:
+            raise AssertionError("batch %s: %s" % (jobs, p.stderr))
+        for m in MODS:
+            got = open(os.path.join(out, m + ".btf"), "rb").read()
+            if got != single[m]:
+                raise AssertionError("%s %s: batch output differs from the "
+                                     "single run" % (m, jobs))
+
+
+for _cc in ("gcc", "clang"):
+    for _dw in (4, 5):
+        def _t(ctx, cc=_cc, dw=_dw):
+            _batch(ctx, cc, dw)
+        _t.__name__ = "test_modules_%s_dwarf%d" % (_cc, _dw)
+        globals()[_t.__name__] = _t
+
+
+def test_modules_bad_one_in_batch(ctx):
+    # A corrupt module fails with its name; the others are written.
+    base = _base(ctx, "gcc", 5)
+    objs = []
+    for m in MODS:
+        dst = os.path.join(ctx.tmp, m + ".ko")
+        shutil.copy(ctx.fixture(m, "gcc", 5), dst)
+        objs.append(dst)
+    bad = os.path.join(ctx.tmp, "bad.ko")
+    data = bytearray(open(objs[0], "rb").read())
+    data[len(data) // 3:] = b"\0" * (len(data) - len(data) // 3)
+    open(bad, "wb").write(bytes(data))
+    before = open(bad, "rb").read()
+    out = os.path.join(ctx.tmp, "out")
+    p = ctx.run([ctx.bin, "--base", base, "-j2", "-o", out,
+                 objs[0], bad, objs[1], objs[2]])
+    if p.returncode != 1:
+        raise AssertionError("exit %d, want 1\n%s" % (p.returncode, p.stderr))
+    if "bad.ko" not in p.stderr or "Sanitizer" in p.stderr:
+        raise AssertionError("stderr does not name bad.ko:\n" + p.stderr)
+    for m in MODS:
+        if not os.path.exists(os.path.join(out, m + ".btf")):
+            raise AssertionError("%s.btf missing after a bad module" % m)
+    if os.path.exists(os.path.join(out, "bad.btf")):
+        raise AssertionError("bad.btf written")
+    if open(bad, "rb").read() != before:
+        raise AssertionError("bad.ko was modified")
+
+
+def test_modules_in_place(ctx):
+    # Without -o, each module's .BTF section is written in place.
+    base = _base(ctx, "gcc", 5)
+    objs = []
+    for m in MODS:
+        dst = os.path.join(ctx.tmp, m + ".ko")
+        shutil.copy(ctx.fixture(m, "gcc", 5), dst)
+        objs.append(dst)
+    p = ctx.run([ctx.bin, "--base", base, "-j2"] + objs)
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    for m, obj in zip(MODS, objs):
+        _check_split(ctx, base, obj, m)
+
+
+def test_modules_same_name(ctx):
+    # Two inputs that would write the same OUT/NAME.btf: refused.
+    base = _base(ctx, "gcc", 5)
+    a = os.path.join(ctx.tmp, "x", "mod_a.ko")
+    b = os.path.join(ctx.tmp, "y", "mod_a.ko")
+    for d in (a, b):
+        os.makedirs(os.path.dirname(d))
+        shutil.copy(ctx.fixture("mod_a", "gcc", 5), d)
+    p = ctx.run([ctx.bin, "--base", base, "-o",
+                 os.path.join(ctx.tmp, "out"), a, b])
+    if p.returncode == 0 or "mod_a.btf" not in p.stderr:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
