@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark the module workload of a kernel build, side by side:
+#   ours    one run:  BIN --base VMLINUX -j2 -o DIR every.ko
+#   pahole  once per module, two at a time (as make -j2 runs it):
+#           pahole -J --btf_features=default --btf_base VMLINUX
+#                  --btf_encode_detached=DIR/M.btf M.ko
+#
+# usage: bench/modules.sh BIN
+# env:   BENCH_RUNS=N (default 1; each round runs both), PAHOLE=PATH,
+#        BENCH_MODULES=N (only the first N modules, sorted by path)
+# Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
+# the largest peak RSS of one process); prints medians and ratios.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+die() { echo "bench: $*" >&2; exit 1; }
+
+[ $# = 1 ] || die "usage: $0 BIN"
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+[ -x "$bin" ] || die "$1 is not an executable"
+runs=${BENCH_RUNS:-1}
+pahole=${PAHOLE:-pahole}
+command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
+
+vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) || die "fetch failed"
+mods=$(FETCH_KERNEL_PRINT=modules "$repo/scripts/fetch-kernel.sh" | tail -n 1)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-bench-mod.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+find "$mods" -name '*.ko' | sort > "$dir/list"
+[ -n "${BENCH_MODULES:-}" ] && head -n "$BENCH_MODULES" "$dir/list" > "$dir/l2" &&
+	mv "$dir/l2" "$dir/list"
+n=$(wc -l < "$dir/list")
+flags=()
+"$pahole" --help 2>&1 | grep -q -- --btf_features && flags=(--btf_features=default)
+
+# One pahole run per module, as a kernel build does.
+cat > "$dir/pahole1" <<EOS
+#!/bin/sh
+exec "$pahole" -J ${flags[*]} --btf_base "$vmlinux" \\
+	--btf_encode_detached="$dir/pahole/\$(basename "\$1" .ko).btf" "\$1"
+EOS
+chmod +x "$dir/pahole1"
+
+# Page cache first, so that no command pays for the disk.
+xargs cat < "$dir/list" > /dev/null
+cat "$vmlinux" > /dev/null
+
+: > "$dir/results"
+for i in $(seq 1 "$runs"); do
+	echo "bench: round $i/$runs, $n modules (wall user sys maxrss-KB)" >&2
+	rm -rf "$dir/ours" "$dir/pahole"
+	mkdir -p "$dir/pahole"
+	/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+		xargs -a "$dir/list" "$bin" --base "$vmlinux" -j2 -o "$dir/ours" \
+		|| die "ours failed"
+	echo "ours $(cat "$dir/t")" >> "$dir/results"
+	echo "  ours: $(cat "$dir/t")" >&2
+	/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+		xargs -a "$dir/list" -P2 -n1 "$dir/pahole1" || die "pahole failed"
+	echo "pahole $(cat "$dir/t")" >> "$dir/results"
+	echo "  pahole: $(cat "$dir/t")" >&2
+done
+
+python3 - "$dir/results" "$n" <<'PY'
+import statistics
+import sys
+
+rows = {}
+for line in open(sys.argv[1]):
+    label, wall, user, sys_, rss = line.split()
+    rows.setdefault(label, []).append(
+        (float(wall), float(user) + float(sys_), int(rss) / 1024))
+med = {k: [statistics.median(r[i] for r in v) for i in range(3)]
+       for k, v in rows.items()}
+print("%s modules, median of %d runs" % (sys.argv[2], len(rows["ours"])))
+print("%-12s %9s %9s %14s" % ("", "wall s", "CPU s", "max RSS MB"))
+for k in ("ours", "pahole"):
+    print("%-12s %9.2f %9.2f %14.0f" % ((k,) + tuple(med[k])))
+r = [a / b for a, b in zip(med["ours"], med["pahole"])]
+print("%-12s %9.3f %9.3f %14.2f" % (("ours/pahole",) + tuple(r)))
+PY
