@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE	/* strcasestr */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,14 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 	dwfl_report_end(dwfl, NULL, NULL);
 	dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	if (!dw) {
+		/* e.g. relocations of a machine elfutils does not know */
+		err = dwfl_errno();
+		if (err && !strcasestr(dwfl_errmsg(err), "no DWARF")) {
+			pr_err("%s: cannot read DWARF: %s", ef->path,
+			       dwfl_errmsg(err));
+			dwfl_end(dwfl);
+			return -ENODATA;
+		}
 		dwfl_end(dwfl);
 		goto no_dwarf;
 	}
@@ -120,7 +129,7 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 no_dwarf:
 	err = dwarf_errno();
 	/* libdw's "no DWARF information" says nothing more than we do. */
-	if (err && !strstr(dwarf_errmsg(err), "no DWARF"))
+	if (err && !strcasestr(dwarf_errmsg(err), "no DWARF"))
 		pr_err("%s: cannot read DWARF: %s", ef->path, dwarf_errmsg(err));
 	else
 		pr_err("%s: no DWARF debug info", ef->path);

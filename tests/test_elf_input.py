@@ -114,3 +114,20 @@ def test_targets(ctx):
         if got != [want]:
             raise AssertionError("%s:\n got  %s\n want %s"
                                  % (target, got, [want]))
+
+
+def test_unknown_machine(ctx):
+    # A relocatable object of a machine elfutils has no relocation support
+    # for: a clear error, never BTF from unrelocated DWARF.
+    obj = _compile(ctx, "gcc", [], SAMPLE, "sample")
+    data = bytearray(open(obj, "rb").read())
+    data[18:20] = (0x1234).to_bytes(2, "little")    # e_machine
+    bad = os.path.join(ctx.tmp, "unknown.o")
+    open(bad, "wb").write(bytes(data))
+    out = os.path.join(ctx.tmp, "unknown.btf")
+    p = ctx.run([ctx.bin, "-o", out, bad])
+    if p.returncode != 1 or "machine" not in p.stderr or \
+            len(p.stderr.strip().splitlines()) != 1:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    if os.path.exists(out) or open(bad, "rb").read() != bytes(data):
+        raise AssertionError("output written or input changed")
