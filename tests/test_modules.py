@@ -59,13 +59,19 @@ def _single(ctx, cc, dwarf):
     return base, outs
 
 
-def _batch(ctx, cc, dwarf):
-    base, single = _single(ctx, cc, dwarf)
+def _copies(ctx, cc, dwarf):
+    """The fixture modules as ctx.tmp/mod_X.ko files we may change."""
     objs = []
     for m in MODS:
         dst = os.path.join(ctx.tmp, m + ".ko")
         shutil.copy(ctx.fixture(m, cc, dwarf), dst)
         objs.append(dst)
+    return objs
+
+
+def _batch(ctx, cc, dwarf):
+    base, single = _single(ctx, cc, dwarf)
+    objs = _copies(ctx, cc, dwarf)
     for jobs in ("-j1", "-j3"):
         out = os.path.join(ctx.tmp, "out" + jobs)
         p = ctx.run([ctx.bin, "--base", base, jobs, "-o", out] + objs)
@@ -89,11 +95,7 @@ for _cc in ("gcc", "clang"):
 def test_modules_bad_one_in_batch(ctx):
     # A corrupt module fails with its name; the others are written.
     base = _base(ctx, "gcc", 5)
-    objs = []
-    for m in MODS:
-        dst = os.path.join(ctx.tmp, m + ".ko")
-        shutil.copy(ctx.fixture(m, "gcc", 5), dst)
-        objs.append(dst)
+    objs = _copies(ctx, "gcc", 5)
     bad = os.path.join(ctx.tmp, "bad.ko")
     data = bytearray(open(objs[0], "rb").read())
     data[len(data) // 3:] = b"\0" * (len(data) - len(data) // 3)
@@ -118,11 +120,7 @@ def test_modules_bad_one_in_batch(ctx):
 def test_modules_in_place(ctx):
     # Without -o, each module's .BTF section is written in place.
     base = _base(ctx, "gcc", 5)
-    objs = []
-    for m in MODS:
-        dst = os.path.join(ctx.tmp, m + ".ko")
-        shutil.copy(ctx.fixture(m, "gcc", 5), dst)
-        objs.append(dst)
+    objs = _copies(ctx, "gcc", 5)
     p = ctx.run([ctx.bin, "--base", base, "-j2"] + objs)
     if p.returncode != 0:
         raise AssertionError(p.stderr)
