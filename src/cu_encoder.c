@@ -657,6 +657,11 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 			if (enum64)
 				err = btf__add_enum64_value(ctx->btf,
 							    ename ? ename : "", v);
+			else if (ctx->env->opts->skip_enum64)
+				/* as pahole: 32 bits of every value, unsigned */
+				err = btf__add_enum_value(ctx->btf,
+							  ename ? ename : "",
+							  (uint32_t)v);
 			else
 				err = btf__add_enum_value(ctx->btf,
 							  ename ? ename : "", v);
@@ -1137,11 +1142,14 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.errbuf = errbuf,
 		.errlen = errlen,
 	};
-	int err;
+	int err, i;
 
 	memset(out, 0, sizeof(*out));
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
+	for (i = 0; i < env->opts->nr_lang_exclude; i++)
+		if (dwarf_srclang(cudie) == env->opts->lang_exclude[i])
+			return 0;	/* --lang_exclude: nothing from it */
 	{
 		Dwarf_Attribute attr;
 		const char *producer;

@@ -24,6 +24,12 @@ struct encode_opts {
 	bool encode_vars;	/* per-CPU variables */
 	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
+	bool consistent_func;	/* leave out functions with differing protos */
+	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
+	/* CUs of these DW_LANG_* are not encoded (--lang_exclude) */
+#define MAX_LANG_EXCLUDE 16
+	int lang_exclude[MAX_LANG_EXCLUDE];
+	int nr_lang_exclude;
 };
 
 /* What every worker shares, read-only. */

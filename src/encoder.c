@@ -251,8 +251,8 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 
 	st.nr_types_in = m->acc.nr_types_in;
 	st.nr_func_cands = m->acc.nr_funcs;
-	n = funcs__emit(btf, syms, m->acc.funcs, m->acc.nr_funcs, m->acc.params,
-			m->acc.tags);
+	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
+			m->acc.params, m->acc.tags);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode functions: %s", path, strerror(-err));

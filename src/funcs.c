@@ -161,12 +161,14 @@ static bool skip_optimized(const struct elf_symtab *st,
 /* Decide one group of candidates sharing a key; NULL: leave it out. */
 static const struct func_cand *decide_group(const struct btf *btf,
 					    const struct elf_symtab *st,
+					    const struct encode_opts *opts,
 					    const struct func_param *params,
 					    struct func_cand **g, size_t n)
 {
 	const struct elf_func_key *k = elf_symtab__find_key(st, g[0]->key);
 	struct func_cand *first = g[0];
 	const struct func_cand *canon = first;
+	uint32_t veto;
 	size_t i;
 
 	if (!k || k->ambiguous)
@@ -182,7 +184,10 @@ static const struct func_cand *decide_group(const struct btf *btf,
 		    !protos_match(btf, params, first, b))
 			first->flags |= FUNC_CAND_INCONSISTENT;
 	}
-	if (first->flags & FUNC_CAND_VETO)
+	veto = FUNC_CAND_VETO;
+	if (!opts->consistent_func)	/* pahole without consistent_func */
+		veto &= ~FUNC_CAND_INCONSISTENT;
+	if (first->flags & veto)
 		return NULL;
 	if (n > 1) {
 		const struct func_cand *any = NULL;
@@ -251,8 +256,9 @@ static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
 }
 
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
-		struct func_cand *cands, size_t nr,
-		const struct func_param *params, const struct decl_tag *tags)
+		const struct encode_opts *opts, struct func_cand *cands,
+		size_t nr, const struct func_param *params,
+		const struct decl_tag *tags)
 {
 	struct func_cand **sorted;
 	size_t i, j;
@@ -270,11 +276,11 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 
 		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
 			;
-		c = decide_group(btf, syms, params, &sorted[i], j - i);
+		c = decide_group(btf, syms, opts, params, &sorted[i], j - i);
 		if (!c)
 			continue;
 		id = add_func(btf, params, tags, c);
-		if (id >= 0)
+		if (id >= 0 && opts->kfunc_tags)
 			id = add_kfunc_tags(btf, syms, c->key, id);
 		if (id < 0) {
 			err = id;

@@ -20,7 +20,8 @@ struct btf;
  * Returns the number of FUNCs added or -errno.
  */
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
-		struct func_cand *cands, size_t nr,
-		const struct func_param *params, const struct decl_tag *tags);
+		const struct encode_opts *opts, struct func_cand *cands,
+		size_t nr, const struct func_param *params,
+		const struct decl_tag *tags);
 
 #endif

@@ -20,6 +20,7 @@
 #include "batch.h"
 #include "btf_load.h"
 #include "encoder.h"
+#include "features.h"
 #include "log.h"
 
 static void usage(FILE *f)
@@ -50,6 +51,13 @@ static void usage(FILE *f)
 "                       no DECL_TAG from btf_decl_tag attributes\n"
 "      --skip_encoding_btf_type_tag\n"
 "                       no TYPE_TAG from btf_type_tag attributes\n"
+"\n"
+"pahole's options are accepted too: -J, --btf_encode_detached=OUT,\n"
+"--btf_base=BASE, --btf_features[_strict]=LIST (pahole's feature names;\n"
+"the listed ones on, the others off; without it: the default set),\n"
+"--supported_btf_features, --btf_gen_floats, --btf_gen_all,\n"
+"--btf_gen_optimized, --btf_encode_force,\n"
+"--skip_encoding_btf_inconsistent_proto, --lang_exclude=LANG,...  and -V.\n"
 "  -h, --help           show this help and exit\n"
 "      --version        print the version and exit\n"
 "\n"
@@ -65,6 +73,15 @@ enum {
 	OPT_SKIP_DECL_TAG,
 	OPT_SKIP_TYPE_TAG,
 	OPT_BASE,
+	OPT_DETACHED,
+	OPT_FEATURES,
+	OPT_FEATURES_STRICT,
+	OPT_SUPPORTED,
+	OPT_GEN_FLOATS,
+	OPT_GEN_ALL,
+	OPT_INCONSISTENT,
+	OPT_LANG_EXCLUDE,
+	OPT_NOOP,
 };
 
 static int parse_jobs(const char *s, int *jobs)
@@ -94,23 +111,33 @@ int main(int argc, char **argv)
 		{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
 		{ "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG },
 		{ "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG },
+		/* pahole's spellings, so that PAHOLE= works */
+		{ "btf_encode", no_argument, NULL, 'J' },
+		{ "btf_encode_detached", required_argument, NULL, OPT_DETACHED },
+		{ "btf_features", required_argument, NULL, OPT_FEATURES },
+		{ "btf_features_strict", required_argument, NULL, OPT_FEATURES_STRICT },
+		{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED },
+		{ "btf_gen_floats", no_argument, NULL, OPT_GEN_FLOATS },
+		{ "btf_gen_all", no_argument, NULL, OPT_GEN_ALL },
+		{ "btf_gen_optimized", no_argument, NULL, OPT_NOOP },
+		{ "btf_encode_force", no_argument, NULL, OPT_NOOP },
+		{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
+		  OPT_INCONSISTENT },
+		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
+		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct encoder_opts opts = {
-		.enc = {
-			.gen_floats = true,
-			.encode_vars = true,
-		},
-	};
+	struct encoder_opts opts = { 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *base_path = NULL;
 	int c, err;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
+	features__set_default(&opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return btf_diff__main(argc - 1, argv + 1);
 
-	while ((c = getopt_long(argc, argv, "o:j::h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j::hJV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			opts.out_path = optarg;
@@ -133,6 +160,35 @@ int main(int argc, char **argv)
 			break;
 		case OPT_BASE:
 			base_path = optarg;
+			break;
+		case OPT_DETACHED:
+			opts.out_path = optarg;
+			break;
+		case OPT_FEATURES:
+		case OPT_FEATURES_STRICT:
+			if (features__parse(optarg, c == OPT_FEATURES_STRICT,
+					    &opts.enc))
+				return 2;
+			break;
+		case OPT_SUPPORTED:
+			features__print_supported(stdout);
+			return 0;
+		case OPT_GEN_FLOATS:
+			opts.enc.gen_floats = true;
+			break;
+		case OPT_GEN_ALL:
+			features__parse("+reproducible_build", false, &opts.enc);
+			break;
+		case OPT_INCONSISTENT:
+			opts.enc.consistent_func = true;
+			break;
+		case OPT_LANG_EXCLUDE:
+			if (features__parse_languages(optarg, &opts.enc))
+				return 2;
+			break;
+		case 'J':	/* encoding BTF is all we do */
+		case 'V':
+		case OPT_NOOP:
 			break;
 		case OPT_SKIP_ENUM64:
 			opts.enc.skip_enum64 = true;

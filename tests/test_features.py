@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""pahole's --btf_features: each feature off and on, and what changes.
+
+`--btf_features=LIST` turns the listed features on and every other off, as
+in pahole; without the option the default set is on.  Each test encodes a
+fixture with the feature's name removed from the default list and with the
+full list, and checks the difference it makes.
+"""
+
+import os
+
+import btfparse
+from test_funcs import MULTI_PARTS, PERCPU_PARTS, link
+
+DEFAULT = ["encode_force", "var", "float", "decl_tag", "type_tag", "enum64",
+           "optimized_func", "consistent_func", "decl_tag_kfuncs"]
+
+
+def _encode(ctx, path, features, name):
+    out = os.path.join(ctx.tmp, name + ".btf")
+    args = [ctx.bin, "-o", out, path]
+    if features is not None:
+        args.insert(1, "--btf_features=" + ",".join(features))
+    p = ctx.run(args)
+    if p.returncode != 0:
+        raise AssertionError(" ".join(args) + ": " + p.stderr)
+    return btfparse.render(ctx.btf(out))
+
+
+def _off_on(ctx, path, feature):
+    off = _encode(ctx, path, [f for f in DEFAULT if f != feature], "off")
+    on = _encode(ctx, path, DEFAULT, "on")
+    return off, on
+
+
+def test_features_default_is_default(ctx):
+    # No option, "default" and the full list all give the same BTF.
+    obj = ctx.fixture("types_base", "gcc", 5)
+    a = _encode(ctx, obj, None, "none")
+    b = _encode(ctx, obj, ["default"], "default")
+    c = _encode(ctx, obj, DEFAULT, "list")
+    if not a == b == c:
+        raise AssertionError("default sets differ")
+
+
+def test_feature_float(ctx):
+    off, on = _off_on(ctx, ctx.fixture("types_base", "gcc", 5), "float")
+    if "float double size=8" not in on:
+        raise AssertionError("float on: %s" % [ln for ln in on if "double" in ln])
+    if not any(ln.startswith("int double size=8") for ln in off) or \
+            any(ln.startswith("float ") for ln in off):
+        raise AssertionError("float off: doubles must be INTs: %s"
+                             % [ln for ln in off if "double" in ln])
+
+
+def test_feature_enum64(ctx):
+    off, on = _off_on(ctx, ctx.fixture("types_enums", "gcc", 5), "enum64")
+    if not any(ln.startswith("enum64 ") for ln in on):
+        raise AssertionError("enum64 on: no ENUM64")
+    if any(ln.startswith("enum64 ") for ln in off):
+        raise AssertionError("enum64 off: ENUM64 still there")
+
+
+def test_feature_tags(ctx):
+    obj = ctx.fixture("types_tags", "clang", 5)
+    off, on = _off_on(ctx, obj, "type_tag")
+    if not any("type_tag(" in ln for ln in on) or \
+            any("type_tag(" in ln for ln in off):
+        raise AssertionError("type_tag does not switch TYPE_TAGs")
+    off, on = _off_on(ctx, obj, "decl_tag")
+    if not any(ln.startswith("decl_tag ") for ln in on) or \
+            any(ln.startswith("decl_tag ") for ln in off):
+        raise AssertionError("decl_tag does not switch DECL_TAGs")
+
+
+def test_feature_var(ctx):
+    prog = link(ctx, "gcc", 5, PERCPU_PARTS, percpu=True)
+    off, on = _off_on(ctx, prog, "var")
+    if not any(ln.startswith("var ") for ln in on) or \
+            not any(ln.startswith("datasec ") for ln in on):
+        raise AssertionError("var on: no VAR/DATASEC")
+    if any(ln.startswith(("var ", "datasec ")) for ln in off):
+        raise AssertionError("var off: VARs still there")
+
+
+def test_feature_consistent_func(ctx):
+    # 'shape' has an inline prototype in one CU and another out of line.
+    prog = link(ctx, "gcc", 5, MULTI_PARTS)
+    off, on = _off_on(ctx, prog, "consistent_func")
+    shape_on = [ln for ln in on if ln.startswith("func shape ")]
+    shape_off = [ln for ln in off if ln.startswith("func shape ")]
+    if shape_on or len(shape_off) != 1:
+        raise AssertionError("consistent_func: on %s, off %s"
+                             % (shape_on, shape_off))
+
+
+def test_feature_decl_tag_kfuncs(ctx):
+    prog = ctx.link("kfuncs", "gcc", 5)
+    off, on = _off_on(ctx, prog, "decl_tag_kfuncs")
+    want = ["decl_tag bpf_fastcall on func kf_two",
+            "decl_tag bpf_kfunc on func kf_one",
+            "decl_tag bpf_kfunc on func kf_two"]
+    got = sorted(ln for ln in on if ln.startswith("decl_tag "))
+    if got != want:
+        raise AssertionError("kfunc tags: %s, want %s" % (got, want))
+    if any(ln.startswith("decl_tag ") for ln in off):
+        raise AssertionError("decl_tag_kfuncs off: tags still there")
+
+
+def test_features_strict_and_supported(ctx):
+    p = ctx.run([ctx.bin, "--supported_btf_features"])
+    names = p.stdout.strip().split(",")
+    if p.returncode != 0 or names[:len(DEFAULT)] != DEFAULT:
+        raise AssertionError("supported: %s" % p.stdout)
+    obj = ctx.fixture("types_base", "gcc", 5)
+    out = os.path.join(ctx.tmp, "x.btf")
+    p = ctx.run([ctx.bin, "--btf_features=default,no_such_feature", "-o",
+                 out, obj])
+    if p.returncode != 0:
+        raise AssertionError("an unknown feature must be ignored: "
+                             + p.stderr)
+    p = ctx.run([ctx.bin, "--btf_features_strict=default,no_such_feature",
+                 "-o", out, obj])
+    if p.returncode != 2 or "no_such_feature" not in p.stderr:
+        raise AssertionError("strict: exit %d %s" % (p.returncode, p.stderr))
+
+
+def test_lang_exclude(ctx):
+    # Excluding C leaves nothing of a C fixture; another language, all.
+    obj = ctx.fixture("types_base", "gcc", 5)
+    out = os.path.join(ctx.tmp, "x.btf")
+    p = ctx.run([ctx.bin, "--lang_exclude=c11,c99,c89,c,c17", "-o", out, obj])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    if btfparse.render(ctx.btf(out), "types"):
+        raise AssertionError("C types encoded despite --lang_exclude")
+    p = ctx.run([ctx.bin, "--lang_exclude=rust", "-o", out, obj])
+    if p.returncode != 0 or not btfparse.render(ctx.btf(out), "types"):
+        raise AssertionError("rust excluded, C lost: " + p.stderr)
+    p = ctx.run([ctx.bin, "--lang_exclude=klingon", "-o", out, obj])
+    if p.returncode != 2:
+        raise AssertionError("unknown language accepted")
