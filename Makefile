@@ -63,9 +63,12 @@ check-kernel: $(BIN)
 bench: $(BIN)
 	./bench/vmlinux.sh $(BIN)
 
+# PAHOLE_LINK=1 also installs a "pahole" symlink, for kernel builds that
+# call pahole by that name.
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
 	install -D -m 0644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+	if [ "$(PAHOLE_LINK)" = 1 ]; then ln -sf dwarf2btf $(DESTDIR)$(BINDIR)/pahole; fi
 
 clean:
 	rm -rf build build-san

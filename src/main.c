@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,16 @@ enum {
 	OPT_LANG_EXCLUDE,
 	OPT_NOOP,
 };
+
+/* The pahole release whose options and default BTF we match. */
+#define PAHOLE_COMPAT_VERSION "1.31"
+
+static bool run_as_pahole(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	return !strcmp(base ? base + 1 : argv0, "pahole");
+}
 
 static int parse_jobs(const char *s, int *jobs)
 {
@@ -206,7 +217,16 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case OPT_VERSION:
-			printf("dwarf2btf %s\n", DWARF2BTF_VERSION);
+			/*
+			 * Run as "pahole" (a symlink), answer as the pahole
+			 * release whose BTF features we cover: the kernel's
+			 * scripts/pahole-version.sh picks its flags from it.
+			 */
+			if (run_as_pahole(argv[0]))
+				printf("v%s\n", PAHOLE_COMPAT_VERSION);
+			else
+				printf("dwarf2btf %s (pahole %s compatible)\n",
+				       DWARF2BTF_VERSION, PAHOLE_COMPAT_VERSION);
 			return 0;
 		default:
 			fprintf(stderr, "Try 'dwarf2btf --help'.\n");
