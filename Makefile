@@ -65,14 +65,34 @@ bench: $(BIN)
 
 # PAHOLE_LINK=1 also installs a "pahole" symlink, for kernel builds that
 # call pahole by that name.
+# libFuzzer targets (clang, ASan+UBSan), each run FUZZ_TIME seconds.
+FUZZ_BUILD  := build-fuzz
+FUZZ_TIME   ?= 60
+FUZZ_SRCS   := $(filter-out src/main.c,$(SRCS))
+FUZZ_FLAGS  := -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \
+	       -fno-sanitize-recover=undefined -DDWARF2BTF_VERSION='"$(VERSION)"'
+
+$(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(FUZZ_BUILD)
+	clang $(FUZZ_FLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< \
+		$(FUZZ_SRCS) $(shell $(PKG_CONFIG) --libs $(PKGS)) -pthread
+
+fuzz: $(FUZZ_BUILD)/fuzz_encode $(FUZZ_BUILD)/fuzz_btf
+	for t in encode btf; do \
+		mkdir -p $(FUZZ_BUILD)/corpus-$$t && \
+		(cd $(FUZZ_BUILD) && ./fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+			-timeout=5 -rss_limit_mb=4096 -print_final_stats=1 \
+			corpus-$$t ../fuzz/corpus/$$t) || exit 1; \
+	done
+
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
 	install -D -m 0644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
 	if [ "$(PAHOLE_LINK)" = 1 ]; then ln -sf dwarf2btf $(DESTDIR)$(BINDIR)/pahole; fi
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all demo check check-kernel bench install clean
+.PHONY: all demo fuzz check check-kernel bench install clean
 
 -include $(OBJS:.o=.d)

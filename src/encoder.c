@@ -113,10 +113,12 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 	dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	if (!dw) {
 		/* e.g. relocations of a machine elfutils does not know */
+		const char *msg;
+
 		err = dwfl_errno();
-		if (err && !strcasestr(dwfl_errmsg(err), "no DWARF")) {
-			pr_err("%s: cannot read DWARF: %s", ef->path,
-			       dwfl_errmsg(err));
+		msg = err ? dwfl_errmsg(err) : NULL;
+		if (msg && !strcasestr(msg, "no DWARF")) {
+			pr_err("%s: cannot read DWARF: %s", ef->path, msg);
 			dwfl_end(dwfl);
 			return -ENODATA;
 		}
@@ -129,7 +131,7 @@ static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dw
 no_dwarf:
 	err = dwarf_errno();
 	/* libdw's "no DWARF information" says nothing more than we do. */
-	if (err && !strcasestr(dwarf_errmsg(err), "no DWARF"))
+	if (err && dwarf_errmsg(err) && !strcasestr(dwarf_errmsg(err), "no DWARF"))
 		pr_err("%s: cannot read DWARF: %s", ef->path, dwarf_errmsg(err));
 	else
 		pr_err("%s: no DWARF debug info", ef->path);

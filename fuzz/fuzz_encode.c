@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: the whole encoder (ELF reader, symbol index, DWARF of
+ * every CU, function decisions, dedup) on one input file.  A crash, a
+ * sanitizer report or a hang is a finding; an error exit is not.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../src/encoder.h"
+#include "../src/features.h"
+
+static char path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	snprintf(path, sizeof(path), "/tmp/dwarf2btf-fuzz-%d.o", (int)getpid());
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct encoder_opts o = { .jobs = 1, .out_path = "/dev/null" };
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return 0;
+	fwrite(data, 1, size, f);
+	fclose(f);
+	features__set_default(&o.enc);
+	encoder__run(path, &o);
+	return 0;
+}
