@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,6 +72,37 @@ static void cu_queue__release(struct cu_queue *q, size_t i)
 		madvise((void *)(base + start), end - start, MADV_DONTNEED);
 }
 
+/* Resident set size now, from /proc/self/statm; 0 if unknown. */
+static size_t current_rss(void)
+{
+	unsigned long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%lu %lu", &size, &resident);
+	fclose(f);
+	return n == 2 ? resident * (size_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+/*
+ * --max-memory: checked after every CU, so a run over the limit stops with
+ * the CU that took it there instead of being killed by the OOM killer.
+ */
+static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
+{
+	size_t max = q->env->opts->max_memory, rss;
+
+	if (!max || (rss = current_rss()) <= max)
+		return 0;
+	snprintf(errbuf, ERRLEN,
+		 "%s: CU 0x%llx: memory limit of %zu MB exceeded (%zu MB in use)",
+		 q->env->ef->path, (unsigned long long)dwarf_dieoffset(&q->cus[i]),
+		 max >> 20, rss >> 20);
+	return -ENOMEM;
+}
+
 /* Encode CUs [first, end) and merge them into one deduplicated fragment. */
 static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
@@ -90,6 +122,10 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &frag,
 					 errbuf, ERRLEN);
 		cu_queue__release(q, i);
+		if (!err)
+			err = cu_queue__check_memory(q, i, errbuf);
+		if (err)
+			cu_fragment__free(&frag);
 		if (!err && (err = merge_state__add(&m, &frag)))
 			snprintf(errbuf, ERRLEN, "%s: CU 0x%llx: cannot merge its BTF: %s",
 				 q->env->ef->path,

@@ -44,6 +44,10 @@ static void usage(FILE *f)
 "                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
+"      --max-memory=SIZE\n"
+"                       fail cleanly, naming the CU, once the resident\n"
+"                       memory exceeds SIZE (bytes, or with K, M, G);\n"
+"                       default: no limit\n"
 "      --skip_encoding_btf_enum64\n"
 "                       encode 64-bit enums as 32-bit ENUM\n"
 "      --skip_encoding_btf_vars\n"
@@ -83,6 +87,7 @@ enum {
 	OPT_INCONSISTENT,
 	OPT_LANG_EXCLUDE,
 	OPT_NOOP,
+	OPT_MAX_MEMORY,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -93,6 +98,29 @@ static bool run_as_pahole(const char *argv0)
 	const char *base = strrchr(argv0, '/');
 
 	return !strcmp(base ? base + 1 : argv0, "pahole");
+}
+
+/* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
+static int parse_size(const char *s, size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	case '\0': break;
+	default: return -EINVAL;
+	}
+	if (*end || v > SIZE_MAX / 2)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }
 
 static int parse_jobs(const char *s, int *jobs)
@@ -135,6 +163,7 @@ int main(int argc, char **argv)
 		{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
 		  OPT_INCONSISTENT },
 		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
+		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +221,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_INCONSISTENT:
 			opts.enc.consistent_func = true;
+			break;
+		case OPT_MAX_MEMORY:
+			if (parse_size(optarg, &opts.enc.max_memory)) {
+				pr_err("invalid --max-memory '%s'", optarg);
+				return 2;
+			}
 			break;
 		case OPT_LANG_EXCLUDE:
 			if (features__parse_languages(optarg, &opts.enc))

@@ -148,3 +148,21 @@ def test_read_only_input_with_output(ctx):
     assert os.path.getsize(out) > 24
     with open(path, "rb") as a, open(obj, "rb") as b:
         assert a.read() == b.read(), "input modified"
+
+
+def test_max_memory(ctx):
+    # Over the limit: exit 1, one line naming the CU, no output written.
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([ctx.bin, "--max-memory=1M", "-o", out, obj])
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 1 or len(lines) != 1 or "CU 0x" not in lines[0] or \
+            "memory limit" not in lines[0] or os.path.exists(out):
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    p = ctx.run([ctx.bin, "--max-memory=4G", "-o", out, obj])
+    if p.returncode != 0 or not os.path.exists(out):
+        raise AssertionError("under the limit: exit %d: %s"
+                             % (p.returncode, p.stderr))
+    p = ctx.run([ctx.bin, "--max-memory=lots", "-o", out, obj])
+    if p.returncode != 2:
+        raise AssertionError("bad size accepted: exit %d" % p.returncode)
