@@ -16,6 +16,8 @@
 #   vmlinux.h  bpftool dumps a vmlinux.h that a CO-RE BPF program compiles
 #            against (clang -target bpf), and bpftool gen min_core_btf
 #            resolves that program's relocations in our BTF
+#   global_var  with --btf_features=default,global_var every VAR is in
+#            exactly one DATASEC, functions unchanged
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
 #            without the privilege)
 #
@@ -315,6 +317,53 @@ elif ! bpftool gen min_core_btf "$out" "$work/probe.min.btf" \
 	show "$work/min_core.log"
 else
 	pass "vmlinux.h: $(wc -l < "$work/vmlinux.h") lines; BPF program compiles and relocates"
+fi
+
+# global_var -----------------------------------------------------------
+# With global_var every variable with an address must appear once, in the
+# DATASEC of its section, and the functions must not change.  (Aliases,
+# two variables at one address, share a slot, as in pahole's output.
+# diff counts anonymous types nothing refers to as items, and VARs now
+# refer to some: so only functions are compared.)
+
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+	skip "global_var: BIN not run"
+elif ! encode gv "$work/gv.log" -j2 --btf_features=default,global_var \
+		-o "$work/vmlinux.gv.btf" "$vmlinux"; then
+	fail "global_var: encoding failed"
+	show "$work/gv.log"
+else
+	res=$(bpftool btf dump file "$work/vmlinux.gv.btf" | python3 -c '
+import re, sys
+vars_, where, sec = {}, {}, None
+for ln in sys.stdin:
+    m = re.match(r"\[(\d+)\] VAR \x27([^\x27]*)\x27", ln)
+    if m:
+        vars_[int(m.group(1))] = m.group(2)
+        continue
+    m = re.match(r"\[\d+\] DATASEC \x27([^\x27]*)\x27", ln)
+    if m:
+        sec = m.group(1)
+        continue
+    m = re.match(r"\s+type_id=(\d+) offset=(\d+) size=(\d+)", ln)
+    if m and sec:
+        where.setdefault(int(m.group(1)), []).append((sec, int(m.group(2))))
+bad = [v for v in vars_ if len(where.get(v, [])) != 1]
+slots = [w[0] for w in where.values()]
+dups = len(slots) - len(set(slots))
+print("%d VARs in %d DATASECs, each exactly once (%d not); %d aliases"
+      % (len(vars_), len({w[0][0] for w in where.values()}), len(bad), dups))
+sys.exit(1 if bad or not vars_ else 0)')
+	rc=$?
+	"$bin" diff --kinds=funcs --summary "$out" "$work/vmlinux.gv.btf" \
+		> "$work/gv.diff" 2>&1
+	rc2=$?
+	if [ $rc = 0 ] && [ $rc2 = 0 ]; then
+		pass "global_var: $res; functions unchanged"
+	else
+		fail "global_var: $res (diff rc=$rc2)"
+		show "$work/gv.diff"
+	fi
 fi
 
 # load -----------------------------------------------------------------

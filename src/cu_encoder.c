@@ -1044,23 +1044,26 @@ static bool var_addr(Dwarf_Die *die, uint64_t *addr)
 	return true;
 }
 
-/* Does an object symbol of this name sit in the per-CPU section? */
-static bool var_has_percpu_sym(const struct elf_symtab *st, const char *name)
+/* Does an object symbol of this name sit in section @shndx? */
+static bool var_has_sym(const struct elf_symtab *st, const char *name,
+			uint32_t shndx)
 {
 	const struct elf_sym *sym;
 	size_t nr, k;
 
 	sym = elf_symtab__find(st->vars, st->nr_vars, name, &nr);
 	for (k = 0; k < nr; k++)
-		if (sym[k].shndx == st->percpu_shndx)
+		if (sym[k].shndx == shndx)
 			return true;
 	return false;
 }
 
 /*
- * Top-level variables with a static address inside .data..percpu.  As in
- * pahole, the symbol table is only consulted for offset 0, where section
- * start markers would otherwise be taken for variables.
+ * Top-level variables with a static address: those in .data..percpu (the
+ * var feature), or in any data section (global_var).  As in pahole, the
+ * section is the first one holding the address, and the symbol table is
+ * only consulted for offset 0, where section start markers would otherwise
+ * be taken for variables.
  */
 static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 {
@@ -1071,11 +1074,12 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 	 * A relocatable object (a module) has no section addresses yet: as
 	 * pahole, which finds none of its variables, encode none.
 	 */
-	if (!ctx->env->opts->encode_vars || !st->percpu_shndx ||
+	if ((!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars) ||
 	    ctx->env->ef->ehdr.e_type == ET_REL)
 		return 0;
 	for (i = 0; i < ctx->nr_vars; i++) {
 		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
+		const struct elf_data_section *sec;
 		Dwarf_Attribute attr;
 		struct var_cand *vc;
 		uint64_t addr, off;
@@ -1087,10 +1091,11 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		if (die_flag(die, DW_AT_declaration) ||
 		    die_flag(die, DW_AT_artificial) || !var_addr(die, &addr))
 			continue;
-		if (addr < st->percpu_addr ||
-		    addr >= st->percpu_addr + st->percpu_size)
+		sec = elf_symtab__section_of(st, addr);
+		if (!sec || !(ctx->env->opts->global_vars ||
+			      sec->shndx == st->percpu_shndx))
 			continue;
-		off = addr - st->percpu_addr;
+		off = addr - sec->addr;
 		/* A definition of an earlier declaration names it there. */
 		if (dwarf_attr(die, DW_AT_specification, &attr) &&
 		    dwarf_formref_die(&attr, &spec))
@@ -1098,7 +1103,7 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		name = dwarf_diename(named);
 		if (!name || var_name_skipped(name) || !var_name_valid(name))
 			continue;
-		if (off == 0 && !var_has_percpu_sym(st, name))
+		if (off == 0 && !var_has_sym(st, name, sec->shndx))
 			continue;
 		err = cu_ctx__type_ref(ctx, named, &type);
 		if (err)
@@ -1113,6 +1118,7 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 			return -ENOMEM;
 		vc = &ctx->frag->vars[ctx->frag->nr_vars++];
 		vc->name = name;
+		vc->shndx = sec->shndx;
 		vc->offset = off;
 		vc->size = size;
 		vc->type_id = type;

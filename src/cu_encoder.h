@@ -23,6 +23,7 @@ struct encode_opts {
 	bool gen_floats;	/* FLOAT kind (else floats become INT) */
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */
+	bool global_vars;	/* every variable with an address (global_var) */
 	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 	bool consistent_func;	/* leave out functions with differing protos */
@@ -84,10 +85,11 @@ struct func_param {
 #define FUNC_CAND_NOCALL	(1u << 4)	/* clang: DW_CC_nocall, signature changed */
 #define FUNC_CAND_INCONSISTENT	(1u << 5)	/* set while deciding */
 
-/* A variable this CU defines at a per-CPU address. */
+/* A variable this CU defines at a static address. */
 struct var_cand {
 	const char *name;
-	uint32_t offset;	/* in .data..percpu */
+	uint32_t shndx;		/* its section */
+	uint32_t offset;	/* in that section */
 	uint32_t size;		/* of its type */
 	uint32_t type_id;	/* in the fragment */
 	uint32_t first_tag;	/* into cu_fragment.tags */

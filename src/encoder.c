@@ -261,7 +261,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		goto out;
 	}
 	st.nr_funcs = n;
-	n = vars__emit(btf, m->acc.vars, m->acc.nr_vars, m->acc.tags);
+	n = vars__emit(btf, syms, m->acc.vars, m->acc.nr_vars, m->acc.tags);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode variables: %s", path, strerror(-err));

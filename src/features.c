@@ -29,6 +29,7 @@ static void f_optimized(struct encode_opts *o) { (void)o; /* no effect in pahole
 static void f_consistent(struct encode_opts *o) { o->consistent_func = true; }
 static void f_kfuncs(struct encode_opts *o) { o->kfunc_tags = true; }
 static void f_reproducible(struct encode_opts *o) { (void)o; /* always */ }
+static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, true, f_force },
@@ -41,9 +42,9 @@ static const struct feature features[] = {
 	{ "consistent_func", true, true, f_consistent },
 	{ "decl_tag_kfuncs", true, true, f_kfuncs },
 	{ "reproducible_build", false, true, f_reproducible },
+	{ "global_var", false, true, f_global_var },
 	/* pahole's, not ours yet: accepted, ignored (an error if strict) */
 	{ "distilled_base", false, false, NULL },
-	{ "global_var", false, false, NULL },
 	{ "attributes", false, false, NULL },
 	{ "true_signature", false, false, NULL },
 	{ "layout", false, false, NULL },
@@ -55,6 +56,7 @@ static const struct feature features[] = {
 static void features__clear(struct encode_opts *o)
 {
 	o->encode_vars = false;
+	o->global_vars = false;
 	o->gen_floats = false;
 	o->skip_decl_tags = true;
 	o->skip_type_tags = true;

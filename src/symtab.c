@@ -268,6 +268,46 @@ static int elf_symtab__push_id(struct btf_id_sym **ids, size_t *nr,
 	return 0;
 }
 
+static int elf_symtab__collect_sections(struct elf_symtab *st,
+					const struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	st->secs = calloc(ef->shnum ? ef->shnum : 1, sizeof(*st->secs));
+	if (!st->secs)
+		return -ENOMEM;
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		struct elf_data_section *d;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_PROGBITS && shdr.sh_type != SHT_NOBITS))
+			continue;
+		if (st->nr_secs >= ef->shnum)
+			break;
+		d = &st->secs[st->nr_secs++];
+		d->name = elf_strptr(ef->elf, ef->shstrndx, shdr.sh_name);
+		d->addr = shdr.sh_addr;
+		d->size = shdr.sh_size;
+		d->shndx = elf_ndxscn(scn);
+		if (!d->name)
+			st->nr_secs--;
+	}
+	return 0;
+}
+
+const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *st,
+						     uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++)
+		if (addr >= st->secs[i].addr &&
+		    addr - st->secs[i].addr < st->secs[i].size)
+			return &st->secs[i];
+	return NULL;
+}
+
 int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 {
 	size_t fcap = 0, vcap = 0, nsyms, i, nr_ids = 0, ids_cap = 0;
@@ -283,6 +323,9 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 	if (!st)
 		return -ENOMEM;
 
+	err = elf_symtab__collect_sections(st, ef);
+	if (err)
+		goto fail;
 	scn = elf_file__find_section(ef, ".data..percpu", &shdr);
 	if (scn) {
 		st->percpu_shndx = elf_ndxscn(scn);
@@ -404,6 +447,7 @@ void elf_symtab__free(struct elf_symtab *st)
 		free(st->kfuncs[i].name);
 	free(st->kfuncs);
 	free(st->keys);
+	free(st->secs);
 	free(st->key_hash);
 	free(st->key_syms);
 	free(st->funcs);

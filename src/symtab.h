@@ -42,6 +42,14 @@ struct elf_kfunc {
 
 #define KF_FASTCALL	(1u << 12)
 
+/* The data sections a variable can live in (PROGBITS or NOBITS). */
+struct elf_data_section {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+	uint32_t shndx;
+};
+
 struct elf_symtab {
 	struct elf_sym *funcs;	/* sorted by name, then address */
 	size_t nr_funcs;
@@ -54,6 +62,8 @@ struct elf_symtab {
 	size_t nr_vars;
 	struct elf_kfunc *kfuncs;	/* sorted by name */
 	size_t nr_kfuncs;
+	struct elf_data_section *secs;	/* by section index */
+	size_t nr_secs;
 	uint32_t percpu_shndx;	/* 0 when there is no .data..percpu */
 	uint64_t percpu_addr;
 	uint64_t percpu_size;
@@ -70,6 +80,13 @@ const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
 
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key);
+
+/*
+ * The section holding @addr: as pahole, the first PROGBITS or NOBITS
+ * section by index whose address range contains it; NULL when none.
+ */
+const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *st,
+						     uint64_t addr);
 
 const struct elf_kfunc *elf_symtab__find_kfunc(const struct elf_symtab *st,
 					      const char *name);

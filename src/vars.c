@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Every defining DIE gives one VAR, in CU order, as in pahole (a variable
- * is defined in one CU only; declarations elsewhere were skipped).  The
- * DATASEC lists them by offset and ends where the last one ends.
+ * is defined in one CU only; declarations elsewhere were skipped).  Each
+ * section with variables gets a DATASEC, in section order, listing them by
+ * offset and ending where the last one ends.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #include "vars.h"
 
 struct datasec_ent {
-	uint32_t id, offset, size;
+	uint32_t shndx, id, offset, size;
 	size_t order;
 };
 
@@ -21,17 +22,30 @@ static int datasec_ent__cmp(const void *a, const void *b)
 {
 	const struct datasec_ent *x = a, *y = b;
 
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
 	if (x->offset != y->offset)
 		return x->offset < y->offset ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
+static const char *section_name(const struct elf_symtab *st, uint32_t shndx)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++)
+		if (st->secs[i].shndx == shndx)
+			return st->secs[i].name;
+	return NULL;
+}
+
+int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags)
 {
 	struct datasec_ent *ents;
+	size_t i, j;
 	uint32_t k;
-	size_t i;
 	int id, err = 0;
 
 	if (!nr)
@@ -49,7 +63,8 @@ int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
 			err = id;
 			goto out;
 		}
-		ents[i] = (struct datasec_ent){ id, v->offset, v->size, i };
+		ents[i] = (struct datasec_ent){ v->shndx, id, v->offset,
+						v->size, i };
 		for (k = 0; k < v->nr_tags; k++) {
 			const struct decl_tag *t = &tags[v->first_tag + k];
 
@@ -60,17 +75,28 @@ int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
 		}
 	}
 	qsort(ents, nr, sizeof(*ents), datasec_ent__cmp);
-	id = btf__add_datasec(btf, ".data..percpu",
-			      ents[nr - 1].offset + ents[nr - 1].size);
-	if (id < 0) {
-		err = id;
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		err = btf__add_datasec_var_info(btf, ents[i].id, ents[i].offset,
-						ents[i].size);
-		if (err)
+	for (i = 0; i < nr; i = j) {
+		const char *name = section_name(syms, ents[i].shndx);
+
+		for (j = i + 1; j < nr && ents[j].shndx == ents[i].shndx; j++)
+			;
+		if (!name) {
+			err = -EINVAL;
 			goto out;
+		}
+		id = btf__add_datasec(btf, name, ents[j - 1].offset +
+				      ents[j - 1].size);
+		if (id < 0) {
+			err = id;
+			goto out;
+		}
+		for (k = i; k < j; k++) {
+			err = btf__add_datasec_var_info(btf, ents[k].id,
+							ents[k].offset,
+							ents[k].size);
+			if (err)
+				goto out;
+		}
 	}
 out:
 	free(ents);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Per-CPU variables: one VAR per distinct address in .data..percpu and one
- * DATASEC listing them by offset, decided once all CUs are merged.
+ * Variables: a VAR each and a DATASEC per section (.data..percpu only, or
+ * every data section with global_var), added once all CUs are merged.
  */
 #ifndef DWARF2BTF_VARS_H
 #define DWARF2BTF_VARS_H
@@ -10,11 +10,13 @@
 #include <stdint.h>
 
 #include "cu_encoder.h"
+#include "symtab.h"
 
 struct btf;
 
 /* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
-int vars__emit(struct btf *btf, const struct var_cand *vars, size_t nr,
+int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags);
 
 #endif

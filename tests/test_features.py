@@ -140,3 +140,46 @@ def test_lang_exclude(ctx):
     p = ctx.run([ctx.bin, "--lang_exclude=klingon", "-o", out, obj])
     if p.returncode != 2:
         raise AssertionError("unknown language accepted")
+
+
+GLOBALS = r"""
+int g_data = 1;
+long g_bss;
+const int g_ro[4] = { 1, 2, 3, 4 };
+static int s_data = 7;
+int pcpu_v __attribute__((section(".data..percpu")));
+void set_s(int v) { s_data = v; }
+int *use(void) { static int fn_static; return s_data ? &fn_static : &g_data; }
+int main(void) { return g_ro[g_bss] + pcpu_v + *use(); }
+"""
+
+
+def test_feature_global_var(ctx):
+    # global_var: every variable with an address, a DATASEC per section;
+    # without it only .data..percpu.  Function statics are not top level.
+    src = os.path.join(ctx.tmp, "globals.c")
+    with open(src, "w") as f:
+        f.write(GLOBALS)
+    lds = os.path.join(ctx.tmp, "p.ld")
+    with open(lds, "w") as f:
+        f.write("SECTIONS\n{\n\t.data..percpu : { *(.data..percpu) }\n}\n"
+                "INSERT BEFORE .data;\n")
+    prog = os.path.join(ctx.tmp, "globals")
+    p = ctx.run(["gcc", "-g", "-O2", src, "-o", prog, "-Wl,-T," + lds])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    off = _encode(ctx, prog, DEFAULT, "off")
+    on = _encode(ctx, prog, DEFAULT + ["global_var"], "on")
+    secs_off = sorted(ln.split(" ")[1] for ln in off
+                      if ln.startswith("datasec "))
+    if secs_off != [".data..percpu"]:
+        raise AssertionError("without global_var: %s" % secs_off)
+    vars_on = sorted(ln.split(" ")[1] for ln in on if ln.startswith("var "))
+    want = ["g_bss", "g_data", "g_ro", "pcpu_v", "s_data"]
+    if vars_on != want:
+        raise AssertionError("global_var VARs %s, want %s" % (vars_on, want))
+    secs_on = sorted(ln.split(" ")[1] for ln in on
+                     if ln.startswith("datasec "))
+    for s in (".bss", ".data", ".data..percpu", ".rodata"):
+        if s not in secs_on:
+            raise AssertionError("no DATASEC %s: %s" % (s, secs_on))
