@@ -796,11 +796,16 @@ def _truncate_cases(fx):
             for o in sorted(offs) if 0 < o < size]
 
 
-def test_badinput_truncate(ctx):
+def _run_fixture_cases(ctx, make_cases, min_cases):
+    """The cases ``make_cases`` makes of every fixture build, as a group."""
     cases = []
     for fx in _fixtures(ctx):
-        cases += _truncate_cases(fx)
-    _run_group(ctx, cases, 300)
+        cases += make_cases(fx)
+    _run_group(ctx, cases, min_cases)
+
+
+def test_badinput_truncate(ctx):
+    _run_fixture_cases(ctx, _truncate_cases, 300)
 
 
 # ------------------------------------------------------------- flips
@@ -838,10 +843,7 @@ def _flip_cases(fx):
 
 
 def test_badinput_flip(ctx):
-    cases = []
-    for fx in _fixtures(ctx):
-        cases += _flip_cases(fx)
-    _run_group(ctx, cases, 200)
+    _run_fixture_cases(ctx, _flip_cases, 200)
 
 
 # ---------------------------------------------------- section headers
@@ -932,10 +934,7 @@ def _shdr_cases(fx):
 
 
 def test_badinput_shdr(ctx):
-    cases = []
-    for fx in _fixtures(ctx):
-        cases += _shdr_cases(fx)
-    _run_group(ctx, cases, 200)
+    _run_fixture_cases(ctx, _shdr_cases, 200)
 
 
 # ------------------------------------------------------------- DWARF
@@ -1127,10 +1126,7 @@ def _dwarf_cases(fx):
 
 
 def test_badinput_dwarf(ctx):
-    cases = []
-    for fx in _fixtures(ctx):
-        cases += _dwarf_cases(fx)
-    _run_group(ctx, cases, 200)
+    _run_fixture_cases(ctx, _dwarf_cases, 200)
 
 
 # -------------------------------------------------------------- misc
