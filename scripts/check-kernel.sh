@@ -16,6 +16,7 @@
 #   vmlinux.h  bpftool dumps a vmlinux.h that a CO-RE BPF program compiles
 #            against (clang -target bpf), and bpftool gen min_core_btf
 #            resolves that program's relocations in our BTF
+#   plain    the reference path (--plain-dedup) gives the same BTF by meaning
 #   global_var  with --btf_features=default,global_var every VAR is in
 #            exactly one DATASEC, functions unchanged
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
@@ -317,6 +318,23 @@ elif ! bpftool gen min_core_btf "$out" "$work/probe.min.btf" \
 	show "$work/min_core.log"
 else
 	pass "vmlinux.h: $(wc -l < "$work/vmlinux.h") lines; BPF program compiles and relocates"
+fi
+
+# plain ----------------------------------------------------------------
+# The reference path (--plain-dedup) must mean the same as the fast one.
+
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+	skip "plain: BIN not run"
+elif ! encode plain "$work/plain.log" -j2 --plain-dedup \
+		-o "$work/vmlinux.plain.btf" "$vmlinux"; then
+	fail "plain: encoding failed"
+	show "$work/plain.log"
+elif "$bin" diff --summary "$out" "$work/vmlinux.plain.btf" \
+		> "$work/plain.diff" 2>&1; then
+	pass "plain: --plain-dedup gives the same BTF by meaning"
+else
+	fail "plain: --plain-dedup differs"
+	show "$work/plain.diff"
 fi
 
 # global_var -----------------------------------------------------------

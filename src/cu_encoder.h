@@ -20,6 +20,7 @@ struct btf;
 
 struct encode_opts {
 	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
+	bool plain_dedup;	/* --plain-dedup: one libbpf dedup at the end */
 	bool gen_floats;	/* FLOAT kind (else floats become INT) */
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */

@@ -132,7 +132,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
 				 strerror(-err));
 	}
-	if (!err && dedup__can_track() && (err = merge_state__dedup(&m)))
+	if (!err && !q->env->opts->plain_dedup && dedup__can_track() &&
+	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",
 			 q->env->ef->path, strerror(-err));
 	if (err) {

@@ -236,7 +236,8 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	stats__phase_end(&st, PHASE_ELF);
 
 	/* Batches already come deduplicated: dedup again per 512 Ki new types. */
-	err = merge_state__init(m, 1u << 19, opts->base);
+	err = merge_state__init(m, opts->enc.plain_dedup ? UINT32_MAX : 1u << 19,
+				opts->base);
 	if (err)
 		goto out;
 	btf = m->acc.btf;

@@ -44,6 +44,9 @@ static void usage(FILE *f)
 "                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
+"      --plain-dedup    the reference path: no deduplication before the\n"
+"                       end, then one libbpf dedup of everything (slower,\n"
+"                       more memory; the same BTF by meaning)\n"
 "      --max-memory=SIZE\n"
 "                       fail cleanly, naming the CU, once the resident\n"
 "                       memory exceeds SIZE (bytes, or with K, M, G);\n"
@@ -88,6 +91,7 @@ enum {
 	OPT_LANG_EXCLUDE,
 	OPT_NOOP,
 	OPT_MAX_MEMORY,
+	OPT_PLAIN_DEDUP,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -164,6 +168,7 @@ int main(int argc, char **argv)
 		  OPT_INCONSISTENT },
 		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -227,6 +232,9 @@ int main(int argc, char **argv)
 				pr_err("invalid --max-memory '%s'", optarg);
 				return 2;
 			}
+			break;
+		case OPT_PLAIN_DEDUP:
+			opts.enc.plain_dedup = true;
 			break;
 		case OPT_LANG_EXCLUDE:
 			if (features__parse_languages(optarg, &opts.enc))
