@@ -184,7 +184,7 @@ FORM_SIZE = {
 }
 
 
-def _uleb(buf, pos):
+def _leb(buf, pos, signed):
     val = shift = 0
     while True:
         b = buf[pos]
@@ -192,20 +192,17 @@ def _uleb(buf, pos):
         val |= (b & 0x7F) << shift
         shift += 7
         if not b & 0x80:
+            if signed and b & 0x40:
+                val -= 1 << shift
             return val, pos
+
+
+def _uleb(buf, pos):
+    return _leb(buf, pos, False)
 
 
 def _sleb(buf, pos):
-    val = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        val |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            if b & 0x40:
-                val -= 1 << shift
-            return val, pos
+    return _leb(buf, pos, True)
 
 
 class Abbrev:
