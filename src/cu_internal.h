@@ -192,13 +192,6 @@ static inline bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
 	return dwarf_attr(die, name, &attr) && !dwarf_formudata(&attr, val);
 }
 
-static inline bool die_sdata(Dwarf_Die *die, int name, Dwarf_Sword *val)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr(die, name, &attr) && !dwarf_formsdata(&attr, val);
-}
-
 static inline const char *die_name(Dwarf_Die *die)
 {
 	const char *n = dwarf_diename(die);
