@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Benchmark the module workload of a kernel build, side by side:
-#   ours    one run:  BIN --base VMLINUX -j2 -o DIR every.ko
+#   ours    one run:  BIN --base VMLINUX -j2 -o DIR --files-from LIST
 #   pahole  once per module, two at a time (as make -j2 runs it):
 #           pahole -J --btf_features=default --btf_base VMLINUX
 #                  --btf_encode_detached=DIR/M.btf M.ko
@@ -55,7 +55,7 @@ for i in $(seq 1 "$runs"); do
 	rm -rf "$dir/ours" "$dir/pahole"
 	mkdir -p "$dir/pahole"
 	/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
-		xargs -a "$dir/list" "$bin" --base "$vmlinux" -j2 -o "$dir/ours" \
+		"$bin" --base "$vmlinux" -j2 -o "$dir/ours" --files-from "$dir/list" \
 		|| die "ours failed"
 	echo "ours $(cat "$dir/t")" >> "$dir/results"
 	echo "  ours: $(cat "$dir/t")" >&2

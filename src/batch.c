@@ -18,6 +18,9 @@
 
 #include "batch.h"
 #include "log.h"
+#include "output.h"
+#include "stats.h"
+#include "split_dedup.h"
 
 struct batch {
 	pthread_mutex_t lock;
@@ -29,8 +32,11 @@ struct batch {
 	const struct encoder_opts *opts;
 	const void *base_raw;	/* the base as raw BTF, copied per thread */
 	uint32_t base_size;
+	const struct base_index *base_idx;	/* built once, read-only */
 	const char *out_dir;
+	struct output_batch *out_batch;	/* -o DIR: committed at the end */
 	bool progress;		/* a terminal: show a progress line */
+	struct stats sum;	/* --stats: all files' phases and counts */
 };
 
 /* OUT_DIR/NAME.btf, NAME being the file's name less .ko / .o */
@@ -80,14 +86,24 @@ static struct btf *batch__base_copy(struct batch *b, int *err)
 static void *batch__worker(void *arg)
 {
 	struct batch *b = arg;
+	struct split_dedup *sd = NULL;
 	struct btf *base;
 	int base_err;
 
 	base = batch__base_copy(b, &base_err);
+	if (!base_err && b->base_idx) {
+		sd = split_dedup__new(b->base_idx);
+		if (!sd) {
+			btf__free(base);
+			base = NULL;
+			base_err = -ENOMEM;
+		}
+	}
 	if (base_err)
 		pr_err("cannot copy the base BTF: %s", strerror(-base_err));
 	for (;;) {
 		struct encoder_opts o = *b->opts;
+		struct stats fst = { 0 };
 		char out[PATH_MAX];
 		const char *file;
 		int i, err;
@@ -96,13 +112,17 @@ static void *batch__worker(void *arg)
 		i = b->next < b->nr ? b->next++ : -1;
 		pthread_mutex_unlock(&b->lock);
 		if (i < 0) {
+			split_dedup__free(sd);
 			btf__free(base);
 			return NULL;
 		}
 		file = b->files[i];
 		o.base = base;
+		o.split_dedup = sd;
 		o.jobs = 1;
 		o.stats = false;
+		o.stats_out = b->opts->stats ? &fst : NULL;
+		o.out_batch = b->out_batch;
 		o.out_path = NULL;
 		err = 0;
 		if (b->out_dir) {
@@ -122,6 +142,7 @@ static void *batch__worker(void *arg)
 		b->done++;
 		if (err)
 			b->failed++;
+		stats__add(&b->sum, &fst);
 		if (b->progress)
 			fprintf(stderr, "\r\033[K[%d/%d] %s", b->done, b->nr, file);
 		pthread_mutex_unlock(&b->lock);
@@ -160,7 +181,9 @@ int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
 		.out_dir = out_dir,
 		.progress = isatty(STDERR_FILENO),
 	};
-	int i, jobs = opts->jobs < nr ? opts->jobs : nr, started = 0;
+	int i, jobs = opts->jobs < nr ? opts->jobs : nr, started = 0, err;
+	struct base_index *idx = NULL;
+	double start;
 	pthread_t *tids;
 	struct stat st;
 
@@ -175,17 +198,36 @@ int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
 		}
 		if (nr < 2000 && batch__check_names(files, nr, out_dir))
 			return -EEXIST;
+		b.out_batch = output_batch__new();
+		if (!b.out_batch)
+			return -ENOMEM;
 	}
 	if (jobs < 1)
 		jobs = 1;
+	start = stats__now();
 	if (opts->base) {
 		b.base_raw = btf__raw_data(opts->base, &b.base_size);
-		if (!b.base_raw)
+		if (!b.base_raw) {
+			output_batch__free(b.out_batch);
 			return -ENOMEM;
+		}
+		if (!opts->enc.plain_dedup) {
+			err = base_index__new(opts->base, &idx);
+			if (err) {
+				pr_err("cannot index the base BTF: %s",
+				       strerror(-err));
+				output_batch__free(b.out_batch);
+				return err;
+			}
+			b.base_idx = idx;
+		}
 	}
 	tids = calloc(jobs, sizeof(*tids));
-	if (!tids)
+	if (!tids) {
+		base_index__free(idx);
+		output_batch__free(b.out_batch);
 		return -ENOMEM;
+	}
 	pthread_mutex_init(&b.lock, NULL);
 	for (i = 0; i < jobs; i++) {
 		if (pthread_create(&tids[i], NULL, batch__worker, &b))
@@ -198,9 +240,20 @@ int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
 		pthread_join(tids[i], NULL);
 	if (b.progress)
 		fprintf(stderr, "\r\033[K");
+	if (b.out_batch)
+		b.failed += output_batch__commit(b.out_batch);
 	if (b.failed)
 		pr_err("%d of %d files failed", b.failed, nr);
+	if (opts->stats) {
+		b.sum.start = start;
+		b.sum.jobs = jobs;
+		fprintf(stderr, "stats: %d files; phase times summed over files\n",
+			nr);
+		stats__print(&b.sum, stderr);
+	}
 	pthread_mutex_destroy(&b.lock);
+	output_batch__free(b.out_batch);
+	base_index__free(idx);
 	free(tids);
 	return b.failed;
 }

@@ -78,6 +78,7 @@ struct side {
 
 struct opts {
 	bool kinds[CAT_NR];
+	bool no_base_dups;
 	bool summary;
 	bool quiet;
 	bool verbose;
@@ -1025,6 +1026,49 @@ out:
 
 /* comparison */
 
+static int item_disp_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct item *)a)->disp,
+		      ((const struct item *)b)->disp);
+}
+
+/* Drop the items of @it that @base (sorted by rendering) has too. */
+static void items_drop(struct items *it, const struct items *base)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < it->n; i++) {
+		struct item *x = &it->v[i];
+
+		if (!bsearch(x, base->v, base->n, sizeof(*x), item_disp_cmp)) {
+			it->v[n++] = *x;
+			continue;
+		}
+		if (x->key != x->disp)
+			free(x->key);
+		free(x->disp);
+		free(x->comps);
+	}
+	it->n = n;
+}
+
+/* --no-base-dups: a side's items, less those its base has. */
+static int drop_base_dups(struct side *s, const bool *kinds)
+{
+	struct side b = { .path = s->base_path, .btf = s->base };
+	int err;
+
+	if (!s->base)
+		return 0;
+	err = collect(&b, kinds);
+	if (!err) {
+		qsort(b.items.v, b.items.n, sizeof(*b.items.v), item_disp_cmp);
+		items_drop(&s->items, &b.items);
+	}
+	items_free(&b.items);
+	return err;
+}
+
 static int item_cmp(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
@@ -1303,6 +1347,8 @@ static void usage(FILE *f)
 "  --kinds=LIST       compare only these, comma separated:\n"
 "                     types,funcs,vars,tags (default: all)\n"
 "  --ignore-funcs     same as leaving funcs out of --kinds\n"
+"  --no-base-dups     leave out items of A or B equal to an item of their\n"
+"                     base (split BTF repeating types its base has)\n"
 "  --summary          print only the summary line\n"
 "  -q, --quiet        print nothing; the exit code tells\n"
 "  -v, --verbose      let libbpf print its own warnings\n"
@@ -1397,6 +1443,8 @@ static int parse_args(int argc, char **argv, struct opts *o,
 			o->summary = true;
 		} else if (!strcmp(a, "--ignore-funcs")) {
 			ignore_funcs = true;
+		} else if (!strcmp(a, "--no-base-dups")) {
+			o->no_base_dups = true;
 		} else if ((v = opt_value(argc, argv, &i, "--kinds",
 					  &missing))) {
 			if (parse_kinds(o, v))
@@ -1485,6 +1533,9 @@ int btf_diff__main(int argc, char **argv)
 	if (!sb.btf)
 		goto out;
 	if (collect(&sa, o.kinds) || collect(&sb, o.kinds))
+		goto out;
+	if (o.no_base_dups &&
+	    (drop_base_dups(&sa, o.kinds) || drop_base_dups(&sb, o.kinds)))
 		goto out;
 	if (diff_items(stdout, &sa.items, &sb.items, &o, &cnt)) {
 		fprintf(stderr, "dwarf2btf: diff: %s\n", strerror(ENOMEM));

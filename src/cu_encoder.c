@@ -508,7 +508,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 	Dwarf_Sword dw_bit_off;
 	uint64_t bit_off;
 	uint32_t type;
-	int err;
+	int err, name_off;
 
 	err = cu_ctx__type_ref_attr(ctx, m, die_attrs__at(da, DA_TYPE), &type);
 	if (err)
@@ -547,12 +547,29 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	err = btf__add_field(ctx->btf, die_attrs__name(da), type, bit_off,
-			     bit_size);
+	name_off = name_cache__off(ctx->names, ctx->btf, die_attrs__name(da));
+	err = name_off < 0 ? name_off :
+	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
+	if (!err && name_off)
+		btf_last_member(ctx->btf)->name_off = name_off;
 	if (err)
 		cu_err(ctx, m, "cannot encode member (bit offset %llu, size %llu)",
 		       (unsigned long long)bit_off, (unsigned long long)bit_size);
 	return err;
+}
+
+/* As btf__add_typedef(), the name through the cache. */
+static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
+			       uint32_t ref)
+{
+	int off = name_cache__off(ctx->names, ctx->btf, name), id;
+
+	if (off <= 0)	/* libbpf refuses a typedef without a name */
+		return off < 0 ? off : btf__add_typedef(ctx->btf, name, ref);
+	id = btf__add_typedef(ctx->btf, "int", ref);
+	if (id > 0)
+		btf_mut_type(ctx->btf, id)->name_off = off;
+	return id;
 }
 
 static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
@@ -563,7 +580,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
 	const char *name;
 	Dwarf_Word size = 0;
 	uint32_t i;
-	int id;
+	int id, name_off;
 
 	if (die_attrs__get(die, &da))
 		return -EINVAL;
@@ -572,12 +589,16 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
 		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
 				    BTF_FWD_UNION : BTF_FWD_STRUCT);
 	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
+	name_off = name_cache__off(ctx->names, ctx->btf, name);
+	if (name_off < 0)
+		return name_off;
 	if (tag == DW_TAG_union_type)
-		id = btf__add_union(ctx->btf, name, size);
+		id = btf__add_union(ctx->btf, NULL, size);
 	else
-		id = btf__add_struct(ctx->btf, name, size);
+		id = btf__add_struct(ctx->btf, NULL, size);
 	if (id < 0)
 		return id;
+	btf_mut_type(ctx->btf, id)->name_off = name_off;
 	for (i = 0; i < n->nr_members; i++) {
 		Dwarf_Die *m = &ctx->members[n->first_member + i];
 		int err = die_attrs__get(m, &da);
@@ -630,6 +651,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 			Dwarf_Attribute *cv;
 			struct die_attrs da;
 			const char *ename;
+			int name_off;
 			Dwarf_Sword sval = 0;
 			Dwarf_Word uval = 0;
 			int64_t v = 0;
@@ -654,17 +676,22 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 				dwarf_formudata(cv, &uval);
 				v = (int64_t)uval;
 			}
-			if (enum64)
-				err = btf__add_enum64_value(ctx->btf,
-							    ename ? ename : "", v);
+			/* libbpf wants a name: one it has, then ours */
+			name_off = name_cache__off(ctx->names, ctx->btf, ename);
+			if (name_off < 0)
+				err = name_off;
+			else if (!name_off)	/* libbpf refuses it */
+				err = btf__add_enum_value(ctx->btf, "", v);
+			else if (enum64)
+				err = btf__add_enum64_value(ctx->btf, "int", v);
 			else if (ctx->env->opts->skip_enum64)
 				/* as pahole: 32 bits of every value, unsigned */
-				err = btf__add_enum_value(ctx->btf,
-							  ename ? ename : "",
+				err = btf__add_enum_value(ctx->btf, "int",
 							  (uint32_t)v);
 			else
-				err = btf__add_enum_value(ctx->btf,
-							  ename ? ename : "", v);
+				err = btf__add_enum_value(ctx->btf, "int", v);
+			if (!err)
+				btf_last_enum_name(ctx->btf, enum64, name_off);
 			if (err) {
 				cu_err(ctx, &child, "cannot encode enumerator");
 				return err;
@@ -824,7 +851,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 	case DW_TAG_restrict_type:
 		return btf__add_restrict(ctx->btf, ref);
 	case DW_TAG_typedef:
-		return btf__add_typedef(ctx->btf, die_name(die), ref);
+		return cu_ctx__add_typedef(ctx, die_name(die), ref);
 	default:
 		cu_err(ctx, die, "unexpected tag 0x%x", tag);
 		return -EINVAL;
@@ -1133,11 +1160,12 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 }
 
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct btf *btf, struct cu_fragment *out,
-		       char *errbuf, size_t errlen)
+		       struct btf *btf, struct name_cache *names,
+		       struct cu_fragment *out, char *errbuf, size_t errlen)
 {
 	struct cu_ctx ctx = {
 		.env = env,
+		.names = names,
 		.cudie = cudie,
 		.cu_off = dwarf_dieoffset(cudie),
 		.btf = btf,

@@ -17,6 +17,7 @@
 #include "symtab.h"
 
 struct btf;
+struct name_cache;
 
 struct encode_opts {
 	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
@@ -118,13 +119,14 @@ struct cu_fragment {
 
 /*
  * Encode one CU, appending its types to @btf (the worker's batch; nothing
- * else refers to it meanwhile).  @out gets the candidates, with type ids of
+ * else refers to it meanwhile).  @names caches @btf's string offsets
+ * (name_cache.h) from one CU to the next.  @out gets the candidates, with type ids of
  * @btf, and out->btf stays NULL.  On failure the one-line message (without
  * "dwarf2btf: ") is in @errbuf, and @btf must be thrown away.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct btf *btf, struct cu_fragment *out,
-		       char *errbuf, size_t errlen);
+		       struct btf *btf, struct name_cache *names,
+		       struct cu_fragment *out, char *errbuf, size_t errlen);
 void cu_fragment__free(struct cu_fragment *frag);
 
 #endif

@@ -12,6 +12,7 @@
 #include <elfutils/libdw.h>
 
 #include "cu_encoder.h"
+#include "name_cache.h"
 #include "log.h"
 
 #define MAX_DEPTH	128	/* DIE nesting; deeper input is treated as corrupt */
@@ -107,8 +108,36 @@ static inline const char *die_attrs__name(struct die_attrs *da)
 	return a ? dwarf_formstring(a) : NULL;
 }
 
+/*
+ * libbpf builds types in memory of its own that stays writable: names are
+ * set after the fact from name_cache offsets.
+ */
+static inline struct btf_type *btf_mut_type(struct btf *btf, int id)
+{
+	return (struct btf_type *)btf__type_by_id(btf, id);
+}
+
+static inline struct btf_member *btf_last_member(struct btf *btf)
+{
+	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
+
+	return btf_members(t) + btf_vlen(t) - 1;
+}
+
+static inline void btf_last_enum_name(struct btf *btf, bool enum64,
+				      uint32_t off)
+{
+	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
+
+	if (enum64)
+		btf_enum64(t)[btf_vlen(t) - 1].name_off = off;
+	else
+		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
+}
+
 struct cu_ctx {
 	const struct encode_env *env;
+	struct name_cache *names;
 	Dwarf_Die *cudie;
 	uint64_t cu_off;
 	struct btf *btf;

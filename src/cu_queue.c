@@ -22,6 +22,7 @@
 
 #include "cu_queue.h"
 #include "dedup.h"
+#include "name_cache.h"
 #include "merge.h"
 #include "log.h"
 
@@ -107,6 +108,7 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
 {
+	struct name_cache names = { 0 };
 	struct merge_state m;
 	struct cu_fragment frag;
 	size_t i;
@@ -119,8 +121,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	 */
 	err = merge_state__init(&m, UINT32_MAX, NULL);
 	for (i = first; !err && i < end; i++) {
-		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &frag,
-					 errbuf, ERRLEN);
+		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &names,
+					 &frag, errbuf, ERRLEN);
 		cu_queue__release(q, i);
 		if (!err)
 			err = cu_queue__check_memory(q, i, errbuf);
@@ -132,6 +134,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
 				 strerror(-err));
 	}
+	name_cache__free(&names);	/* dedup moves the strings */
 	if (!err && !q->env->opts->plain_dedup && dedup__can_track() &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",

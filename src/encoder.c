@@ -6,6 +6,7 @@
 #include <bpf/btf.h>
 #include <dwarf.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
@@ -13,6 +14,7 @@
 #include "merge.h"
 #include "elf_file.h"
 #include "encoder.h"
+#include "split_dedup.h"
 #include "funcs.h"
 #include "log.h"
 #include "output.h"
@@ -82,51 +84,88 @@ static const Dwfl_Callbacks dwfl_offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static int dwarf_input__open(const struct elf_file *ef, Dwfl **dwflp, Dwarf **dwp)
+struct dwarf_input {
+	Dwfl *dwfl;		/* relocatable input only */
+	Dwarf *dw;
+	char *buf;		/* the relocatable file's bytes */
+};
+
+static void dwarf_input__close(struct dwarf_input *in);
+
+/*
+ * A relocatable file, read whole into memory.  libdwfl applies the DWARF
+ * relocations where the sections are; in a private file mapping every
+ * first write to a page is a copy-on-write fault, and with other threads
+ * running each one flushes their TLBs too (a sixth of a module batch's
+ * time when measured).  A buffer we filled with read() has no such cost.
+ */
+static char *read_whole(const struct elf_file *ef, size_t *size)
+{
+	struct stat st;
+	size_t done = 0;
+	ssize_t n;
+	char *buf;
+
+	if (fstat(ef->fd, &st) || st.st_size <= 0)
+		return NULL;
+	buf = malloc(st.st_size);
+	if (!buf)
+		return NULL;
+	while (done < (size_t)st.st_size) {
+		n = pread(ef->fd, buf + done, st.st_size - done, done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(buf);
+			return NULL;
+		}
+		done += n;
+	}
+	*size = done;
+	return buf;
+}
+
+static int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	Dwarf *dw;
-	Dwfl *dwfl;
-	int fd, err;
+	size_t size;
+	int err;
 
-	*dwflp = NULL;
-	*dwp = NULL;
+	memset(in, 0, sizeof(*in));
 	if (ef->ehdr.e_type != ET_REL) {
-		dw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
-		if (!dw)
+		in->dw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
+		if (!in->dw)
 			goto no_dwarf;
-		*dwp = dw;
 		return 0;
 	}
-	dwfl = dwfl_begin(&dwfl_offline_callbacks);
-	if (!dwfl)
+	in->dwfl = dwfl_begin(&dwfl_offline_callbacks);
+	if (!in->dwfl)
 		return -ENOMEM;
-	fd = dup(ef->fd);
-	if (fd < 0) {
-		dwfl_end(dwfl);
-		return -errno;
+	in->buf = read_whole(ef, &size);
+	if (!in->buf) {
+		err = errno == ENOMEM ? -ENOMEM : -EIO;
+		pr_err("%s: cannot read: %s", ef->path, strerror(-err));
+		dwarf_input__close(in);
+		return err;
 	}
-	/* dwfl owns fd from here on. */
-	mod = dwfl_report_offline(dwfl, ef->path, ef->path, fd);
-	dwfl_report_end(dwfl, NULL, NULL);
-	dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
-	if (!dw) {
+	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
+					 in->buf, size);
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (!in->dw) {
 		/* e.g. relocations of a machine elfutils does not know */
 		const char *msg;
 
 		err = dwfl_errno();
 		msg = err ? dwfl_errmsg(err) : NULL;
+		dwarf_input__close(in);
 		if (msg && !strcasestr(msg, "no DWARF")) {
 			pr_err("%s: cannot read DWARF: %s", ef->path, msg);
-			dwfl_end(dwfl);
 			return -ENODATA;
 		}
-		dwfl_end(dwfl);
 		goto no_dwarf;
 	}
-	*dwflp = dwfl;
-	*dwp = dw;
 	return 0;
 no_dwarf:
 	err = dwarf_errno();
@@ -136,6 +175,16 @@ no_dwarf:
 	else
 		pr_err("%s: no DWARF debug info", ef->path);
 	return -ENODATA;
+}
+
+static void dwarf_input__close(struct dwarf_input *in)
+{
+	if (in->dwfl)
+		dwfl_end(in->dwfl);	/* owns in->dw */
+	else if (in->dw)
+		dwarf_end(in->dw);
+	free(in->buf);
+	memset(in, 0, sizeof(*in));
 }
 
 /* Is .debug_info used straight from the file mapping (not a copy)? */
@@ -184,7 +233,8 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 	}
 	*size = sz;
 	if (opts->out_path)
-		return output__write_raw(opts->out_path, data, sz);
+		return output__write_raw_batch(opts->out_path, data, sz,
+					       opts->out_batch);
 	return output__write_elf_section(path, ".BTF", data, sz);
 }
 
@@ -198,19 +248,52 @@ int encoder__prepare_base(struct btf *base)
 	return btf__find_str(base, "") == -ENOMEM ? -ENOMEM : 0;
 }
 
+/*
+ * *BTF (standalone, deduplicated) against the base: replaced by split BTF
+ * holding what the base lacks.  A lone file indexes the base here; a batch
+ * has done it once for all.
+ */
+static int encoder__split_dedup(const struct encoder_opts *opts,
+				struct btf **btf)
+{
+	struct base_index *idx = NULL;
+	struct split_dedup *d = opts->split_dedup;
+	struct btf *out;
+	int err = 0;
+
+	if (!d) {
+		err = base_index__new(opts->base, &idx);
+		if (err)
+			return err;
+		d = split_dedup__new(idx);
+		if (!d)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = split_dedup__run(d, *btf, opts->base, &out);
+	if (!err)
+		*btf = out;
+	if (!opts->split_dedup) {
+		split_dedup__free(d);
+		base_index__free(idx);
+	}
+	return err;
+}
+
 int encoder__run(const char *path, const struct encoder_opts *opts)
 {
 	struct consumer cons = { .path = path };
 	struct merge_state *m = &cons.m;
-	struct btf *btf;
+	struct btf *btf = NULL;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
 	struct elf_file ef;
 	struct stats st;
 	Dwarf_Die *cus = NULL;
-	Dwarf *dw = NULL;
-	Dwfl *dwfl = NULL;
+	struct dwarf_input in = { 0 };
+	Dwarf *dw;
 	size_t nr_cus = 0;
+	bool split;
 	int err, n;
 
 	stats__start(&st);
@@ -221,9 +304,10 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	err = elf_symtab__new(&ef, &syms);
 	if (err)
 		goto out;
-	err = dwarf_input__open(&ef, &dwfl, &dw);
+	err = dwarf_input__open(&in, &ef);
 	if (err)
 		goto out;
+	dw = in.dw;
 	err = collect_cus(path, dw, &cus, &nr_cus);
 	if (err)
 		goto out;
@@ -235,9 +319,14 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	st.nr_cus = nr_cus;
 	stats__phase_end(&st, PHASE_ELF);
 
-	/* Batches already come deduplicated: dedup again per 512 Ki new types. */
+	/*
+	 * Batches already come deduplicated: dedup again per 512 Ki new types.
+	 * Over a base, the fast path works on standalone BTF and matches it
+	 * against the base once, at the end (split_dedup.c).
+	 */
+	split = opts->base && !opts->enc.plain_dedup;
 	err = merge_state__init(m, opts->enc.plain_dedup ? UINT32_MAX : 1u << 19,
-				opts->base);
+				split ? NULL : opts->base);
 	if (err)
 		goto out;
 	btf = m->acc.btf;
@@ -245,7 +334,11 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &opts->enc;
-	debug_info_mapping(dw, &env);
+	/* Pages of a file mapping can be dropped and read again; ours not. */
+	env.debug_info = NULL;
+	env.debug_info_size = 0;
+	if (!in.buf)
+		debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    encoder__consume, &cons);
 	if (err)
@@ -272,12 +365,19 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	stats__phase_end(&st, PHASE_FUNCS);
 
 	err = btf__dedup(btf, NULL);
+	if (!err && split) {
+		stats__phase_end(&st, PHASE_DEDUP);
+		err = encoder__split_dedup(opts, &btf);
+		if (!err)
+			btf__set_pointer_size(btf, ef.ptr_size);
+	}
 	if (err) {
 		pr_err("%s: BTF dedup failed: %s", path, strerror(-err));
 		goto out;
 	}
-	st.nr_types = btf__type_cnt(btf) - 1;
-	stats__phase_end(&st, PHASE_DEDUP);
+	st.nr_types = btf__type_cnt(btf) -
+		      (btf__base_btf(btf) ? btf__type_cnt(btf__base_btf(btf)) : 1);
+	stats__phase_end(&st, split ? PHASE_BASE : PHASE_DEDUP);
 
 	if (ef.big_endian)
 		btf__set_endianness(btf, BTF_BIG_ENDIAN);
@@ -285,13 +385,14 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	stats__phase_end(&st, PHASE_WRITE);
 	if (!err && opts->stats)
 		stats__print(&st, stderr);
+	if (opts->stats_out)
+		*opts->stats_out = st;
 out:
+	if (btf != m->acc.btf)
+		btf__free(btf);	/* split_dedup's output */
 	merge_state__free(m);
 	free(cus);
-	if (dwfl)
-		dwfl_end(dwfl);
-	else if (dw)
-		dwarf_end(dw);
+	dwarf_input__close(&in);
 	elf_symtab__free(syms);
 	elf_file__close(&ef);
 	return err;

@@ -12,6 +12,9 @@
 #include "cu_encoder.h"
 
 struct btf;
+struct split_dedup;
+struct stats;
+struct output_batch;
 
 struct encoder_opts {
 	struct encode_opts enc;
@@ -24,6 +27,10 @@ struct encoder_opts {
 	 * encoder__prepare_base() once before sharing it between threads.
 	 */
 	struct btf *base;
+	/* scratch for matching types against an indexed base; NULL: own */
+	struct split_dedup *split_dedup;
+	struct stats *stats_out;	/* a batch's: this file's stats go here */
+	struct output_batch *out_batch;	/* raw output committed by a batch */
 };
 
 int encoder__prepare_base(struct btf *base);

@@ -43,7 +43,11 @@ static void usage(FILE *f)
 "      --base=BASE      split BTF over BASE (raw BTF, or an ELF with .BTF,\n"
 "                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
+"      --files-from=LIST\n"
+"                       more FILEs, one per line in LIST ('-': stdin); -o\n"
+"                       then names a directory, as with several FILEs\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
+"                       (for several FILEs: phase times summed over them)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
 "                       end, then one libbpf dedup of everything (slower,\n"
 "                       more memory; the same BTF by meaning)\n"
@@ -92,6 +96,7 @@ enum {
 	OPT_NOOP,
 	OPT_MAX_MEMORY,
 	OPT_PLAIN_DEDUP,
+	OPT_FILES_FROM,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -125,6 +130,55 @@ static int parse_size(const char *s, size_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+/*
+ * --files-from=LIST: input paths one per line ("-": standard input), for
+ * more modules than a command line holds.  Appended to *files.
+ */
+static int read_list(const char *list, char ***files, int *nr)
+{
+	FILE *f = strcmp(list, "-") ? fopen(list, "re") : stdin;
+	char *line = NULL, **v;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+		pr_err("%s: %s", list, strerror(errno));
+		return err;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (!n)
+			continue;
+		v = realloc(*files, (*nr + 1) * sizeof(*v));
+		if (!v || !(v[*nr] = strdup(line))) {
+			if (v)
+				*files = v;
+			err = -ENOMEM;
+			break;
+		}
+		*files = v;
+		(*nr)++;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	if (err)
+		pr_err("%s: %s", list, strerror(-err));
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return err;
+}
+
+static void free_list(char **files, int nr)
+{
+	while (nr > 0)
+		free(files[--nr]);
+	free(files);
 }
 
 static int parse_jobs(const char *s, int *jobs)
@@ -169,13 +223,16 @@ int main(int argc, char **argv)
 		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
+		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct encoder_opts opts = { 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *base_path = NULL;
-	int c, err;
+	char **list = NULL;
+	bool batch = false;	/* --files-from: -o is a directory */
+	int c, err, nr_list = 0;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
 	features__set_default(&opts.enc);
@@ -233,6 +290,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_FILES_FROM:
+			batch = true;
+			if (read_list(optarg, &list, &nr_list)) {
+				free_list(list, nr_list);
+				return 1;
+			}
+			break;
 		case OPT_PLAIN_DEDUP:
 			opts.enc.plain_dedup = true;
 			break;
@@ -276,28 +340,45 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc) {
+	for (; optind < argc && nr_list >= 0; optind++) {
+		char **v = realloc(list, (nr_list + 1) * sizeof(*v));
+
+		if (!v || !(v[nr_list] = strdup(argv[optind]))) {
+			if (v)
+				list = v;
+			pr_err("out of memory");
+			free_list(list, nr_list);
+			return 1;
+		}
+		list = v;
+		nr_list++;
+	}
+	if (!nr_list) {
 		pr_err("missing input FILE (see --help)");
+		free_list(list, nr_list);
 		return 2;
 	}
 	if (base_path) {
 		opts.base = btf_load__file(base_path, NULL, &err);
-		if (!opts.base)
+		if (!opts.base) {
+			free_list(list, nr_list);
 			return 1;
+		}
 	}
-	if (optind + 1 == argc) {
+	if (nr_list == 1 && !batch) {
 		err = opts.base ? encoder__prepare_base(opts.base) : 0;
 		if (err)
 			pr_err("%s: %s", base_path, strerror(-err));
 		else
-			err = encoder__run(argv[optind], &opts);
+			err = encoder__run(list[0], &opts);
 	} else {
 		/* Several FILEs: -o names a directory. */
 		const char *dir = opts.out_path;
 
 		opts.out_path = NULL;
-		err = batch__run(argv + optind, argc - optind, &opts, dir);
+		err = batch__run(list, nr_list, &opts, dir);
 	}
+	free_list(list, nr_list);
 	btf__free(opts.base);
 	return err ? 1 : 0;
 }

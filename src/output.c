@@ -19,6 +19,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -333,11 +334,26 @@ static int out__open(struct out_file *out, const struct stat *old)
 	return 0;
 }
 
+/* Best effort: make renames in the directory of @target durable. */
+static void out__sync_dir(const char *target)
+{
+	size_t dlen = out__dir_len(target);
+	char *dir = dlen ? strndup(target, dlen) : strdup(".");
+	int fd;
+
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 static int out__commit(struct out_file *out)
 {
-	char *dir;
-	size_t dlen;
-	int fd, err;
+	int err;
 
 	if (out->direct) {
 		err = close(out->fd);
@@ -356,18 +372,8 @@ static int out__commit(struct out_file *out)
 		return out__error(out->path, errno, "cannot replace the file");
 	free(out->tmp);
 	out->tmp = NULL;
-
 	/* Make the rename durable too; best effort, the data is safe. */
-	dlen = out__dir_len(out->target);
-	dir = dlen ? strndup(out->target, dlen) : strdup(".");
-	if (dir) {
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			(void)fsync(fd);
-			close(fd);
-		}
-		free(dir);
-	}
+	out__sync_dir(out->target);
 	return 0;
 }
 
@@ -393,7 +399,143 @@ static int out__check_writable(const char *path)
 	return 0;
 }
 
+struct output_batch {
+	pthread_mutex_t lock;
+	struct output_pending {
+		char *path;	/* as named, for messages */
+		char *target;
+		char *tmp;
+	} *items;
+	size_t nr, cap;
+};
+
+struct output_batch *output_batch__new(void)
+{
+	struct output_batch *ob = calloc(1, sizeof(*ob));
+
+	if (ob)
+		pthread_mutex_init(&ob->lock, NULL);
+	return ob;
+}
+
+/* The temp file is written and closed: queue it for the batch's commit. */
+static int out__defer(struct out_file *out, struct output_batch *ob)
+{
+	struct output_pending *p;
+	char *path;
+	int err;
+
+	err = close(out->fd);
+	out->fd = -1;
+	if (err)
+		return out__error(out->path, errno, "write failed");
+	path = strdup(out->path);
+	if (!path)
+		return out__error(out->path, ENOMEM, "out of memory");
+	pthread_mutex_lock(&ob->lock);
+	if (ob->nr == ob->cap) {
+		size_t cap = ob->cap ? ob->cap * 2 : 256;
+
+		p = realloc(ob->items, cap * sizeof(*p));
+		if (!p) {
+			pthread_mutex_unlock(&ob->lock);
+			free(path);
+			return out__error(out->path, ENOMEM, "out of memory");
+		}
+		ob->items = p;
+		ob->cap = cap;
+	}
+	p = &ob->items[ob->nr++];
+	p->path = path;
+	p->target = out->target;
+	p->tmp = out->tmp;
+	out->target = NULL;
+	out->tmp = NULL;
+	pthread_mutex_unlock(&ob->lock);
+	return 0;
+}
+
+static void output_pending__free(struct output_pending *p)
+{
+	if (p->tmp)
+		unlink(p->tmp);
+	free(p->tmp);
+	free(p->target);
+	free(p->path);
+	p->tmp = p->target = p->path = NULL;
+}
+
+/*
+ * One syncfs() for the whole batch instead of an fsync() per file (two
+ * with the directory's), then the renames: a thousand modules' outputs,
+ * each still atomic.  A failed sync cannot be pinned on one file, so then
+ * none is replaced.
+ */
+int output_batch__commit(struct output_batch *ob)
+{
+	size_t i, dlen, last = 0;
+	int fd, err = 0, failed = 0;
+
+	/* one syncfs() per directory met (a batch normally has one) */
+	for (i = 0; i < ob->nr && !err; i++) {
+		dlen = out__dir_len(ob->items[i].target);
+		if (i && dlen == out__dir_len(ob->items[last].target) &&
+		    !strncmp(ob->items[i].target, ob->items[last].target, dlen))
+			continue;
+		last = i;
+		fd = open(ob->items[i].tmp, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syncfs(fd))
+			err = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+	}
+	for (i = 0; i < ob->nr; i++) {
+		struct output_pending *p = &ob->items[i];
+
+		if (err) {
+			out__error(p->path, err, "sync failed");
+			failed++;
+			continue;
+		}
+		if (rename(p->tmp, p->target)) {
+			out__error(p->path, errno, "cannot replace the file");
+			failed++;
+			continue;
+		}
+		free(p->tmp);
+		p->tmp = NULL;
+		dlen = out__dir_len(p->target);
+		if (!i || dlen != out__dir_len(ob->items[last].target) ||
+		    strncmp(p->target, ob->items[last].target, dlen))
+			out__sync_dir(p->target);
+		last = i;
+	}
+	for (i = 0; i < ob->nr; i++)
+		output_pending__free(&ob->items[i]);
+	ob->nr = 0;
+	return failed;
+}
+
+void output_batch__free(struct output_batch *ob)
+{
+	size_t i;
+
+	if (!ob)
+		return;
+	for (i = 0; i < ob->nr; i++)
+		output_pending__free(&ob->items[i]);
+	free(ob->items);
+	pthread_mutex_destroy(&ob->lock);
+	free(ob);
+}
+
 int output__write_raw(const char *path, const void *data, size_t size)
+{
+	return output__write_raw_batch(path, data, size, NULL);
+}
+
+int output__write_raw_batch(const char *path, const void *data, size_t size,
+			    struct output_batch *ob)
 {
 	struct out_file out;
 	struct stat st;
@@ -427,7 +569,7 @@ int output__write_raw(const char *path, const void *data, size_t size)
 	if (!err)
 		err = out__write(&out, data, size, 0);
 	if (!err)
-		err = out__commit(&out);
+		err = ob && !out.direct ? out__defer(&out, ob) : out__commit(&out);
 	out__end(&out);
 	return err;
 }

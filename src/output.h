@@ -28,6 +28,21 @@
 int output__write_raw(const char *path, const void *data, size_t size);
 
 /*
+ * Many raw outputs (a batch of modules): each is written to its temp file
+ * by output__write_raw_batch() (from any thread), then one
+ * output_batch__commit() syncs the file system once and renames them all;
+ * it returns how many failed, each reported.  output_batch__free() removes
+ * temp files never committed.
+ */
+struct output_batch;
+
+struct output_batch *output_batch__new(void);
+int output__write_raw_batch(const char *path, const void *data, size_t size,
+			    struct output_batch *ob);
+int output_batch__commit(struct output_batch *ob);
+void output_batch__free(struct output_batch *ob);
+
+/*
  * Add the section @name to the ELF file @path, or replace its contents,
  * with @size bytes of @data (already in the file's byte order).  Works for
  * ELF32/ELF64, either byte order, any e_type, and extended section

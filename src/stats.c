@@ -10,6 +10,7 @@ static const char *const phase_names[PHASE__MAX] = {
 	[PHASE_ENCODE] = "encode+merge",
 	[PHASE_FUNCS] = "functions",
 	[PHASE_DEDUP] = "dedup",
+	[PHASE_BASE] = "base match",
 	[PHASE_WRITE] = "write",
 };
 
@@ -57,4 +58,19 @@ void stats__print(const struct stats *st, FILE *f)
 		st->nr_funcs, st->nr_func_cands);
 	fprintf(f, "stats: variables %zu\n", st->nr_vars);
 	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
+}
+
+void stats__add(struct stats *sum, const struct stats *st)
+{
+	int i;
+
+	for (i = 0; i < PHASE__MAX; i++)
+		sum->phase[i] += st->phase[i];
+	sum->nr_cus += st->nr_cus;
+	sum->nr_types_in += st->nr_types_in;
+	sum->nr_types += st->nr_types;
+	sum->nr_funcs += st->nr_funcs;
+	sum->nr_func_cands += st->nr_func_cands;
+	sum->nr_vars += st->nr_vars;
+	sum->out_bytes += st->out_bytes;
 }

@@ -11,6 +11,7 @@ enum stats_phase {
 	PHASE_ENCODE,		/* per-CU encoding and in-order merge */
 	PHASE_FUNCS,		/* function decisions */
 	PHASE_DEDUP,
+	PHASE_BASE,		/* types matched against the base (modules) */
 	PHASE_WRITE,
 	PHASE__MAX,
 };
@@ -34,5 +35,7 @@ void stats__start(struct stats *st);
 /* Charge the time since the last mark to @phase. */
 void stats__phase_end(struct stats *st, enum stats_phase phase);
 void stats__print(const struct stats *st, FILE *f);
+/* Add a file's phase times and counts to a batch's */
+void stats__add(struct stats *sum, const struct stats *st);
 
 #endif

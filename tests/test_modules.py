@@ -82,6 +82,24 @@ def _batch(ctx, cc, dwarf):
             if got != single[m]:
                 raise AssertionError("%s %s: batch output differs from the "
                                      "single run" % (m, jobs))
+    # The list from a file: one module on the command line, two in it.
+    lst = os.path.join(ctx.tmp, "list")
+    open(lst, "w").write("%s\n\n%s\n" % (objs[1], objs[2]))
+    out = os.path.join(ctx.tmp, "out-list")
+    p = ctx.run([ctx.bin, "--base", base, "-o", out, "--files-from", lst,
+                 "--stats", objs[0]])
+    if p.returncode != 0:
+        raise AssertionError("--files-from: " + p.stderr)
+    # --stats for a batch: one report, summed over the files
+    if (p.stderr.count("stats: 3 files;") != 1 or
+            "stats: phase base match" not in p.stderr or
+            "stats: functions 6 encoded of 6" not in p.stderr):
+        raise AssertionError("--stats of a batch:\n" + p.stderr)
+    for m in MODS:
+        if open(os.path.join(out, m + ".btf"), "rb").read() != single[m]:
+            raise AssertionError("%s: --files-from output differs" % m)
+    if [f for f in os.listdir(out) if f.endswith(".tmp")]:
+        raise AssertionError("temp files left in " + out)
 
 
 for _cc in ("gcc", "clang"):
@@ -126,6 +144,18 @@ def test_modules_in_place(ctx):
         raise AssertionError(p.stderr)
     for m, obj in zip(MODS, objs):
         _check_split(ctx, base, obj, m)
+
+
+def test_modules_list_missing(ctx):
+    # An unreadable --files-from list: one line naming it, nothing written.
+    lst = os.path.join(ctx.tmp, "no-such-list")
+    out = os.path.join(ctx.tmp, "out")
+    p = ctx.run([ctx.bin, "-o", out, "--files-from", lst])
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 1 or len(lines) != 1 or lst not in lines[0]:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    if os.path.exists(out):
+        raise AssertionError("output directory made")
 
 
 def test_modules_same_name(ctx):

@@ -1,0 +1,1160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A module's types against the base: the rules of libbpf's dedup of split
+ * BTF as of libbpf 1.6 (what the kernels we compare with were built with;
+ * 1.7 moved typedefs to step 2),
+ * on an index of the base built once instead of once per module.
+ *
+ * The module arrives deduplicated on its own.  Its ids are moved into the
+ * id space of split BTF (base ids first, module ids after), then:
+ *   1. INT, ENUM, FWD, FLOAT: equal to a base type, or kept;
+ *   2. STRUCT, UNION: a base type with the same shallow shape
+ *      whose whole type graph is equivalent (a side-by-side walk with a
+ *      hypothetical mapping, FWDs matching their struct);
+ *   3. FWDs still kept: the struct or union of that name, if only one;
+ *   4. reference types: equal to a base type once what they refer to is
+ *      resolved;
+ * and the types left become split BTF over the base.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "split_dedup.h"
+
+#define ID_NONE		UINT32_MAX		/* not processed yet */
+#define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
+#define ID_MAX		0x7fffffffu		/* larger values are marks */
+#define IDENT_DEPTH	16
+
+/* Ids chained by hash bucket, the latest added first. */
+struct chains {
+	uint32_t *head;		/* per bucket: an id, 0 for none */
+	uint32_t *next;		/* per id - first */
+	uint64_t *hash;		/* per id - first */
+	uint32_t mask;
+	uint32_t first;
+	uint32_t cap;		/* entries in next and hash */
+	uint32_t nr_buckets;
+};
+
+struct base_index {
+	const struct btf *btf;
+	uint32_t nr;		/* btf__type_cnt() */
+	struct chains types;	/* dedup candidates, by shallow hash */
+	struct chains names;	/* structs and unions, by name */
+};
+
+struct split_dedup {
+	const struct base_index *idx;
+	const struct btf *base;
+	struct btf *mod;
+	uint32_t start;		/* the first module id: idx->nr */
+	uint32_t end;		/* start + module types */
+	uint32_t cap;		/* entries in map and hypot */
+	uint32_t *map;		/* id -> canonical id; base ids are their own */
+	uint32_t *hypot;	/* canonical graph id -> candidate graph id */
+	uint32_t *hypot_list;
+	size_t nr_hypot, cap_hypot;
+	uint32_t *dirty;	/* base ids whose map entry changed */
+	size_t nr_dirty, cap_dirty;
+	bool adjust_canon;	/* a base FWD would have to change */
+	struct chains split;	/* canonical module types, by shallow hash */
+	struct chains names;	/* canonical module structs and unions */
+	uint32_t *new_id;	/* per module type: its id in the output */
+	uint32_t cap_new;
+};
+
+static int chains__init(struct chains *c, uint32_t first, uint32_t nr)
+{
+	uint32_t nb = 16;
+
+	while (nb < 2 * (uint64_t)nr && nb < (1u << 31))
+		nb *= 2;
+	if (nr > c->cap) {
+		free(c->next);
+		free(c->hash);
+		c->next = malloc(nr * sizeof(*c->next));
+		c->hash = malloc(nr * sizeof(*c->hash));
+		c->cap = c->next && c->hash ? nr : 0;
+		if (!c->cap)
+			return -ENOMEM;
+	}
+	if (nb > c->nr_buckets) {
+		free(c->head);
+		c->head = malloc(nb * sizeof(*c->head));
+		c->nr_buckets = c->head ? nb : 0;
+		if (!c->head)
+			return -ENOMEM;
+	}
+	memset(c->head, 0, nb * sizeof(*c->head));
+	c->mask = nb - 1;
+	c->first = first;
+	return 0;
+}
+
+static void chains__free(struct chains *c)
+{
+	free(c->head);
+	free(c->next);
+	free(c->hash);
+	memset(c, 0, sizeof(*c));
+}
+
+static void chains__add(struct chains *c, uint32_t id, uint64_t h)
+{
+	uint32_t b = h & c->mask;
+
+	c->next[id - c->first] = c->head[b];
+	c->hash[id - c->first] = h;
+	c->head[b] = id;
+}
+
+/* The first id with hash H after ID (0: from the start), 0 at the end. */
+static uint32_t chains__next(const struct chains *c, uint64_t h, uint32_t id)
+{
+	id = id ? c->next[id - c->first] : c->head[h & c->mask];
+	while (id && c->hash[id - c->first] != h)
+		id = c->next[id - c->first];
+	return id;
+}
+
+static uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+	return h * 31 + v;
+}
+
+static uint64_t hash_str(const struct btf *btf, uint32_t off)
+{
+	const unsigned char *s = (const void *)btf__name_by_offset(btf, off);
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (s && *s) {
+		h ^= *s++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t hash_common(const struct btf *btf, const struct btf_type *t)
+{
+	return hash_mix(hash_mix(hash_str(btf, t->name_off), t->info), t->size);
+}
+
+static uint64_t hash_int_tag(const struct btf *btf, const struct btf_type *t)
+{
+	return hash_mix(hash_common(btf, t), *(const uint32_t *)(t + 1));
+}
+
+/* Names only: an enum without values (declared) matches a full one. */
+static uint64_t hash_enum(const struct btf *btf, const struct btf_type *t)
+{
+	return hash_str(btf, t->name_off);
+}
+
+static uint64_t hash_struct(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	uint64_t h = hash_common(btf, t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		h = hash_mix(hash_mix(h, hash_str(btf, m->name_off)), m->offset);
+	return h;
+}
+
+static uint64_t hash_array(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_array *a = btf_array(t);
+	uint64_t h = hash_common(btf, t);
+
+	return hash_mix(hash_mix(hash_mix(h, a->type), a->index_type),
+			a->nelems);
+}
+
+static uint64_t hash_proto(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_param *p = btf_params(t);
+	uint64_t h = hash_common(btf, t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, p++)
+		h = hash_mix(hash_mix(h, hash_str(btf, p->name_off)), p->type);
+	return h;
+}
+
+/* The hash a type is a candidate under; false for VAR and DATASEC. */
+static bool hash_type(const struct btf *btf, const struct btf_type *t,
+		      uint64_t *h)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_DECL_TAG:
+		*h = hash_int_tag(btf, t);
+		return true;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		*h = hash_enum(btf, t);
+		return true;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*h = hash_struct(btf, t);
+		return true;
+	case BTF_KIND_ARRAY:
+		*h = hash_array(btf, t);
+		return true;
+	case BTF_KIND_FUNC_PROTO:
+		*h = hash_proto(btf, t);
+		return true;
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+		return false;
+	default:
+		*h = hash_common(btf, t);
+		return true;
+	}
+}
+
+int base_index__new(const struct btf *base, struct base_index **out)
+{
+	struct base_index *idx = calloc(1, sizeof(*idx));
+	uint32_t id;
+	int err;
+
+	*out = NULL;
+	if (!idx)
+		return -ENOMEM;
+	idx->btf = base;
+	idx->nr = btf__type_cnt(base);
+	err = chains__init(&idx->types, 0, idx->nr) ?:
+	      chains__init(&idx->names, 0, idx->nr);
+	if (err) {
+		base_index__free(idx);
+		return err;
+	}
+	for (id = 1; id < idx->nr; id++) {
+		const struct btf_type *t = btf__type_by_id(base, id);
+		uint64_t h;
+
+		if (hash_type(base, t, &h))
+			chains__add(&idx->types, id, h);
+		if (btf_is_composite(t))
+			chains__add(&idx->names, id, hash_str(base, t->name_off));
+	}
+	*out = idx;
+	return 0;
+}
+
+void base_index__free(struct base_index *idx)
+{
+	if (!idx)
+		return;
+	chains__free(&idx->types);
+	chains__free(&idx->names);
+	free(idx);
+}
+
+struct split_dedup *split_dedup__new(const struct base_index *idx)
+{
+	struct split_dedup *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->idx = idx;
+	d->base = idx->btf;
+	d->start = idx->nr;
+	return d;
+}
+
+void split_dedup__free(struct split_dedup *d)
+{
+	if (!d)
+		return;
+	free(d->map);
+	free(d->hypot);
+	free(d->hypot_list);
+	free(d->dirty);
+	free(d->new_id);
+	chains__free(&d->split);
+	chains__free(&d->names);
+	free(d);
+}
+
+static struct btf_type *sd__type(const struct split_dedup *d, uint32_t id)
+{
+	if (id < d->start)
+		return (struct btf_type *)btf__type_by_id(d->base, id);
+	return (struct btf_type *)btf__type_by_id(d->mod, id - d->start + 1);
+}
+
+static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
+{
+	return id < d->start ? d->base : d->mod;
+}
+
+/* Names of types ID1 and ID2 (string offsets OFF1, OFF2) are equal. */
+static bool sd__str_eq(const struct split_dedup *d, uint32_t id1,
+		       uint32_t off1, uint32_t id2, uint32_t off2)
+{
+	const struct btf *b1 = sd__btf(d, id1), *b2 = sd__btf(d, id2);
+	const char *s1, *s2;
+
+	if (b1 == b2 && off1 == off2)
+		return true;
+	s1 = btf__name_by_offset(b1, off1);
+	s2 = btf__name_by_offset(b2, off2);
+	return s1 && s2 && !strcmp(s1, s2);
+}
+
+/* Types structurally equal but for the types they refer to. */
+static bool eq_common(const struct split_dedup *d, uint32_t id1,
+		      const struct btf_type *t1, uint32_t id2,
+		      const struct btf_type *t2)
+{
+	return t1->info == t2->info && t1->size == t2->size &&
+	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+}
+
+static bool eq_int_tag(const struct split_dedup *d, uint32_t id1,
+		       const struct btf_type *t1, uint32_t id2,
+		       const struct btf_type *t2)
+{
+	return eq_common(d, id1, t1, id2, t2) &&
+	       *(const uint32_t *)(t1 + 1) == *(const uint32_t *)(t2 + 1);
+}
+
+static bool eq_enum(const struct split_dedup *d, uint32_t id1,
+		    const struct btf_type *t1, uint32_t id2,
+		    const struct btf_type *t2)
+{
+	int i, n = btf_vlen(t1);
+
+	if (!eq_common(d, id1, t1, id2, t2))
+		return false;
+	if (btf_is_enum(t1)) {
+		const struct btf_enum *a = btf_enum(t1), *b = btf_enum(t2);
+
+		for (i = 0; i < n; i++)
+			if (a[i].val != b[i].val ||
+			    !sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+				return false;
+		return true;
+	}
+	for (i = 0; i < n; i++) {
+		const struct btf_enum64 *a = btf_enum64(t1) + i;
+		const struct btf_enum64 *b = btf_enum64(t2) + i;
+
+		if (a->val_lo32 != b->val_lo32 || a->val_hi32 != b->val_hi32 ||
+		    !sd__str_eq(d, id1, a->name_off, id2, b->name_off))
+			return false;
+	}
+	return true;
+}
+
+static bool is_enum_fwd(const struct btf_type *t)
+{
+	return btf_is_any_enum(t) && !btf_vlen(t);
+}
+
+/* Equal, or one is only declared (no values) and the names agree. */
+static bool compat_enum(const struct split_dedup *d, uint32_t id1,
+			const struct btf_type *t1, uint32_t id2,
+			const struct btf_type *t2)
+{
+	if (!is_enum_fwd(t1) && !is_enum_fwd(t2))
+		return eq_enum(d, id1, t1, id2, t2);
+	return btf_is_any_enum(t1) && btf_is_any_enum(t2) &&
+	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+}
+
+static bool shallow_eq_struct(const struct split_dedup *d, uint32_t id1,
+			      const struct btf_type *t1, uint32_t id2,
+			      const struct btf_type *t2)
+{
+	const struct btf_member *a = btf_members(t1), *b = btf_members(t2);
+	int i;
+
+	if (!eq_common(d, id1, t1, id2, t2))
+		return false;
+	for (i = 0; i < btf_vlen(t1); i++)
+		if (a[i].offset != b[i].offset ||
+		    !sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+			return false;
+	return true;
+}
+
+static bool eq_name_info(const struct split_dedup *d, uint32_t id1,
+			 const struct btf_type *t1, uint32_t id2,
+			 const struct btf_type *t2)
+{
+	return t1->info == t2->info &&
+	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+}
+
+static bool compat_array(const struct split_dedup *d, uint32_t id1,
+			 const struct btf_type *t1, uint32_t id2,
+			 const struct btf_type *t2)
+{
+	return eq_common(d, id1, t1, id2, t2) &&
+	       btf_array(t1)->nelems == btf_array(t2)->nelems;
+}
+
+static bool eq_array(const struct split_dedup *d, uint32_t id1,
+		     const struct btf_type *t1, uint32_t id2,
+		     const struct btf_type *t2)
+{
+	return compat_array(d, id1, t1, id2, t2) &&
+	       btf_array(t1)->type == btf_array(t2)->type &&
+	       btf_array(t1)->index_type == btf_array(t2)->index_type;
+}
+
+/* Prototypes alike but for the types of the result and parameters. */
+static bool compat_proto(const struct split_dedup *d, uint32_t id1,
+			 const struct btf_type *t1, uint32_t id2,
+			 const struct btf_type *t2)
+{
+	const struct btf_param *a = btf_params(t1), *b = btf_params(t2);
+	int i;
+
+	if (t1->info != t2->info ||
+	    !sd__str_eq(d, id1, t1->name_off, id2, t2->name_off))
+		return false;
+	for (i = 0; i < btf_vlen(t1); i++)
+		if (!sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+			return false;
+	return true;
+}
+
+static bool eq_proto(const struct split_dedup *d, uint32_t id1,
+		     const struct btf_type *t1, uint32_t id2,
+		     const struct btf_type *t2)
+{
+	const struct btf_param *a = btf_params(t1), *b = btf_params(t2);
+	int i;
+
+	if (!compat_proto(d, id1, t1, id2, t2) || t1->type != t2->type)
+		return false;
+	for (i = 0; i < btf_vlen(t1); i++)
+		if (a[i].type != b[i].type)
+			return false;
+	return true;
+}
+
+/* Kinds that refer to no type, of equal kinds: 1 equal, 0 not; else -1. */
+static int eq_leaf(const struct split_dedup *d, uint32_t id1,
+		   const struct btf_type *t1, uint32_t id2,
+		   const struct btf_type *t2)
+{
+	switch (btf_kind(t1)) {
+	case BTF_KIND_INT:
+		return eq_int_tag(d, id1, t1, id2, t2);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return compat_enum(d, id1, t1, id2, t2);
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		return eq_common(d, id1, t1, id2, t2);
+	default:
+		return -1;
+	}
+}
+
+/* Candidates for hash H: canonical module types, latest first, then base. */
+static uint32_t sd__next_cand(const struct split_dedup *d, uint64_t h,
+			      uint32_t id)
+{
+	if (!id || id >= d->start) {
+		id = chains__next(&d->split, h, id);
+		if (id)
+			return id;
+	}
+	return chains__next(&d->idx->types, h, id >= d->start ? 0 : id);
+}
+
+#define for_each_cand(d, h, id) \
+	for (id = sd__next_cand(d, h, 0); id; id = sd__next_cand(d, h, id))
+
+static bool sd__mapped(const struct split_dedup *d, uint32_t id)
+{
+	return d->map[id] <= ID_MAX;
+}
+
+static uint32_t sd__resolve(const struct split_dedup *d, uint32_t id)
+{
+	while (sd__mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+/* A FWD already resolved to a struct or union: that; else ID itself. */
+static uint32_t sd__resolve_fwd(const struct split_dedup *d, uint32_t id)
+{
+	uint32_t r;
+
+	if (!btf_is_fwd(sd__type(d, id)))
+		return id;
+	r = sd__resolve(d, id);
+	return btf_is_fwd(sd__type(d, r)) ? id : r;
+}
+
+static int grow_u32(uint32_t **arr, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap * 2 : 256;
+	uint32_t *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+/* Base types are their own canonical ids: remember any we redirect. */
+static int sd__set_map(struct split_dedup *d, uint32_t id, uint32_t to)
+{
+	if (id < d->start && d->map[id] == id) {
+		if (grow_u32(&d->dirty, &d->cap_dirty, d->nr_dirty + 1))
+			return -ENOMEM;
+		d->dirty[d->nr_dirty++] = id;
+	}
+	d->map[id] = to;
+	return 0;
+}
+
+static int sd__hypot_add(struct split_dedup *d, uint32_t canon, uint32_t cand)
+{
+	if (grow_u32(&d->hypot_list, &d->cap_hypot, d->nr_hypot + 1))
+		return -ENOMEM;
+	d->hypot_list[d->nr_hypot++] = canon;
+	d->hypot[canon] = cand;
+	return 0;
+}
+
+static void sd__hypot_clear(struct split_dedup *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_hypot; i++)
+		d->hypot[d->hypot_list[i]] = ID_NONE;
+	d->nr_hypot = 0;
+	d->adjust_canon = false;
+}
+
+/*
+ * Two types of the candidate graph that are copies of each other (a
+ * compiler may emit one array type twice in a CU, say): compared by
+ * structure, to a bounded depth.
+ */
+static bool sd__identical(const struct split_dedup *d, uint32_t id1,
+			  uint32_t id2, int depth)
+{
+	const struct btf_type *t1, *t2;
+	int i;
+
+	for (; depth > 0; depth--) {
+		t1 = sd__type(d, id1);
+		t2 = sd__type(d, id2);
+		if (btf_kind(t1) != btf_kind(t2))
+			return false;
+		i = eq_leaf(d, id1, t1, id2, t2);
+		if (i >= 0)
+			return i;
+		switch (btf_kind(t1)) {
+		case BTF_KIND_UNKN:
+			return true;
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_TYPE_TAG:
+			if (!eq_name_info(d, id1, t1, id2, t2))
+				return false;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = btf_array(t1);
+			const struct btf_array *b = btf_array(t2);
+
+			if (!compat_array(d, id1, t1, id2, t2))
+				return false;
+			if (a->index_type != b->index_type &&
+			    !sd__identical(d, a->index_type, b->index_type,
+					   depth - 1))
+				return false;
+			return a->type == b->type ||
+			       sd__identical(d, a->type, b->type, depth - 1);
+		}
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION: {
+			const struct btf_member *a = btf_members(t1);
+			const struct btf_member *b = btf_members(t2);
+
+			if (!shallow_eq_struct(d, id1, t1, id2, t2))
+				return false;
+			for (i = 0; i < btf_vlen(t1); i++)
+				if (a[i].type != b[i].type &&
+				    !sd__identical(d, a[i].type, b[i].type,
+						   depth - 1))
+					return false;
+			return true;
+		}
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *a = btf_params(t1);
+			const struct btf_param *b = btf_params(t2);
+
+			if (!compat_proto(d, id1, t1, id2, t2))
+				return false;
+			if (t1->type != t2->type &&
+			    !sd__identical(d, t1->type, t2->type, depth - 1))
+				return false;
+			for (i = 0; i < btf_vlen(t1); i++)
+				if (a[i].type != b[i].type &&
+				    !sd__identical(d, a[i].type, b[i].type,
+						   depth - 1))
+					return false;
+			return true;
+		}
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+static int fwd_kind(const struct btf_type *t)
+{
+	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+}
+
+/*
+ * Is the graph from CAND (module side) equivalent to the one from CANON?
+ * A side-by-side walk: each canonical type is assumed to correspond to one
+ * candidate type (d->hypot), a contradiction ends it.  1, 0 or -errno.
+ */
+static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
+{
+	const struct btf_type *ct, *kt;
+	int i, eq, ck, kk;
+	uint32_t h;
+
+	if (sd__resolve(d, cand) == sd__resolve(d, canon))
+		return 1;
+	canon = sd__resolve_fwd(d, canon);
+	h = d->hypot[canon];
+	if (h <= ID_MAX)
+		return h == cand || sd__identical(d, h, cand, IDENT_DEPTH);
+	if (sd__hypot_add(d, canon, cand))
+		return -ENOMEM;
+
+	ct = sd__type(d, cand);
+	kt = sd__type(d, canon);
+	ck = btf_kind(ct);
+	kk = btf_kind(kt);
+	if (!sd__str_eq(d, cand, ct->name_off, canon, kt->name_off))
+		return 0;
+	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
+		if (ck == BTF_KIND_FWD)
+			return fwd_kind(ct) == kk;
+		if (fwd_kind(kt) != ck)
+			return 0;
+		/* a base FWD would have to become the module's struct */
+		if (canon < d->start)
+			d->adjust_canon = true;
+		return 1;
+	}
+	if (ck != kk)
+		return 0;
+	eq = eq_leaf(d, cand, ct, canon, kt);
+	if (eq >= 0)
+		return eq;
+	switch (ck) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+		if (ct->info != kt->info)
+			return 0;
+		return sd__equiv(d, ct->type, kt->type);
+	case BTF_KIND_ARRAY:
+		if (!compat_array(d, cand, ct, canon, kt))
+			return 0;
+		eq = sd__equiv(d, btf_array(ct)->index_type,
+			       btf_array(kt)->index_type);
+		if (eq <= 0)
+			return eq;
+		return sd__equiv(d, btf_array(ct)->type, btf_array(kt)->type);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		if (!shallow_eq_struct(d, cand, ct, canon, kt))
+			return 0;
+		for (i = 0; i < btf_vlen(ct); i++) {
+			eq = sd__equiv(d, btf_members(ct)[i].type,
+				       btf_members(kt)[i].type);
+			if (eq <= 0)
+				return eq;
+		}
+		return 1;
+	case BTF_KIND_FUNC_PROTO:
+		if (!compat_proto(d, cand, ct, canon, kt))
+			return 0;
+		eq = sd__equiv(d, ct->type, kt->type);
+		for (i = 0; eq > 0 && i < btf_vlen(ct); i++)
+			eq = sd__equiv(d, btf_params(ct)[i].type,
+				       btf_params(kt)[i].type);
+		return eq;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * A walk found the graphs equivalent: FWDs on either side now stand for
+ * the struct they met, and module structs met become the base's.
+ */
+static int sd__merge_hypot(struct split_dedup *d)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < d->nr_hypot; i++) {
+		uint32_t c = sd__resolve(d, d->hypot_list[i]);
+		uint32_t t = sd__resolve(d, d->hypot[d->hypot_list[i]]);
+		int tk = btf_kind(sd__type(d, t));
+		int ck = btf_kind(sd__type(d, c));
+
+		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD) {
+			err = sd__set_map(d, c, t);
+			if (err)
+				return err;
+		}
+		if (d->adjust_canon)
+			continue;
+		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
+			d->map[t] = c;
+		if ((tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
+		    ck != BTF_KIND_FWD && sd__mapped(d, c) && !sd__mapped(d, t))
+			d->map[t] = c;
+	}
+	return 0;
+}
+
+static int sd__prim(struct split_dedup *d, uint32_t id)
+{
+	const struct btf_type *t = sd__type(d, id), *c;
+	uint32_t cand, to = id;
+	uint64_t h;
+	int err;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		h = hash_int_tag(d->mod, t);
+		for_each_cand(d, h, cand) {
+			c = sd__type(d, cand);
+			if (btf_kind(c) == BTF_KIND_INT &&
+			    eq_int_tag(d, id, t, cand, c)) {
+				to = cand;
+				break;
+			}
+		}
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		h = hash_enum(d->mod, t);
+		for_each_cand(d, h, cand) {
+			c = sd__type(d, cand);
+			if (!btf_is_any_enum(c))
+				continue;
+			if (eq_enum(d, id, t, cand, c)) {
+				to = cand;
+				break;
+			}
+			if (!compat_enum(d, id, t, cand, c))
+				continue;
+			if (is_enum_fwd(t)) {
+				to = cand;
+				break;
+			}
+			/* a declared-only enum becomes this full one */
+			err = sd__set_map(d, cand, id);
+			if (err)
+				return err;
+		}
+		break;
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		h = hash_common(d->mod, t);
+		for_each_cand(d, h, cand) {
+			c = sd__type(d, cand);
+			if (eq_common(d, id, t, cand, c)) {
+				to = cand;
+				break;
+			}
+		}
+		break;
+	default:
+		return 0;
+	}
+	d->map[id] = to;
+	if (to == id)
+		chains__add(&d->split, id, h);
+	return 0;
+}
+
+static int sd__composite(struct split_dedup *d, uint32_t id)
+{
+	const struct btf_type *t = sd__type(d, id), *c;
+	uint32_t cand, to = id;
+	uint64_t h;
+	int eq;
+
+	if (sd__mapped(d, id) || !btf_is_composite(t))
+		return 0;
+	h = hash_struct(d->mod, t);
+	for_each_cand(d, h, cand) {
+		c = sd__type(d, cand);
+		/* a FWD candidate here would make a loop FWD <-> struct */
+		if (btf_kind(c) != btf_kind(t) ||
+		    !shallow_eq_struct(d, id, t, cand, c))
+			continue;
+		sd__hypot_clear(d);
+		eq = sd__equiv(d, id, cand);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		eq = sd__merge_hypot(d);
+		if (eq)
+			return eq;
+		if (d->adjust_canon)
+			continue;
+		to = cand;
+		break;
+	}
+	d->map[id] = to;
+	if (to == id)
+		chains__add(&d->split, id, h);
+	return 0;
+}
+
+/* The only canonical struct or union named as FWD ID is, or 0. */
+static uint32_t sd__unique_named(const struct split_dedup *d, uint32_t id)
+{
+	const struct btf_type *t = sd__type(d, id);
+	uint64_t h = hash_str(d->mod, t->name_off);
+	uint32_t found = 0, c;
+
+	for (c = chains__next(&d->names, h, 0); c;
+	     c = chains__next(&d->names, h, c)) {
+		if (!sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
+			continue;
+		if (found)
+			return 0;
+		found = c;
+	}
+	for (c = chains__next(&d->idx->names, h, 0); c;
+	     c = chains__next(&d->idx->names, h, c)) {
+		if (d->map[c] != c ||
+		    !sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
+			continue;
+		if (found)
+			return 0;
+		found = c;
+	}
+	return found;
+}
+
+/* A FWD no graph walk resolved: the struct of its name, if only one. */
+static int sd__resolve_fwds(struct split_dedup *d)
+{
+	uint32_t id, c;
+	int err;
+
+	err = chains__init(&d->names, d->start, d->end - d->start);
+	if (err)
+		return err;
+	for (id = d->start; id < d->end; id++) {
+		const struct btf_type *t = sd__type(d, id);
+
+		if (btf_is_composite(t) && d->map[id] == id)
+			chains__add(&d->names, id, hash_str(d->mod, t->name_off));
+	}
+	for (id = d->start; id < d->end; id++) {
+		const struct btf_type *t = sd__type(d, id);
+
+		if (!btf_is_fwd(t) || d->map[id] != id)
+			continue;
+		c = sd__unique_named(d, id);
+		if (c && btf_kind(sd__type(d, c)) == fwd_kind(t))
+			d->map[id] = c;
+	}
+	return 0;
+}
+
+static int64_t sd__ref(struct split_dedup *d, uint32_t id);
+
+/* Resolve the type *REF refers to, in place. */
+static int sd__ref_field(struct split_dedup *d, uint32_t *ref)
+{
+	int64_t r = sd__ref(d, *ref);
+
+	if (r < 0)
+		return r;
+	*ref = r;
+	return 0;
+}
+
+/* Resolves reference type ID, then finds an equal canonical one. */
+static int64_t sd__ref(struct split_dedup *d, uint32_t id)
+{
+	struct btf_type *t;
+	const struct btf_type *c;
+	bool (*eq)(const struct split_dedup *, uint32_t,
+		   const struct btf_type *, uint32_t, const struct btf_type *);
+	uint32_t cand, to = id;
+	uint64_t h;
+	int i, err = 0;
+
+	if (d->map[id] == ID_BUSY)
+		return -ELOOP;
+	if (sd__mapped(d, id))
+		return sd__resolve(d, id);
+	t = sd__type(d, id);
+	d->map[id] = ID_BUSY;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+		err = sd__ref_field(d, &t->type);
+		h = hash_common(d->mod, t);
+		eq = eq_common;
+		break;
+	case BTF_KIND_DECL_TAG:
+		err = sd__ref_field(d, &t->type);
+		h = hash_int_tag(d->mod, t);
+		eq = eq_int_tag;
+		break;
+	case BTF_KIND_ARRAY:
+		err = sd__ref_field(d, &btf_array(t)->type) ?:
+		      sd__ref_field(d, &btf_array(t)->index_type);
+		h = hash_array(d->mod, t);
+		eq = eq_array;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		err = sd__ref_field(d, &t->type);
+		for (i = 0; !err && i < btf_vlen(t); i++)
+			err = sd__ref_field(d, &btf_params(t)[i].type);
+		h = hash_proto(d->mod, t);
+		eq = eq_proto;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	for_each_cand(d, h, cand) {
+		c = sd__type(d, cand);
+		if (btf_kind(c) == btf_kind(t) && eq(d, id, t, cand, c)) {
+			to = cand;
+			break;
+		}
+	}
+	d->map[id] = to;
+	if (to == id)
+		chains__add(&d->split, id, h);
+	return to;
+}
+
+typedef void (*id_fn)(uint32_t *id, void *ctx);
+
+/* Calls FN on every type id field of T. */
+static int visit_ids(struct btf_type *t, id_fn fn, void *ctx)
+{
+	int i;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_UNKN:
+	case BTF_KIND_INT:
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return 0;
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		fn(&t->type, ctx);
+		return 0;
+	case BTF_KIND_ARRAY:
+		fn(&btf_array(t)->type, ctx);
+		fn(&btf_array(t)->index_type, ctx);
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(t); i++)
+			fn(&btf_members(t)[i].type, ctx);
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		fn(&t->type, ctx);
+		for (i = 0; i < btf_vlen(t); i++)
+			fn(&btf_params(t)[i].type, ctx);
+		return 0;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < btf_vlen(t); i++)
+			fn(&btf_var_secinfos(t)[i].type, ctx);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static void to_split_id(uint32_t *id, void *ctx)
+{
+	const struct split_dedup *d = ctx;
+
+	if (*id)
+		*id += d->start - 1;
+}
+
+static void to_output_id(uint32_t *id, void *ctx)
+{
+	const struct split_dedup *d = ctx;
+	uint32_t r = sd__resolve(d, *id);
+
+	*id = r < d->start ? r : d->new_id[r - d->start];
+}
+
+static int sd__prepare(struct split_dedup *d, struct btf *mod)
+{
+	uint32_t n = btf__type_cnt(mod) - 1, i, cap;
+	int err;
+
+	if (n > ID_MAX - d->start)
+		return -E2BIG;
+	d->mod = mod;
+	d->end = d->start + n;
+	if (d->end > d->cap) {
+		cap = d->end + d->end / 4;
+		free(d->map);
+		free(d->hypot);
+		d->map = malloc(cap * sizeof(*d->map));
+		d->hypot = malloc(cap * sizeof(*d->hypot));
+		if (!d->map || !d->hypot) {
+			d->cap = 0;
+			return -ENOMEM;
+		}
+		for (i = 0; i < d->start; i++)
+			d->map[i] = i;
+		for (i = 0; i < cap; i++)
+			d->hypot[i] = ID_NONE;
+		d->cap = cap;
+	}
+	if (n > d->cap_new) {
+		free(d->new_id);
+		d->new_id = malloc(n * sizeof(*d->new_id));
+		d->cap_new = d->new_id ? n : 0;
+		if (!d->new_id)
+			return -ENOMEM;
+	}
+	err = chains__init(&d->split, d->start, n);
+	if (err)
+		return err;
+	for (i = d->start; i < d->end; i++) {
+		struct btf_type *t = sd__type(d, i);
+
+		err = visit_ids(t, to_split_id, d);
+		if (err)
+			return err;
+		d->map[i] = btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE;
+	}
+	return 0;
+}
+
+/* The canonical module types, renumbered, as split BTF over BASE. */
+static int sd__emit(struct split_dedup *d, struct btf *base, struct btf **out)
+{
+	uint32_t i, next = d->start;
+	struct btf *btf;
+	int id;
+
+	for (i = d->start; i < d->end; i++)
+		if (d->map[i] == i)
+			d->new_id[i - d->start] = next++;
+	btf = btf__new_empty_split(base);
+	if (!btf)
+		return -errno ? -errno : -ENOMEM;
+	for (i = d->start; i < d->end; i++) {
+		if (d->map[i] != i)
+			continue;
+		id = btf__add_type(btf, d->mod, sd__type(d, i));
+		if (id < 0 || (uint32_t)id != d->new_id[i - d->start]) {
+			btf__free(btf);
+			return id < 0 ? id : -EINVAL;
+		}
+		visit_ids((struct btf_type *)btf__type_by_id(btf, id),
+			  to_output_id, d);
+	}
+	*out = btf;
+	return 0;
+}
+
+/* Back to the state split_dedup__new() left: base ids their own. */
+static void sd__reset(struct split_dedup *d)
+{
+	size_t i;
+
+	sd__hypot_clear(d);
+	for (i = 0; i < d->nr_dirty; i++)
+		d->map[d->dirty[i]] = d->dirty[i];
+	d->nr_dirty = 0;
+	d->mod = NULL;
+}
+
+int split_dedup__run(struct split_dedup *d, struct btf *mod, struct btf *base,
+		     struct btf **out)
+{
+	uint32_t id;
+	int64_t r;
+	int err;
+
+	*out = NULL;
+	err = sd__prepare(d, mod);
+	for (id = d->start; !err && id < d->end; id++)
+		err = sd__prim(d, id);
+	for (id = d->start; !err && id < d->end; id++)
+		err = sd__composite(d, id);
+	if (!err)
+		err = sd__resolve_fwds(d);
+	for (id = d->start; !err && id < d->end; id++) {
+		r = sd__ref(d, id);
+		err = r < 0 ? r : 0;
+	}
+	if (!err)
+		err = sd__emit(d, base, out);
+	sd__reset(d);
+	return err;
+}

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Split dedup (split_dedup.c): a module's types against an indexed base.
+
+split_base.c is the fixture "vmlinux"; split_mod.c and split_fwd.c are
+modules over it.  By libbpf's rules for split BTF:
+  - struct same, typedef u32_t and const struct same * are the base's and
+    must not be repeated;
+  - struct differs has the name of a base struct but another layout: the
+    module's own;
+  - struct holder: the base only declares struct opaque, which the module
+    defines, so they are not the same type graph (the base cannot change):
+    the module keeps holder and opaque;
+  - struct uses_base is the module's own, referring to base types;
+  - split_fwd only declares struct full_in_base, which the base defines
+    (and nothing else of that name): the declaration becomes the base's
+    struct.
+For both the fast path must equal --plain-dedup (libbpf's dedup) by
+meaning.
+"""
+
+import os
+
+import btfparse
+
+
+def _encode(ctx, cc, dwarf):
+    base = os.path.join(ctx.tmp, "split_base.btf")
+    p = ctx.run([ctx.bin, "-o", base, ctx.fixture("split_base", cc, dwarf)])
+    if p.returncode != 0:
+        raise AssertionError("base: " + p.stderr)
+    out = {}
+    for m in ("split_mod", "split_fwd"):
+        for mode in ("fast", "plain"):
+            path = os.path.join(ctx.tmp, "%s.%s.btf" % (m, mode))
+            args = [ctx.bin, "--base", base, "-o", path,
+                    ctx.fixture(m, cc, dwarf)]
+            if mode == "plain":
+                args.insert(1, "--plain-dedup")
+            p = ctx.run(args)
+            if p.returncode != 0:
+                raise AssertionError("%s %s: %s" % (m, mode, p.stderr))
+            out[m, mode] = path
+    return base, out
+
+
+def _own(ctx, base, path):
+    return btfparse.render(ctx.btf(path, base=ctx.btf(base)), "types")
+
+
+def _check(ctx, cc, dwarf):
+    base, out = _encode(ctx, cc, dwarf)
+    own = _own(ctx, base, out["split_mod", "fast"])
+    structs = sorted(ln.split(" ")[1] for ln in own
+                     if ln.startswith("struct "))
+    if structs != ["differs", "holder", "opaque", "uses_base"]:
+        raise AssertionError("split_mod: own structs %s, want differs, "
+                             "holder, opaque, uses_base:\n%s"
+                             % (structs, "\n".join(own)))
+    if any(ln.startswith("typedef ") for ln in own):
+        raise AssertionError("split_mod: the base's typedef repeated:\n"
+                             + "\n".join(own))
+    for m in ("split_mod", "split_fwd"):
+        p = ctx.run([ctx.bin, "diff", "--base", base, out[m, "fast"],
+                     out[m, "plain"]])
+        if p.returncode != 0:
+            raise AssertionError("%s: fast and plain paths differ:\n%s%s"
+                                 % (m, p.stdout, p.stderr))
+    fwd = [ln for ln in _own(ctx, base, out["split_fwd", "fast"])
+           if "full_in_base" in ln]
+    if fwd:
+        raise AssertionError("split_fwd: declaration not resolved to the "
+                             "base's struct: %s" % fwd)
+    p = ctx.run(["bpftool", "-B", base, "btf", "dump", "file",
+                 out["split_fwd", "fast"]])
+    if p.returncode != 0 or "'fwd_fn'" not in p.stdout:
+        raise AssertionError("split_fwd: libbpf cannot read it: " + p.stderr)
+
+
+for _cc in ("gcc", "clang"):
+    for _dw in (4, 5):
+        def _t(ctx, cc=_cc, dw=_dw):
+            _check(ctx, cc, dw)
+        _t.__name__ = "test_split_%s_dwarf%d" % (_cc, _dw)
+        globals()[_t.__name__] = _t
+
+
+def test_split_diff_no_base_dups(ctx):
+    """diff --no-base-dups leaves out what a side repeats of the base."""
+    base, out = _encode(ctx, "gcc", 5)
+    args = [ctx.bin, "diff", "--base", base, "--kinds=types",
+            out["split_mod", "fast"], out["split_fwd", "fast"]]
+    lines = {}
+    for opt in ((), ("--no-base-dups",)):
+        p = ctx.run(args[:2] + list(opt) + args[2:])
+        if p.returncode != 1:
+            raise AssertionError("diff %s: exit %d: %s"
+                                 % (opt, p.returncode, p.stderr))
+        lines[opt] = [ln.split(" (")[0] for ln in p.stdout.splitlines()
+                      if ln.startswith("- struct ")]
+    if lines[()] != ["- struct differs", "- struct holder", "- struct opaque",
+                     "- struct uses_base"]:
+        raise AssertionError("without --no-base-dups: %s" % lines[()])
+    # struct holder reads as the base's; opaque is only declared there
+    if lines[("--no-base-dups",)] != ["- struct differs", "- struct opaque",
+                                      "- struct uses_base"]:
+        raise AssertionError("with --no-base-dups: %s"
+                             % lines[("--no-base-dups",)])
