@@ -12,6 +12,7 @@ and then, per module, with `BIN diff --base VMLINUX`:
          leaving out types the base already has (`diff --no-base-dups`:
          one side repeating a base type is not a difference); where they
          still differ, equal to upstream pahole's reference is right too;
+  vars   our VARs and DATASECs (per-CPU variables) against Debian's;
   funcs  our FUNCs against upstream pahole's reference
          (../shared/reference/<kernel>/modules/<path>.btf): functions only
          in ours plus only in the reference must stay within 1% of the
@@ -78,6 +79,11 @@ def check_one(bin_, vmlinux, ko, ours, ref):
     # Not equal: the same once types the base already has are left out
     # (a module repeating a base type)?  Else: equal to pahole's reference
     # (where it and Debian's differ, either is right)?
+    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=vars",
+                        "--summary", ours, ko], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    r["vars"] = summary(p.stdout).get("vars") if p.returncode in (0, 1) \
+        else None
     r["types_nodup"] = r["types"]
     r["types_ref"] = None
     if r["types"] not in (None, (0, 0, 0)):
@@ -159,6 +165,11 @@ def main():
             "the reference instead (%s)%s"
             % (len(exact), len(res), len(dups), names(dups), len(by_ref),
                names(by_ref), "; differ: " + names(bad) if bad else ""))
+    bad_vars = [r for r in res if r["vars"] != (0, 0, 0)]
+    verdict(not bad_vars, "vars: %d of %d modules have the VARs and DATASECs "
+            "of Debian's .BTF%s" % (len(res) - len(bad_vars), len(res),
+                                    "; differ: " + names(bad_vars)
+                                    if bad_vars else ""))
     with_ref = [r for r in res if "funcs" in r]
     only_ours = sum(r["funcs"][0] for r in with_ref if r["funcs"])
     only_ref = sum(r["funcs"][1] for r in with_ref if r["funcs"])

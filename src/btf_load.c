@@ -4,8 +4,11 @@
  * sanity checks that libbpf 1.1 leaves out (type ids and name offsets).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -216,6 +219,100 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 	e = btf_load__validate(btf, path);
 	if (e) {
 		btf__free(btf);
+		goto fail;
+	}
+	return btf;
+fail:
+	if (err)
+		*err = (int)e;
+	return NULL;
+}
+
+/* The ELF section @name of @path, or NULL (with *@size 0) if none. */
+static void *elf_section(const char *path, const char *name, size_t *size,
+			 long *e)
+{
+	Elf_Data *data = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	void *copy = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd;
+
+	*size = 0;
+	*e = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*e = -errno;
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		*e = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			break;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			break;
+	}
+	if (!scn)
+		goto out;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size) {
+		*e = -EINVAL;
+		goto out;
+	}
+	copy = malloc(data->d_size);
+	if (!copy) {
+		*e = -ENOMEM;
+		goto out;
+	}
+	memcpy(copy, data->d_buf, data->d_size);
+	*size = data->d_size;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return copy;
+}
+
+struct btf *btf_load__elf_section(const char *path, const char *name,
+				  int *err)
+{
+	size_t size;
+	struct btf *btf = NULL;
+	void *raw;
+	long e;
+
+	raw = elf_section(path, name, &size, &e);
+	if (!raw) {
+		if (!e)
+			e = -ENOENT;
+		fprintf(stderr, "dwarf2btf: %s: %s%s\n", path,
+			e == -ENOENT ? "no section " : "",
+			e == -ENOENT ? name : strerror(-e));
+		goto fail;
+	}
+	btf = btf__new(raw, size);
+	free(raw);
+	e = libbpf_get_error(btf);
+	if (e) {
+		fprintf(stderr, "dwarf2btf: %s: cannot read BTF of %s: %s\n",
+			path, name, strerror(-e));
+		btf = NULL;
+		goto fail;
+	}
+	e = btf_load__validate(btf, path);
+	if (e) {
+		btf__free(btf);
+		btf = NULL;
 		goto fail;
 	}
 	return btf;

@@ -21,4 +21,11 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err);
  */
 int btf_load__validate(const struct btf *btf, const char *path);
 
+/*
+ * Standalone BTF from the ELF section @name of @path (a module's
+ * .BTF.base); NULL after one line naming @path, as btf_load__file().
+ */
+struct btf *btf_load__elf_section(const char *path, const char *name,
+				  int *err);
+
 #endif /* DWARF2BTF_BTF_LOAD_H */

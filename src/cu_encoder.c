@@ -1086,6 +1086,32 @@ static bool var_has_sym(const struct elf_symtab *st, const char *name,
 }
 
 /*
+ * Sections of a relocatable file (a module) have no addresses; libdwfl
+ * gave them some to relocate the DWARF.  The section of such an address,
+ * and the offset in it (as in the symbol table), or NULL.
+ */
+static const struct elf_data_section *
+rel_var_section(const struct encode_env *env, uint64_t addr, uint64_t *off)
+{
+	const struct elf_symtab *st = env->syms;
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++) {
+		const struct elf_data_section *sec = &st->secs[i];
+		uint64_t base;
+
+		if (sec->shndx >= env->nr_rel_addr)
+			continue;
+		base = env->rel_addr[sec->shndx];
+		if (base && addr >= base && addr - base < sec->size) {
+			*off = addr - base;
+			return sec;
+		}
+	}
+	return NULL;
+}
+
+/*
  * Top-level variables with a static address: those in .data..percpu (the
  * var feature), or in any data section (global_var).  As in pahole, the
  * section is the first one holding the address, and the symbol table is
@@ -1097,12 +1123,7 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 	const struct elf_symtab *st = ctx->env->syms;
 	size_t i;
 
-	/*
-	 * A relocatable object (a module) has no section addresses yet: as
-	 * pahole, which finds none of its variables, encode none.
-	 */
-	if ((!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars) ||
-	    ctx->env->ef->ehdr.e_type == ET_REL)
+	if (!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars)
 		return 0;
 	for (i = 0; i < ctx->nr_vars; i++) {
 		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
@@ -1118,17 +1139,22 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		if (die_flag(die, DW_AT_declaration) ||
 		    die_flag(die, DW_AT_artificial) || !var_addr(die, &addr))
 			continue;
-		sec = elf_symtab__section_of(st, addr);
-		if (!sec || !(ctx->env->opts->global_vars ||
-			      sec->shndx == st->percpu_shndx))
-			continue;
-		off = addr - sec->addr;
 		/* A definition of an earlier declaration names it there. */
+		named = die;
 		if (dwarf_attr(die, DW_AT_specification, &attr) &&
 		    dwarf_formref_die(&attr, &spec))
 			named = &spec;
 		name = dwarf_diename(named);
 		if (!name || var_name_skipped(name) || !var_name_valid(name))
+			continue;
+		if (ctx->env->rel_addr) {
+			sec = rel_var_section(ctx->env, addr, &off);
+		} else {
+			sec = elf_symtab__section_of(st, addr);
+			off = sec ? addr - sec->addr : 0;
+		}
+		if (!sec || !(ctx->env->opts->global_vars ||
+			      sec->shndx == st->percpu_shndx))
 			continue;
 		if (off == 0 && !var_has_sym(st, name, sec->shndx))
 			continue;

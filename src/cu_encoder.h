@@ -26,6 +26,7 @@ struct encode_opts {
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */
 	bool global_vars;	/* every variable with an address (global_var) */
+	bool distilled_base;	/* modules in place: also .BTF.base */
 	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 	bool consistent_func;	/* leave out functions with differing protos */
@@ -47,6 +48,13 @@ struct encode_env {
 	 */
 	const unsigned char *debug_info;
 	size_t debug_info_size;
+	/*
+	 * A relocatable file: the address libdwfl gave each section (by
+	 * section index) when it applied the relocations, which is what
+	 * DWARF addresses are relative to; NULL otherwise.
+	 */
+	const uint64_t *rel_addr;
+	size_t nr_rel_addr;
 };
 
 /*

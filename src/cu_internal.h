@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "btf_ids.h"
 #include "cu_encoder.h"
 #include "name_cache.h"
 #include "log.h"
@@ -108,15 +109,7 @@ static inline const char *die_attrs__name(struct die_attrs *da)
 	return a ? dwarf_formstring(a) : NULL;
 }
 
-/*
- * libbpf builds types in memory of its own that stays writable: names are
- * set after the fact from name_cache offsets.
- */
-static inline struct btf_type *btf_mut_type(struct btf *btf, int id)
-{
-	return (struct btf_type *)btf__type_by_id(btf, id);
-}
-
+/* Names are set after the fact from name_cache offsets (btf_ids.h). */
 static inline struct btf_member *btf_last_member(struct btf *btf)
 {
 	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);

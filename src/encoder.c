@@ -13,6 +13,7 @@
 #include "cu_queue.h"
 #include "merge.h"
 #include "elf_file.h"
+#include "distill.h"
 #include "encoder.h"
 #include "split_dedup.h"
 #include "funcs.h"
@@ -88,9 +89,12 @@ struct dwarf_input {
 	Dwfl *dwfl;		/* relocatable input only */
 	Dwarf *dw;
 	char *buf;		/* the relocatable file's bytes */
+	uint64_t *rel_addr;	/* by section index: libdwfl's address */
+	size_t nr_rel_addr;
 };
 
 static void dwarf_input__close(struct dwarf_input *in);
+static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod);
 
 /*
  * A relocatable file, read whole into memory.  libdwfl applies the DWARF
@@ -153,6 +157,15 @@ static int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 					 in->buf, size);
 	dwfl_report_end(in->dwfl, NULL, NULL);
 	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (in->dw) {
+		err = dwarf_input__rel_addrs(in, mod);
+		if (err) {
+			pr_err("%s: cannot read section addresses: %s",
+			       ef->path, strerror(-err));
+			dwarf_input__close(in);
+			return err;
+		}
+	}
 	if (!in->dw) {
 		/* e.g. relocations of a machine elfutils does not know */
 		const char *msg;
@@ -184,7 +197,35 @@ static void dwarf_input__close(struct dwarf_input *in)
 	else if (in->dw)
 		dwarf_end(in->dw);
 	free(in->buf);
+	free(in->rel_addr);
 	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * Where libdwfl placed each allocated section to relocate the DWARF
+ * (offline, it lays a relocatable file out as it would load it).
+ */
+static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t n;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrnum(elf, &n))
+		return -EINVAL;
+	in->rel_addr = calloc(n ? n : 1, sizeof(*in->rel_addr));
+	if (!in->rel_addr)
+		return -ENOMEM;
+	in->nr_rel_addr = n;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i < n && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			in->rel_addr[i] = sh.sh_addr + bias;
+	}
+	return 0;
 }
 
 /* Is .debug_info used straight from the file mapping (not a copy)? */
@@ -220,12 +261,53 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 	env->debug_info_size = data->d_size;
 }
 
+/*
+ * In place, with distilled_base and a base: .BTF split over a distilled
+ * base written to .BTF.base, as pahole does (raw output stays plain split
+ * BTF, as pahole's does too).
+ */
+static int write_distilled(const char *path, struct btf *btf, size_t *size)
+{
+	struct output_section secs[2] = {
+		{ .name = ".BTF" }, { .name = ".BTF.base" },
+	};
+	struct btf *dist = NULL, *split = NULL;
+	char msg[160];
+	__u32 sz[2];
+	int err;
+
+	err = btf_distill(btf, &dist, &split, msg, sizeof(msg));
+	if (err) {
+		pr_err("%s: cannot distill the base: %s", path,
+		       *msg ? msg : strerror(-err));
+		return err;
+	}
+	btf__set_endianness(dist, btf__endianness(btf));
+	btf__set_endianness(split, btf__endianness(btf));
+	secs[0].data = btf__raw_data(split, &sz[0]);
+	secs[1].data = btf__raw_data(dist, &sz[1]);
+	if (!secs[0].data || !secs[1].data) {
+		pr_err("%s: cannot serialize BTF", path);
+		err = -ENOMEM;
+	} else {
+		secs[0].size = sz[0];
+		secs[1].size = sz[1];
+		*size = sz[0] + sz[1];
+		err = output__write_elf_sections(path, secs, 2);
+	}
+	btf__free(split);
+	btf__free(dist);
+	return err;
+}
+
 static int write_output(const char *path, const struct encoder_opts *opts,
 			struct btf *btf, size_t *size)
 {
 	const void *data;
 	uint32_t sz;
 
+	if (!opts->out_path && opts->enc.distilled_base && btf__base_btf(btf))
+		return write_distilled(path, btf, size);
 	data = btf__raw_data(btf, &sz);
 	if (!data) {
 		pr_err("%s: cannot serialize BTF", path);
@@ -337,6 +419,8 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	/* Pages of a file mapping can be dropped and read again; ours not. */
 	env.debug_info = NULL;
 	env.debug_info_size = 0;
+	env.rel_addr = in.rel_addr;
+	env.nr_rel_addr = in.nr_rel_addr;
 	if (!in.buf)
 		debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,

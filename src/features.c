@@ -30,6 +30,7 @@ static void f_consistent(struct encode_opts *o) { o->consistent_func = true; }
 static void f_kfuncs(struct encode_opts *o) { o->kfunc_tags = true; }
 static void f_reproducible(struct encode_opts *o) { (void)o; /* always */ }
 static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
+static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, true, f_force },
@@ -43,8 +44,8 @@ static const struct feature features[] = {
 	{ "decl_tag_kfuncs", true, true, f_kfuncs },
 	{ "reproducible_build", false, true, f_reproducible },
 	{ "global_var", false, true, f_global_var },
+	{ "distilled_base", false, true, f_distilled },
 	/* pahole's, not ours yet: accepted, ignored (an error if strict) */
-	{ "distilled_base", false, false, NULL },
 	{ "attributes", false, false, NULL },
 	{ "true_signature", false, false, NULL },
 	{ "layout", false, false, NULL },
@@ -63,6 +64,7 @@ static void features__clear(struct encode_opts *o)
 	o->skip_enum64 = true;
 	o->consistent_func = false;
 	o->kfunc_tags = false;
+	o->distilled_base = false;
 }
 
 void features__set_default(struct encode_opts *o)

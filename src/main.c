@@ -20,9 +20,11 @@
 #include "btf_diff.h"
 #include "batch.h"
 #include "btf_load.h"
+#include "distill.h"
 #include "encoder.h"
 #include "features.h"
 #include "log.h"
+#include "output.h"
 
 static void usage(FILE *f)
 {
@@ -43,6 +45,8 @@ static void usage(FILE *f)
 "      --base=BASE      split BTF over BASE (raw BTF, or an ELF with .BTF,\n"
 "                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
+"      --relocate       FILE (a module with .BTF over its distilled\n"
+"                       .BTF.base) becomes split BTF over --base, to -o OUT\n"
 "      --files-from=LIST\n"
 "                       more FILEs, one per line in LIST ('-': stdin); -o\n"
 "                       then names a directory, as with several FILEs\n"
@@ -97,6 +101,7 @@ enum {
 	OPT_MAX_MEMORY,
 	OPT_PLAIN_DEDUP,
 	OPT_FILES_FROM,
+	OPT_RELOCATE,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -174,6 +179,41 @@ static int read_list(const char *list, char ***files, int *nr)
 	return err;
 }
 
+/*
+ * --relocate: FILE's .BTF, split over its distilled .BTF.base, becomes
+ * split BTF over BASE, written raw to OUT.
+ */
+static int relocate_file(const char *file, const struct btf *base,
+			 const char *base_path, const char *out)
+{
+	struct btf *dist, *split = NULL, *btf = NULL;
+	const void *raw;
+	char msg[160];
+	__u32 size;
+	int err;
+
+	dist = btf_load__elf_section(file, ".BTF.base", &err);
+	if (dist)
+		split = btf_load__file(file, dist, &err);
+	if (split) {
+		err = btf_relocate(split, base, &btf, msg, sizeof(msg));
+		if (err)
+			pr_err("%s: cannot relocate onto %s: %s", file,
+			       base_path, *msg ? msg : strerror(-err));
+	}
+	if (btf) {
+		btf__set_endianness(btf, btf__endianness(split));
+		raw = btf__raw_data(btf, &size);
+		err = raw ? output__write_raw(out, raw, size) : -ENOMEM;
+		if (!raw)
+			pr_err("%s: cannot serialize BTF", file);
+	}
+	btf__free(btf);
+	btf__free(split);
+	btf__free(dist);
+	return err;
+}
+
 static void free_list(char **files, int nr)
 {
 	while (nr > 0)
@@ -224,6 +264,7 @@ int main(int argc, char **argv)
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+		{ "relocate", no_argument, NULL, OPT_RELOCATE },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +273,7 @@ int main(int argc, char **argv)
 	const char *base_path = NULL;
 	char **list = NULL;
 	bool batch = false;	/* --files-from: -o is a directory */
+	bool relocate = false;
 	int c, err, nr_list = 0;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
@@ -289,6 +331,9 @@ int main(int argc, char **argv)
 				pr_err("invalid --max-memory '%s'", optarg);
 				return 2;
 			}
+			break;
+		case OPT_RELOCATE:
+			relocate = true;
 			break;
 		case OPT_FILES_FROM:
 			batch = true;
@@ -358,6 +403,12 @@ int main(int argc, char **argv)
 		free_list(list, nr_list);
 		return 2;
 	}
+	if (relocate && (!base_path || !opts.out_path || nr_list != 1 ||
+			 batch)) {
+		pr_err("--relocate takes one FILE, --base and -o (see --help)");
+		free_list(list, nr_list);
+		return 2;
+	}
 	if (base_path) {
 		opts.base = btf_load__file(base_path, NULL, &err);
 		if (!opts.base) {
@@ -365,7 +416,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (nr_list == 1 && !batch) {
+	if (relocate) {
+		err = relocate_file(list[0], opts.base, base_path,
+				    opts.out_path);
+	} else if (nr_list == 1 && !batch) {
 		err = opts.base ? encoder__prepare_base(opts.base) : 0;
 		if (err)
 			pr_err("%s: %s", base_path, strerror(-err));

@@ -1096,16 +1096,33 @@ static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 int output__write_elf_section(const char *path, const char *name,
 			      const void *data, size_t size)
 {
-	struct out_elf ef = { .path = path, .fd = -1 };
-	struct out_plan pl = { 0 };
-	struct out_file out;
-	struct stat st;
-	int err;
+	struct output_section sec = { name, data, size };
 
-	if (!path || !name || !*name || (!data && size))
+	return output__write_elf_sections(path, &sec, 1);
+}
+
+/*
+ * Each section in turn, each pass reading the previous pass's temp file;
+ * only the last temp file is renamed over @path, so that all of them land
+ * together or none.
+ */
+int output__write_elf_sections(const char *path,
+			       const struct output_section *secs, int nr)
+{
+	struct out_elf ef = { .path = path, .fd = -1 };
+	struct out_file out[2];
+	struct stat st, cur;
+	int i, err = 0;
+
+	for (i = 0; i < nr; i++)
+		if (!secs[i].name || !*secs[i].name ||
+		    (!secs[i].data && secs[i].size))
+			err = EINVAL;
+	if (!path || nr < 1 || err)
 		return out__fail(path ? path : "(null)", EINVAL,
 				 "bad arguments");
-	out__init(&out, path);
+	out__init(&out[0], path);
+	out__init(&out[1], path);
 
 	ef.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ef.fd < 0)
@@ -1116,28 +1133,47 @@ int output__write_elf_section(const char *path, const char *name,
 		err = out__fail(path, EINVAL, "not a regular file");
 	else
 		err = out__check_writable(path);
-	if (err)
-		goto out;
-	ef.size = st.st_size;
-	err = out_elf__read(&ef);
-	if (err)
-		goto out;
-	pl.shent = ef.cls == ELFCLASS64 ? sizeof(Elf64_Shdr) :
-					  sizeof(Elf32_Shdr);
-	err = out_elf__find(&ef, &pl, name, size);
+	cur = st;
+	for (i = 0; !err && i < nr; i++) {
+		struct out_file *o = &out[i & 1];
+		struct out_plan pl = { 0 };
+
+		ef.size = cur.st_size;
+		err = out_elf__read(&ef);
+		if (err)
+			break;
+		pl.shent = ef.cls == ELFCLASS64 ? sizeof(Elf64_Shdr) :
+						  sizeof(Elf32_Shdr);
+		err = out_elf__find(&ef, &pl, secs[i].name, secs[i].size);
+		if (!err)
+			err = out_elf__layout(&ef, &pl, secs[i].name,
+					      secs[i].size);
+		/* Only now, with nothing left to refuse, create the file. */
+		if (!err) {
+			out__end(o);	/* the pass before last's temp file */
+			out__init(o, path);
+			err = out__open(o, &st);
+		}
+		if (!err)
+			err = out_elf__emit(&ef, &pl, o, secs[i].data,
+					    secs[i].size);
+		free(ef.shdrs);
+		free(ef.strs);
+		ef.shdrs = NULL;
+		ef.strs = NULL;
+		if (err || i + 1 == nr)
+			break;
+		/* the next pass reads what this one wrote */
+		close(ef.fd);
+		ef.fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
+		if (ef.fd < 0 || fstat(ef.fd, &cur))
+			err = out__error(path, errno, "cannot read back");
+	}
 	if (!err)
-		err = out_elf__layout(&ef, &pl, name, size);
-	/* Only now, with nothing left to refuse, create the temp file. */
-	if (!err)
-		err = out__open(&out, &st);
-	if (!err)
-		err = out_elf__emit(&ef, &pl, &out, data, size);
-	if (!err)
-		err = out__commit(&out);
-out:
-	out__end(&out);
-	free(ef.shdrs);
-	free(ef.strs);
-	close(ef.fd);
+		err = out__commit(&out[(nr - 1) & 1]);
+	out__end(&out[0]);
+	out__end(&out[1]);
+	if (ef.fd >= 0)
+		close(ef.fd);
 	return err;
 }

@@ -58,4 +58,14 @@ void output_batch__free(struct output_batch *ob);
 int output__write_elf_section(const char *path, const char *name,
 			      const void *data, size_t size);
 
+/* Several sections at once (.BTF and .BTF.base): all are written or none. */
+struct output_section {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+int output__write_elf_sections(const char *path,
+			       const struct output_section *secs, int nr);
+
 #endif /* DWARF2BTF_OUTPUT_H */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "btf_ids.h"
 #include "split_dedup.h"
 
 #define ID_NONE		UINT32_MAX		/* not processed yet */
@@ -286,8 +287,8 @@ void split_dedup__free(struct split_dedup *d)
 static struct btf_type *sd__type(const struct split_dedup *d, uint32_t id)
 {
 	if (id < d->start)
-		return (struct btf_type *)btf__type_by_id(d->base, id);
-	return (struct btf_type *)btf__type_by_id(d->mod, id - d->start + 1);
+		return btf_mut_type(d->base, id);
+	return btf_mut_type(d->mod, id - d->start + 1);
 }
 
 static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
@@ -983,69 +984,22 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 	return to;
 }
 
-typedef void (*id_fn)(uint32_t *id, void *ctx);
-
-/* Calls FN on every type id field of T. */
-static int visit_ids(struct btf_type *t, id_fn fn, void *ctx)
-{
-	int i;
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_UNKN:
-	case BTF_KIND_INT:
-	case BTF_KIND_FWD:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-		return 0;
-	case BTF_KIND_PTR:
-	case BTF_KIND_CONST:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_DECL_TAG:
-		fn(&t->type, ctx);
-		return 0;
-	case BTF_KIND_ARRAY:
-		fn(&btf_array(t)->type, ctx);
-		fn(&btf_array(t)->index_type, ctx);
-		return 0;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		for (i = 0; i < btf_vlen(t); i++)
-			fn(&btf_members(t)[i].type, ctx);
-		return 0;
-	case BTF_KIND_FUNC_PROTO:
-		fn(&t->type, ctx);
-		for (i = 0; i < btf_vlen(t); i++)
-			fn(&btf_params(t)[i].type, ctx);
-		return 0;
-	case BTF_KIND_DATASEC:
-		for (i = 0; i < btf_vlen(t); i++)
-			fn(&btf_var_secinfos(t)[i].type, ctx);
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-static void to_split_id(uint32_t *id, void *ctx)
+static int to_split_id(uint32_t *id, void *ctx)
 {
 	const struct split_dedup *d = ctx;
 
 	if (*id)
 		*id += d->start - 1;
+	return 0;
 }
 
-static void to_output_id(uint32_t *id, void *ctx)
+static int to_output_id(uint32_t *id, void *ctx)
 {
 	const struct split_dedup *d = ctx;
 	uint32_t r = sd__resolve(d, *id);
 
 	*id = r < d->start ? r : d->new_id[r - d->start];
+	return 0;
 }
 
 static int sd__prepare(struct split_dedup *d, struct btf *mod)
@@ -1086,7 +1040,7 @@ static int sd__prepare(struct split_dedup *d, struct btf *mod)
 	for (i = d->start; i < d->end; i++) {
 		struct btf_type *t = sd__type(d, i);
 
-		err = visit_ids(t, to_split_id, d);
+		err = btf_type__for_each_id(t, to_split_id, d);
 		if (err)
 			return err;
 		d->map[i] = btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE;
@@ -1115,8 +1069,7 @@ static int sd__emit(struct split_dedup *d, struct btf *base, struct btf **out)
 			btf__free(btf);
 			return id < 0 ? id : -EINVAL;
 		}
-		visit_ids((struct btf_type *)btf__type_by_id(btf, id),
-			  to_output_id, d);
+		btf_type__for_each_id(btf_mut_type(btf, id), to_output_id, d);
 	}
 	*out = btf;
 	return 0;

@@ -146,6 +146,34 @@ def test_modules_in_place(ctx):
         _check_split(ctx, base, obj, m)
 
 
+def test_modules_percpu_vars(ctx):
+    # A module's per-CPU variables are VARs in its .data..percpu DATASEC,
+    # at their offsets in that section (as Debian's module BTF has them).
+    for cc in ("gcc", "clang"):
+        base = _base(ctx, cc, 5)
+        out = os.path.join(ctx.tmp, "mod_b.%s.btf" % cc)
+        p = ctx.run([ctx.bin, "--base", base, "-o", out,
+                     ctx.fixture("mod_b", cc, 5)])
+        if p.returncode != 0:
+            raise AssertionError(p.stderr)
+        lines = btfparse.render(ctx.btf(out, base=ctx.btf(base)))
+        got = [ln for ln in lines if ln.startswith(("var ", "datasec "))]
+        # offsets as the symbol table has them (the compiler's layout)
+        nm = ctx.run(["nm", ctx.fixture("mod_b", cc, 5)]).stdout.split()
+        off = {n: int(nm[i - 2], 16) for i, n in enumerate(nm)
+               if n in ("b_pad", "b_percpu")}
+        ents = sorted([(off["b_pad"], "b_pad off=%d size=8" % off["b_pad"]),
+                       (off["b_percpu"], "b_percpu off=%d size=32"
+                        % off["b_percpu"])])
+        want = ["datasec .data..percpu size=40 { %s; }"
+                % "; ".join(e for _, e in ents),
+                "var b_pad global %s" % ("long" if cc == "clang"
+                                         else "long int"),
+                "var b_percpu global struct b_only"]
+        if got != want:
+            raise AssertionError("%s: %s, want %s" % (cc, got, want))
+
+
 def test_modules_list_missing(ctx):
     # An unreadable --files-from list: one line naming it, nothing written.
     lst = os.path.join(ctx.tmp, "no-such-list")
