@@ -13,6 +13,7 @@
 #include "cu_queue.h"
 #include "merge.h"
 #include "elf_file.h"
+#include "btf_layout.h"
 #include "distill.h"
 #include "encoder.h"
 #include "split_dedup.h"
@@ -303,8 +304,10 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size)
 static int write_output(const char *path, const struct encoder_opts *opts,
 			struct btf *btf, size_t *size)
 {
+	void *with_layout = NULL;
 	const void *data;
 	uint32_t sz;
+	int err;
 
 	if (!opts->out_path && opts->enc.distilled_base && btf__base_btf(btf))
 		return write_distilled(path, btf, size);
@@ -314,10 +317,23 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 		return -ENOMEM;
 	}
 	*size = sz;
+	/* as pahole: split BTF shares its base's layout, has none itself */
+	if (opts->enc.layout && !btf__base_btf(btf)) {
+		err = btf_layout__add(data, sz, &with_layout, size);
+		if (err) {
+			pr_err("%s: cannot add the layout section: %s", path,
+			       strerror(-err));
+			return err;
+		}
+		data = with_layout;
+	}
 	if (opts->out_path)
-		return output__write_raw_batch(opts->out_path, data, sz,
-					       opts->out_batch);
-	return output__write_elf_section(path, ".BTF", data, sz);
+		err = output__write_raw_batch(opts->out_path, data, *size,
+					      opts->out_batch);
+	else
+		err = output__write_elf_section(path, ".BTF", data, *size);
+	free(with_layout);
+	return err;
 }
 
 int encoder__prepare_base(struct btf *base)

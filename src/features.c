@@ -31,6 +31,7 @@ static void f_kfuncs(struct encode_opts *o) { o->kfunc_tags = true; }
 static void f_reproducible(struct encode_opts *o) { (void)o; /* always */ }
 static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
 static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
+static void f_layout(struct encode_opts *o) { o->layout = true; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, true, f_force },
@@ -45,10 +46,11 @@ static const struct feature features[] = {
 	{ "reproducible_build", false, true, f_reproducible },
 	{ "global_var", false, true, f_global_var },
 	{ "distilled_base", false, true, f_distilled },
+	{ "layout", false, true, f_layout },
 	/* pahole's, not ours yet: accepted, ignored (an error if strict) */
 	{ "attributes", false, false, NULL },
 	{ "true_signature", false, false, NULL },
-	{ "layout", false, false, NULL },
+
 };
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))
@@ -65,6 +67,7 @@ static void features__clear(struct encode_opts *o)
 	o->consistent_func = false;
 	o->kfunc_tags = false;
 	o->distilled_base = false;
+	o->layout = false;
 }
 
 void features__set_default(struct encode_opts *o)
