@@ -484,7 +484,9 @@ static void render_decl(struct render *r, __u32 id, const char *name,
 			{
 				struct sbuf tag = {};
 
-				sb_add(&tag, "__tag(");
+				/* kind_flag: an attribute, not a tag */
+				sb_add(&tag, btf_kflag(t) ? "__attribute__(" :
+							    "__tag(");
 				sb_add_name(&tag, name_at(r, t->name_off));
 				sb_add_sb(&tag, &inner);
 				sb_free(&inner);

@@ -28,6 +28,7 @@ struct encode_opts {
 	bool global_vars;	/* every variable with an address (global_var) */
 	bool distilled_base;	/* modules in place: also .BTF.base */
 	bool layout;		/* a layout section (not for split BTF) */
+	bool attributes;	/* arena kfuncs' address_space(1) pointers */
 	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 	bool consistent_func;	/* leave out functions with differing protos */

@@ -32,6 +32,7 @@ static void f_reproducible(struct encode_opts *o) { (void)o; /* always */ }
 static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
 static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
 static void f_layout(struct encode_opts *o) { o->layout = true; }
+static void f_attributes(struct encode_opts *o) { o->attributes = true; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, true, f_force },
@@ -46,9 +47,10 @@ static const struct feature features[] = {
 	{ "reproducible_build", false, true, f_reproducible },
 	{ "global_var", false, true, f_global_var },
 	{ "distilled_base", false, true, f_distilled },
+	{ "attributes", false, true, f_attributes },
 	{ "layout", false, true, f_layout },
 	/* pahole's, not ours yet: accepted, ignored (an error if strict) */
-	{ "attributes", false, false, NULL },
+
 	{ "true_signature", false, false, NULL },
 
 };
@@ -68,6 +70,7 @@ static void features__clear(struct encode_opts *o)
 	o->kfunc_tags = false;
 	o->distilled_base = false;
 	o->layout = false;
+	o->attributes = false;
 }
 
 void features__set_default(struct encode_opts *o)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "btf_ids.h"
 #include "funcs.h"
 #include "log.h"
 
@@ -211,19 +212,73 @@ static const struct func_cand *decide_group(const struct btf *btf,
 	return canon;
 }
 
-static int add_func(struct btf *btf, const struct func_param *params,
-		    const struct decl_tag *tags, const struct func_cand *c)
+/*
+ * PTR -> TYPE_TAG "address_space(1)" with kind_flag set (an attribute, not
+ * a tag) -> what PTR pointed to: how pahole's attributes feature marks
+ * the pointers of kfuncs that work on BPF arena memory.
+ */
+static int arena_ptr(struct btf *btf, uint32_t ptr)
 {
+	const struct btf_type *t = btf__type_by_id(btf, ptr);
+	int tag;
+
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	tag = btf__add_type_tag(btf, "address_space(1)", t->type);
+	if (tag < 0)
+		return tag;
+	/* libbpf 1.1 has no btf__add_type_attr() */
+	btf_mut_type(btf, tag)->info |= 1u << 31;
+	return btf__add_ptr(btf, tag);
+}
+
+/* The arena pointers of kfunc K, in *RET and *ARGS[0..1]. */
+static int arena_types(struct btf *btf, const struct elf_kfunc *k,
+		       uint32_t *ret, uint32_t *args, uint32_t nr_args)
+{
+	static const uint32_t arg_flag[2] = { KF_ARENA_ARG1, KF_ARENA_ARG2 };
 	uint32_t i;
+	int id;
+
+	if (k->flags & KF_ARENA_RET) {
+		id = arena_ptr(btf, *ret);
+		if (id < 0)
+			return id;
+		*ret = id;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!(k->flags & arg_flag[i]))
+			continue;
+		id = i < nr_args ? arena_ptr(btf, args[i]) : -EINVAL;
+		if (id < 0)
+			return id;
+		args[i] = id;
+	}
+	return 0;
+}
+
+static int add_func(struct btf *btf, const struct func_param *params,
+		    const struct decl_tag *tags, const struct func_cand *c,
+		    const struct elf_kfunc *arena)
+{
+	uint32_t i, ret = c->ret_type, args[2] = { 0, 0 };
 	int id, func, err;
 
-	id = btf__add_func_proto(btf, c->ret_type);
+	for (i = 0; i < 2 && i < c->nr_params; i++)
+		args[i] = params[c->first_param + i].type_id;
+	if (arena) {
+		err = arena_types(btf, arena, &ret, args, c->nr_params);
+		if (err)
+			return err;
+	}
+	id = btf__add_func_proto(btf, ret);
 	if (id < 0)
 		return id;
 	for (i = 0; i < c->nr_params; i++) {
 		const struct func_param *p = &params[c->first_param + i];
 
-		err = btf__add_func_param(btf, p->name, p->type_id);
+		err = btf__add_func_param(btf, p->name,
+					  i < 2 ? args[i] : p->type_id);
 		if (err)
 			return err;
 	}
@@ -271,6 +326,7 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		sorted[i] = &cands[i];
 	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
 	for (i = 0; i < nr; i = j) {
+		const struct elf_kfunc *k;
 		const struct func_cand *c;
 		int id;
 
@@ -279,7 +335,10 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		c = decide_group(btf, syms, opts, params, &sorted[i], j - i);
 		if (!c)
 			continue;
-		id = add_func(btf, params, tags, c);
+		/* attributes only with decl_tag_kfuncs, as in pahole */
+		k = opts->kfunc_tags && opts->attributes ?
+		    elf_symtab__find_kfunc(syms, c->key) : NULL;
+		id = add_func(btf, params, tags, c, k);
 		if (id >= 0 && opts->kfunc_tags)
 			id = add_kfunc_tags(btf, syms, c->key, id);
 		if (id < 0) {

@@ -41,6 +41,9 @@ struct elf_kfunc {
 };
 
 #define KF_FASTCALL	(1u << 12)
+#define KF_ARENA_RET	(1u << 13)	/* returns a pointer into a BPF arena */
+#define KF_ARENA_ARG1	(1u << 14)	/* its first argument points into one */
+#define KF_ARENA_ARG2	(1u << 15)
 
 /* The data sections a variable can live in (PROGBITS or NOBITS). */
 struct elf_data_section {

@@ -52,7 +52,8 @@ Type strings (TYPE) read left to right from the innermost type, like
     int, u32, struct foo, enum e    named types (FWD renders as struct/union)
     struct size=4 { ... }           anonymous struct/union/enum, inline
     int *, int **                   PTR
-    int const, int volatile, int restrict, int type_tag(user)
+    int const, int volatile, int restrict, int type_tag(user),
+    int type_attr(address_space(1)) (a type tag with kind_flag)
     int const *                     pointer to const int
     int * const                     const pointer to int
     char[16], int[2][3]             ARRAY (directly nested arrays print in
@@ -470,8 +471,10 @@ class _Renderer:
         if k in ("const", "volatile", "restrict"):
             return "%s %s" % (self.guard(t, lambda: self.t(t.type)), k)
         if k == "type_tag":
-            return "%s type_tag(%s)" % (self.guard(t, lambda: self.t(t.type)),
-                                        t.name)
+            # kind_flag: an attribute (pahole's attributes feature)
+            return "%s %s(%s)" % (self.guard(t, lambda: self.t(t.type)),
+                                  "type_attr" if t.kflag else "type_tag",
+                                  t.name)
         if k == "array":
             dims = []
             a = t

@@ -98,6 +98,7 @@ def test_feature_decl_tag_kfuncs(ctx):
     prog = ctx.link("kfuncs", "gcc", 5)
     off, on = _off_on(ctx, prog, "decl_tag_kfuncs")
     want = ["decl_tag bpf_fastcall on func kf_two",
+            "decl_tag bpf_kfunc on func kf_arena",
             "decl_tag bpf_kfunc on func kf_one",
             "decl_tag bpf_kfunc on func kf_two"]
     got = sorted(ln for ln in on if ln.startswith("decl_tag "))
@@ -105,6 +106,29 @@ def test_feature_decl_tag_kfuncs(ctx):
         raise AssertionError("kfunc tags: %s, want %s" % (got, want))
     if any(ln.startswith("decl_tag ") for ln in off):
         raise AssertionError("decl_tag_kfuncs off: tags still there")
+
+
+def test_feature_attributes(ctx):
+    # kf_arena's set entry has KF_ARENA_RET | KF_ARENA_ARG1: with
+    # attributes (and decl_tag_kfuncs) its result and first argument point
+    # through an address_space(1) type attribute (a TYPE_TAG with
+    # kind_flag), as pahole 1.31 encodes it; not without either feature.
+    prog = ctx.link("kfuncs", "gcc", 5)
+    plain = "func kf_arena static char *(char *p, long int *q)"
+    arena = ("func kf_arena static char type_attr(address_space(1)) *"
+             "(char type_attr(address_space(1)) *p, long int *q)")
+    for feats, want in ((DEFAULT, plain),
+                        (DEFAULT + ["attributes"], arena),
+                        ([f for f in DEFAULT if f != "decl_tag_kfuncs"] +
+                         ["attributes"], plain)):
+        got = [ln for ln in _encode(ctx, prog, feats, "attr")
+               if ln.startswith("func kf_arena ")]
+        if got != [want]:
+            raise AssertionError("%s: %s, want %s" % (feats, got, [want]))
+        others = [ln for ln in _encode(ctx, prog, feats, "attr")
+                  if ln.startswith("func kf_two ")]
+        if others != ["func kf_two static int(int a, int b)"]:
+            raise AssertionError("kf_two changed: %s" % others)
 
 
 def test_features_strict_and_supported(ctx):
