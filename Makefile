@@ -61,7 +61,7 @@ check-kernel: $(BIN)
 	./scripts/check-kernel.sh $(BIN)
 
 bench: $(BIN)
-	./bench/vmlinux.sh $(BIN)
+	./bench/all.sh $(BIN)
 
 # PAHOLE_LINK=1 also installs a "pahole" symlink, for kernel builds that
 # call pahole by that name.

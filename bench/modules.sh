@@ -9,18 +9,14 @@
 #
 # usage: bench/modules.sh BIN
 # env:   BENCH_RUNS=N (default 1; each round runs both), PAHOLE=PATH,
-#        BENCH_MODULES=N (only the first N modules, sorted by path)
+#        BENCH_MODULES=N (only the first N modules, sorted by path),
+#        BENCH_DIR=DIR (keep the timings there, in DIR/results)
 # Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
 # the largest peak RSS of one process); prints medians and ratios.
 set -u -o pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
-die() { echo "bench: $*" >&2; exit 1; }
-
-[ $# = 1 ] || die "usage: $0 BIN"
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-[ -x "$bin" ] || die "$1 is not an executable"
+. "$(dirname "$0")/common.sh"
+bench_bin "$@"
 runs=${BENCH_RUNS:-1}
 pahole=${PAHOLE:-pahole}
 command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
@@ -28,8 +24,15 @@ command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
 
 vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) || die "fetch failed"
 mods=$(FETCH_KERNEL_PRINT=modules "$repo/scripts/fetch-kernel.sh" | tail -n 1)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-bench-mod.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
+if [ -n "${BENCH_DIR:-}" ]; then
+	# keep the timings (results), not the 2 x 1138 outputs
+	dir=$BENCH_DIR
+	mkdir -p "$dir" || exit 1
+	trap 'rm -rf "$dir/ours" "$dir/pahole"' EXIT
+else
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-bench-mod.XXXXXX") || exit 1
+	trap 'rm -rf "$dir"' EXIT
+fi
 find "$mods" -name '*.ko' | sort > "$dir/list"
 [ -n "${BENCH_MODULES:-}" ] && head -n "$BENCH_MODULES" "$dir/list" > "$dir/l2" &&
 	mv "$dir/l2" "$dir/list"

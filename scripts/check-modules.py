@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Encode every module of a Debian kernel in one dwarf2btf run and compare.
 
-usage: check-modules.py BIN [-j N]
+usage: check-modules.py BIN [-j N] [--plain]
 
 Fetches the kernel (scripts/fetch-kernel.sh), runs
     BIN --base VMLINUX -jN -o OUTDIR --files-from LIST
@@ -17,7 +17,9 @@ and then, per module, with `BIN diff --base VMLINUX`:
          (../shared/reference/<kernel>/modules/<path>.btf): functions only
          in ours plus only in the reference must stay within 1% of the
          reference's functions, over all modules;
-  loads  libbpf parses every output over the base (bpftool btf dump).
+  loads  libbpf parses every output over the base (bpftool btf dump);
+  plain  with --plain: every module encoded again with --plain-dedup
+         (libbpf's split dedup) means the same (`BIN diff` finds nothing).
 Prints totals and the modules that differ; ends with 'N passed, N failed'.
 env: DWARF2BTF_REFERENCE (folder with vmlinux.btf and modules/),
      DWARF2BTF_CHECK_DIR (work folder, default build/check-modules).
@@ -105,6 +107,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--plain", action="store_true",
+                    help="also encode with --plain-dedup and compare")
     a = ap.parse_args()
     bin_ = os.path.abspath(a.bin)
     vmlinux = fetch("vmlinux")
@@ -186,6 +190,32 @@ def main():
     verdict(not unparsed, "parse: libbpf reads all %d outputs over the base%s"
             % (len(res), "; not: " + " ".join(unparsed[:10])
                if unparsed else ""))
+    if a.plain:
+        plain_out = os.path.join(work, "out-plain")
+        os.makedirs(plain_out, exist_ok=True)
+        t = time.time()
+        p = subprocess.run([bin_, "--plain-dedup", "--base", vmlinux,
+                            "-j%d" % a.j, "-o", plain_out, "--files-from",
+                            lst], stderr=subprocess.PIPE, text=True)
+        print("     plain path: %d modules in %.1f s (exit %d)"
+              % (len(kos), time.time() - t, p.returncode))
+
+        def same(ko):
+            name = os.path.basename(ko)[:-3] + ".btf"
+            q = subprocess.run([bin_, "diff", "--base", vmlinux, "-q",
+                                os.path.join(out, name),
+                                os.path.join(plain_out, name)])
+            return q.returncode == 0
+
+        with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
+            diff = [k for k, ok in zip(kos, ex.map(same, kos)) if not ok]
+        verdict(p.returncode == 0 and not diff,
+                "plain: %d of %d modules mean the same with --plain-dedup "
+                "(libbpf's split dedup)%s"
+                % (len(kos) - len(diff), len(kos),
+                   "; differ: " + " ".join(os.path.basename(k)
+                                           for k in diff[:20])
+                   if diff else ""))
     print("%d passed, %d failed" % (npass, nfail))
     return 1 if nfail else 0
 

@@ -4,10 +4,12 @@
 # Install the Debian packages dwarf2btf builds and tests with, when any is
 # missing.  Run by make on first build, so a fresh machine needs nothing
 # done by hand.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
+# "install-deps.sh bench" adds what bench/all.sh draws its chart with.
 set -eu
 
 pkgs="gcc clang make pkg-config python3 libelf-dev libdw-dev libbpf-dev
       zlib1g-dev libzstd-dev dwarves bpftool binutils time hyperfine"
+[ "${1:-}" = bench ] && pkgs="$pkgs python3-matplotlib"
 
 missing=
 for p in $pkgs; do

@@ -135,7 +135,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				 strerror(-err));
 	}
 	name_cache__free(&names);	/* dedup moves the strings */
-	if (!err && !q->env->opts->plain_dedup && dedup__can_track() &&
+	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&
+	    dedup__can_track() &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",
 			 q->env->ef->path, strerror(-err));

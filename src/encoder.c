@@ -390,6 +390,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	Dwarf_Die *cus = NULL;
 	struct dwarf_input in = { 0 };
 	Dwarf *dw;
+	struct encode_opts enc;
 	size_t nr_cus = 0;
 	bool split;
 	int err, n;
@@ -419,11 +420,15 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 
 	/*
 	 * Batches already come deduplicated: dedup again per 512 Ki new types.
-	 * Over a base, the fast path works on standalone BTF and matches it
-	 * against the base once, at the end (split_dedup.c).
+	 * Over a base, the fast path merges standalone BTF without any dedup
+	 * and split_dedup.c does it all at the end, in the module's type
+	 * order, as libbpf's split dedup would (its decisions depend on it).
 	 */
 	split = opts->base && !opts->enc.plain_dedup;
-	err = merge_state__init(m, opts->enc.plain_dedup ? UINT32_MAX : 1u << 19,
+	enc = opts->enc;
+	enc.defer_dedup = split;
+	err = merge_state__init(m, opts->enc.plain_dedup || split ?
+				UINT32_MAX : 1u << 19,
 				split ? NULL : opts->base);
 	if (err)
 		goto out;
@@ -431,7 +436,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	btf__set_pointer_size(btf, ef.ptr_size);
 	env.ef = &ef;
 	env.syms = syms;
-	env.opts = &opts->enc;
+	env.opts = &enc;
 	/* Pages of a file mapping can be dropped and read again; ours not. */
 	env.debug_info = NULL;
 	env.debug_info_size = 0;
@@ -464,7 +469,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	st.nr_vars = n;
 	stats__phase_end(&st, PHASE_FUNCS);
 
-	err = btf__dedup(btf, NULL);
+	err = split ? 0 : btf__dedup(btf, NULL);
 	if (!err && split) {
 		stats__phase_end(&st, PHASE_DEDUP);
 		err = encoder__split_dedup(opts, &btf);

@@ -42,14 +42,15 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 	size_t i;
 	int off;
 
-	if (!s || !*s)
+	if (!s)
 		return 0;
+	/* a hit must not touch the string: that memory is cold */
 	if (c->mask) {
 		for (i = slot_of(s, c->mask); c->keys[i]; i = (i + 1) & c->mask)
 			if (c->keys[i] == s)
 				return c->offs[i];
 	}
-	off = btf__add_str(btf, s);
+	off = *s ? btf__add_str(btf, s) : 0;
 	if (off < 0)
 		return off;
 	/* at most half full */
