@@ -25,7 +25,10 @@ trap 'rm -rf "$dir"' EXIT
 
 # .debug_info size of an ELF file, in bytes
 info_size() {
-	readelf -SW "$1" | awk '$2 == ".debug_info" { print strtonum("0x" $6) }'
+	local hex
+
+	hex=$(readelf -SW "$1" | awk '$2 == ".debug_info" { print $6 }')
+	echo $((16#${hex:-0}))
 }
 
 find "$mods" -name '*.ko' | sort > "$dir/list"
@@ -53,7 +56,8 @@ for f in $picks "$vmlinux"; do
 		/^stats: peak rss/ { rss = $4 }
 		/^stats: jobs/ { cus = $NF }
 		/^stats: types/ { tin = $3 }
-		END { printf "%-22s %8s %6s %9s %8.2f %8.0f %7.3f  %s\n",
-		      substr(name, 1, 22), mb, cus, tin, wall, rss,
-		      mb > 0 ? wall / mb : 0, ph }' "$dir/stats"
+		END { per = mb > 0 ? wall / mb : 0
+		      printf "%-22s %8s %6s %9s %8.2f %8.0f %7.3f  %s\n",
+		      substr(name, 1, 22), mb, cus, tin, wall, rss, per, ph }' \
+		"$dir/stats"
 done
