@@ -12,27 +12,22 @@ static size_t slot_of(const char *s, size_t mask)
 
 static int name_cache__grow(struct name_cache *c)
 {
-	size_t n = c->mask ? (c->mask + 1) * 2 : 1024, i, j;
-	const char **keys = calloc(n, sizeof(*keys));
-	uint32_t *offs = malloc(n * sizeof(*offs));
+	/* few, cheap rehashes: each touches every slot at random */
+	size_t n = c->mask ? (c->mask + 1) * 4 : 16384, i, j;
+	struct name_cache_slot *slots = calloc(n, sizeof(*slots));
 
-	if (!keys || !offs) {
-		free(keys);
-		free(offs);
+	if (!slots)
 		return -ENOMEM;
-	}
 	for (i = 0; c->mask && i <= c->mask; i++) {
-		if (!c->keys[i])
+		if (!c->slots[i].key)
 			continue;
-		for (j = slot_of(c->keys[i], n - 1); keys[j]; j = (j + 1) & (n - 1))
+		for (j = slot_of(c->slots[i].key, n - 1); slots[j].key;
+		     j = (j + 1) & (n - 1))
 			;
-		keys[j] = c->keys[i];
-		offs[j] = c->offs[i];
+		slots[j] = c->slots[i];
 	}
-	free(c->keys);
-	free(c->offs);
-	c->keys = keys;
-	c->offs = offs;
+	free(c->slots);
+	c->slots = slots;
 	c->mask = n - 1;
 	return 0;
 }
@@ -46,9 +41,10 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 		return 0;
 	/* a hit must not touch the string: that memory is cold */
 	if (c->mask) {
-		for (i = slot_of(s, c->mask); c->keys[i]; i = (i + 1) & c->mask)
-			if (c->keys[i] == s)
-				return c->offs[i];
+		for (i = slot_of(s, c->mask); c->slots[i].key;
+		     i = (i + 1) & c->mask)
+			if (c->slots[i].key == s)
+				return c->slots[i].off;
 	}
 	off = *s ? btf__add_str(btf, s) : 0;
 	if (off < 0)
@@ -56,19 +52,17 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 	/* at most half full */
 	if (2 * (c->nr + 1) > c->mask + 1 && name_cache__grow(c))
 		return off;	/* still right, only not remembered */
-	for (i = slot_of(s, c->mask); c->keys[i]; i = (i + 1) & c->mask)
+	for (i = slot_of(s, c->mask); c->slots[i].key; i = (i + 1) & c->mask)
 		;
-	c->keys[i] = s;
-	c->offs[i] = off;
+	c->slots[i].key = s;
+	c->slots[i].off = off;
 	c->nr++;
 	return off;
 }
 
 void name_cache__free(struct name_cache *c)
 {
-	free(c->keys);
-	free(c->offs);
-	c->keys = NULL;
-	c->offs = NULL;
+	free(c->slots);
+	c->slots = NULL;
 	c->mask = c->nr = 0;
 }

@@ -16,9 +16,13 @@
 
 struct btf;
 
+struct name_cache_slot {
+	const char *key;
+	uint32_t off;		/* next to its key: one cache miss per hit */
+};
+
 struct name_cache {
-	const char **keys;
-	uint32_t *offs;
+	struct name_cache_slot *slots;
 	size_t mask;		/* slots - 1; 0 before the first use */
 	size_t nr;
 };
