@@ -273,8 +273,10 @@ static void relocate__mark_embedded(struct relocate *r, uint32_t id)
 		return;
 	for (i = 0; i < btf_vlen(t); i++) {
 		uint32_t next = btf_members(t)[i].type;
+		int depth = 0;
 
-		while (next) {
+		/* bounded: the input may loop (CONST -> itself) */
+		while (next && depth++ < 64) {
 			const struct btf_type *m = btf__type_by_id(r->split, next);
 
 			if (btf_is_array(m)) {

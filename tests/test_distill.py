@@ -118,3 +118,42 @@ def test_distill_relocate_usage(ctx):
                  os.path.join(ctx.tmp, "x.btf"), plain])
     if p.returncode != 1 or ".BTF.base" not in p.stderr:
         raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+
+
+def _raw_btf(types, strs):
+    """Raw little-endian BTF from type bytes and a string table."""
+    import struct
+    hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types),
+                      len(types), len(strs))
+    return hdr + types + strs
+
+
+def test_distill_relocate_loop(ctx):
+    # A hostile module: its .BTF.base is one INT, its .BTF a struct whose
+    # member is a CONST referring to itself.  --relocate must finish (exit
+    # 0 or 1, one line), not hang.
+    import struct
+    info = lambda kind, vlen=0: (kind << 24) | vlen
+    dist = _raw_btf(struct.pack("<IIII", 1, info(1), 4, 32), b"\0int\0")
+    # split strings continue the base's: "s" at 5, "m" at 7
+    split = _raw_btf(struct.pack("<IIIIII", 5, info(4, 1), 4, 7, 3, 0) +
+                     struct.pack("<III", 0, info(10), 3), b"s\0m\0")
+    files = {}
+    for name, data in (("base", dist), ("btf", split)):
+        files[name] = os.path.join(ctx.tmp, name + ".bin")
+        open(files[name], "wb").write(data)
+    ko = os.path.join(ctx.tmp, "loop.ko")
+    p = ctx.run(["objcopy", "--add-section", ".BTF.base=" + files["base"],
+                 "--add-section", ".BTF=" + files["btf"],
+                 ctx.fixture("split_fwd", "gcc", 5), ko])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    base = os.path.join(ctx.tmp, "base.btf")
+    p = ctx.run([ctx.bin, "-o", base, ctx.fixture("split_base", "gcc", 5)])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    p = ctx.run([ctx.bin, "--relocate", "--base", base, "-o",
+                 os.path.join(ctx.tmp, "out.btf"), ko], timeout=30)
+    if p.returncode not in (0, 1) or "Sanitizer" in p.stderr or \
+            len(p.stderr.strip().splitlines()) > 1:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
