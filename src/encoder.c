@@ -446,6 +446,9 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    encoder__consume, &cons);
+	/* the first batch may have become the merged BTF itself */
+	btf = m->acc.btf;
+	btf__set_pointer_size(btf, ef.ptr_size);
 	if (err)
 		goto out;
 	stats__phase_end(&st, PHASE_ENCODE);

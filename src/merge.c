@@ -79,6 +79,12 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 
 	if (!frag->btf) {
 		first = 1;	/* encoded straight into a->btf: no shift */
+	} else if (btf__type_cnt(a->btf) == 1 && !btf__base_btf(a->btf)) {
+		/* the first fragment: it becomes the merged BTF, no copy */
+		btf__free(a->btf);
+		a->btf = frag->btf;
+		frag->btf = NULL;
+		first = 1;
 	} else if (btf__type_cnt(frag->btf) > 1) {
 		first = btf__add_btf(a->btf, frag->btf);
 		if (first < 0) {
