@@ -47,7 +47,20 @@ struct base_index {
 	uint32_t nr;		/* btf__type_cnt() */
 	struct chains types;	/* dedup candidates, by shallow hash */
 	struct chains names;	/* structs and unions, by name */
+	/* every string of the base: offset + 1 by hash of the string */
+	char *strs;
+	uint32_t str_len;
+	uint32_t *str_slots;
+	uint32_t str_mask;
 };
+
+/* Module string offset -> base offset of the same string (or none). */
+struct str_xlat {
+	struct { uint32_t key, val; } *slots;	/* key: offset + 1 */
+	uint32_t mask, nr;
+};
+
+#define XLAT_NONE	UINT32_MAX
 
 struct split_dedup {
 	const struct base_index *idx;
@@ -67,6 +80,7 @@ struct split_dedup {
 	struct chains names;	/* canonical module structs and unions */
 	uint32_t *new_id;	/* per module type: its id in the output */
 	uint32_t cap_new;
+	struct str_xlat *xlat;	/* a cache, written behind const */
 };
 
 static int chains__init(struct chains *c, uint32_t first, uint32_t nr)
@@ -219,6 +233,81 @@ static bool hash_type(const struct btf *btf, const struct btf_type *t,
 	}
 }
 
+static uint64_t hash_chars(const char *p)
+{
+	const unsigned char *s = (const void *)p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s) {
+		h ^= *s++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * Index the base's string section, so that a module's name is compared
+ * with a base name as one offset with another (str_xlat) rather than by
+ * strcmp() at every comparison.
+ */
+static int base_index__strings(struct base_index *idx)
+{
+	const struct btf_header *h;
+	const char *raw, *p, *end;
+	uint32_t size, n = 0, nb = 16, i;
+	bool swap;
+
+	raw = btf__raw_data(idx->btf, &size);
+	if (!raw || size < sizeof(*h))
+		return -EINVAL;
+	h = (const void *)raw;
+	swap = h->magic != BTF_MAGIC;
+#define HDR(f) (swap ? __builtin_bswap32(h->f) : h->f)
+	if ((uint64_t)HDR(hdr_len) + HDR(str_off) + HDR(str_len) > size)
+		return -EINVAL;
+	/* a copy: libbpf may serialize the base anew and free this one */
+	idx->str_len = HDR(str_len);
+	idx->strs = malloc(idx->str_len + 1);
+	if (!idx->strs)
+		return -ENOMEM;
+	memcpy(idx->strs, raw + HDR(hdr_len) + HDR(str_off),
+	       idx->str_len);
+#undef HDR
+	end = idx->strs + idx->str_len;
+	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
+		n++;
+	while (nb < 2 * (uint64_t)n && nb < (1u << 31))
+		nb *= 2;
+	idx->str_slots = calloc(nb, sizeof(*idx->str_slots));
+	if (!idx->str_slots)
+		return -ENOMEM;
+	idx->str_mask = nb - 1;
+	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1) {
+		if (p + strnlen(p, end - p) == end)
+			break;	/* not terminated: not a string */
+		for (i = hash_chars(p) & idx->str_mask; idx->str_slots[i];
+		     i = (i + 1) & idx->str_mask)
+			if (!strcmp(idx->strs + idx->str_slots[i] - 1, p))
+				break;
+		if (!idx->str_slots[i])
+			idx->str_slots[i] = p - idx->strs + 1;
+	}
+	return 0;
+}
+
+/* The base's offset of string S, or XLAT_NONE. */
+static uint32_t base_index__str_off(const struct base_index *idx,
+				    const char *s)
+{
+	uint32_t i;
+
+	for (i = hash_chars(s) & idx->str_mask; idx->str_slots[i];
+	     i = (i + 1) & idx->str_mask)
+		if (!strcmp(idx->strs + idx->str_slots[i] - 1, s))
+			return idx->str_slots[i] - 1;
+	return XLAT_NONE;
+}
+
 int base_index__new(const struct btf *base, struct base_index **out)
 {
 	struct base_index *idx = calloc(1, sizeof(*idx));
@@ -245,6 +334,11 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		if (btf_is_composite(t))
 			chains__add(&idx->names, id, hash_str(base, t->name_off));
 	}
+	err = base_index__strings(idx);
+	if (err) {
+		base_index__free(idx);
+		return err;
+	}
 	*out = idx;
 	return 0;
 }
@@ -255,6 +349,8 @@ void base_index__free(struct base_index *idx)
 		return;
 	chains__free(&idx->types);
 	chains__free(&idx->names);
+	free(idx->str_slots);
+	free(idx->strs);
 	free(idx);
 }
 
@@ -267,6 +363,11 @@ struct split_dedup *split_dedup__new(const struct base_index *idx)
 	d->idx = idx;
 	d->base = idx->btf;
 	d->start = idx->nr;
+	d->xlat = calloc(1, sizeof(*d->xlat));
+	if (!d->xlat) {
+		free(d);
+		return NULL;
+	}
 	return d;
 }
 
@@ -281,6 +382,9 @@ void split_dedup__free(struct split_dedup *d)
 	free(d->new_id);
 	chains__free(&d->split);
 	chains__free(&d->names);
+	if (d->xlat)
+		free(d->xlat->slots);
+	free(d->xlat);
 	free(d);
 }
 
@@ -296,18 +400,70 @@ static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
 	return id < d->start ? d->base : d->mod;
 }
 
-/* Names of types ID1 and ID2 (string offsets OFF1, OFF2) are equal. */
+static int str_xlat__grow(struct str_xlat *x)
+{
+	uint32_t n = x->mask ? (x->mask + 1) * 4 : 4096, i, j;
+	typeof(x->slots) slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; x->mask && i <= x->mask; i++) {
+		if (!x->slots[i].key)
+			continue;
+		for (j = (x->slots[i].key * 0x9e3779b1u) & (n - 1);
+		     slots[j].key; j = (j + 1) & (n - 1))
+			;
+		slots[j] = x->slots[i];
+	}
+	free(x->slots);
+	x->slots = slots;
+	x->mask = n - 1;
+	return 0;
+}
+
+/* The base offset of the module's string at OFF, or XLAT_NONE. */
+static uint32_t sd__xlat(const struct split_dedup *d, uint32_t off)
+{
+	struct str_xlat *x = d->xlat;
+	const char *s;
+	uint32_t i, val;
+
+	if (x->mask) {
+		for (i = ((off + 1) * 0x9e3779b1u) & x->mask; x->slots[i].key;
+		     i = (i + 1) & x->mask)
+			if (x->slots[i].key == off + 1)
+				return x->slots[i].val;
+	}
+	s = btf__name_by_offset(d->mod, off);
+	val = s ? base_index__str_off(d->idx, s) : XLAT_NONE;
+	/* at most half full; without room it is only not remembered */
+	if (2 * (x->nr + 1) > x->mask + 1 && str_xlat__grow(x))
+		return val;
+	for (i = ((off + 1) * 0x9e3779b1u) & x->mask; x->slots[i].key;
+	     i = (i + 1) & x->mask)
+		;
+	x->slots[i].key = off + 1;
+	x->slots[i].val = val;
+	x->nr++;
+	return val;
+}
+
+/*
+ * Names of types ID1 and ID2 (string offsets OFF1, OFF2) are equal.  The
+ * module's strings are interned by libbpf as it builds them, the base's
+ * were by its dedup.
+ */
 static bool sd__str_eq(const struct split_dedup *d, uint32_t id1,
 		       uint32_t off1, uint32_t id2, uint32_t off2)
 {
 	const struct btf *b1 = sd__btf(d, id1), *b2 = sd__btf(d, id2);
-	const char *s1, *s2;
 
-	if (b1 == b2 && off1 == off2)
-		return true;
-	s1 = btf__name_by_offset(b1, off1);
-	s2 = btf__name_by_offset(b2, off2);
-	return s1 && s2 && !strcmp(s1, s2);
+	/* libbpf interns strings: in one BTF, one string has one offset */
+	if (b1 == b2)
+		return off1 == off2;
+	if (b1 == d->base)
+		return sd__xlat(d, off2) == off1;
+	return sd__xlat(d, off1) == off2;
 }
 
 /* Types structurally equal but for the types they refer to. */
@@ -1085,6 +1241,11 @@ static void sd__reset(struct split_dedup *d)
 		d->map[d->dirty[i]] = d->dirty[i];
 	d->nr_dirty = 0;
 	d->mod = NULL;
+	/* module string offsets mean nothing in the next module */
+	if (d->xlat->mask)
+		memset(d->xlat->slots, 0,
+		       (d->xlat->mask + 1) * sizeof(*d->xlat->slots));
+	d->xlat->nr = 0;
 }
 
 int split_dedup__run(struct split_dedup *d, struct btf *mod, struct btf *base,
