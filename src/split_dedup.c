@@ -55,8 +55,13 @@ struct base_index {
 };
 
 /* Module string offset -> base offset of the same string (or none). */
+struct str_xlat_slot {
+	uint32_t key;		/* the module's offset + 1; 0: free */
+	uint32_t val;
+};
+
 struct str_xlat {
-	struct { uint32_t key, val; } *slots;	/* key: offset + 1 */
+	struct str_xlat_slot *slots;
 	uint32_t mask, nr;
 };
 
@@ -254,7 +259,7 @@ static int base_index__strings(struct base_index *idx)
 {
 	const struct btf_header *h;
 	const char *raw, *p, *end;
-	uint32_t size, n = 0, nb = 16, i;
+	uint32_t size, n = 0, nb = 16, i, hdr_len, str_off;
 	bool swap;
 
 	raw = btf__raw_data(idx->btf, &size);
@@ -262,17 +267,16 @@ static int base_index__strings(struct base_index *idx)
 		return -EINVAL;
 	h = (const void *)raw;
 	swap = h->magic != BTF_MAGIC;
-#define HDR(f) (swap ? __builtin_bswap32(h->f) : h->f)
-	if ((uint64_t)HDR(hdr_len) + HDR(str_off) + HDR(str_len) > size)
+	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
+	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
+	idx->str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
+	if ((uint64_t)hdr_len + str_off + idx->str_len > size)
 		return -EINVAL;
 	/* a copy: libbpf may serialize the base anew and free this one */
-	idx->str_len = HDR(str_len);
 	idx->strs = malloc(idx->str_len + 1);
 	if (!idx->strs)
 		return -ENOMEM;
-	memcpy(idx->strs, raw + HDR(hdr_len) + HDR(str_off),
-	       idx->str_len);
-#undef HDR
+	memcpy(idx->strs, raw + hdr_len + str_off, idx->str_len);
 	end = idx->strs + idx->str_len;
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
 		n++;
@@ -403,7 +407,7 @@ static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
 static int str_xlat__grow(struct str_xlat *x)
 {
 	uint32_t n = x->mask ? (x->mask + 1) * 4 : 4096, i, j;
-	typeof(x->slots) slots = calloc(n, sizeof(*slots));
+	struct str_xlat_slot *slots = calloc(n, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
