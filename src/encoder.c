@@ -480,7 +480,8 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 			btf__set_pointer_size(btf, ef.ptr_size);
 	}
 	if (err) {
-		pr_err("%s: BTF dedup failed: %s", path, strerror(-err));
+		pr_err("%s: BTF dedup failed: %s", path, err == -ELOOP ?
+		       "types nested too deeply" : strerror(-err));
 		goto out;
 	}
 	st.nr_types = btf__type_cnt(btf) -

@@ -30,6 +30,7 @@
 #define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
 #define ID_MAX		0x7fffffffu		/* larger values are marks */
 #define IDENT_DEPTH	16
+#define MAX_DEPTH	4096	/* of the recursive walks */
 
 /* Ids chained by hash bucket, the latest added first. */
 struct chains {
@@ -81,6 +82,7 @@ struct split_dedup {
 	uint32_t *dirty;	/* base ids whose map entry changed */
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
+	int depth;		/* of sd__equiv() and sd__ref() */
 	struct chains split;	/* canonical module types, by shallow hash */
 	struct chains names;	/* canonical module structs and unions */
 	uint32_t *new_id;	/* per module type: its id in the output */
@@ -803,7 +805,9 @@ static int fwd_kind(const struct btf_type *t)
  * A side-by-side walk: each canonical type is assumed to correspond to one
  * candidate type (d->hypot), a contradiction ends it.  1, 0 or -errno.
  */
-static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
+static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon);
+
+static int sd__equiv_one(struct split_dedup *d, uint32_t cand, uint32_t canon)
 {
 	const struct btf_type *ct, *kt;
 	int i, eq, ck, kk;
@@ -880,6 +884,19 @@ static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
 	default:
 		return -EINVAL;
 	}
+}
+
+/* Bounded recursion: hostile input may chain types a million deep. */
+static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
+{
+	int r;
+
+	if (d->depth >= MAX_DEPTH)
+		return -ELOOP;
+	d->depth++;
+	r = sd__equiv_one(d, cand, canon);
+	d->depth--;
+	return r;
 }
 
 /*
@@ -1067,11 +1084,16 @@ static int sd__resolve_fwds(struct split_dedup *d)
 
 static int64_t sd__ref(struct split_dedup *d, uint32_t id);
 
-/* Resolve the type *REF refers to, in place. */
+/* Resolve the type *REF refers to, in place (to a bounded depth). */
 static int sd__ref_field(struct split_dedup *d, uint32_t *ref)
 {
-	int64_t r = sd__ref(d, *ref);
+	int64_t r;
 
+	if (d->depth >= MAX_DEPTH)
+		return -ELOOP;
+	d->depth++;
+	r = sd__ref(d, *ref);
+	d->depth--;
 	if (r < 0)
 		return r;
 	*ref = r;
