@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * An opened ELF input: the libelf handle plus the header facts every later
- * stage needs (class, byte order, machine).  Read-only once opened.
+ * stage needs (class, byte order, machine).  Read-only once opened, but
+ * for a relocatable file's DWARF sections, which libdwfl relocates in
+ * place in buf.
  */
 #ifndef DWARF2BTF_ELF_FILE_H
 #define DWARF2BTF_ELF_FILE_H
@@ -14,6 +16,8 @@ struct elf_file {
 	const char *path;
 	int fd;
 	Elf *elf;
+	char *buf;		/* a relocatable file's bytes, else NULL */
+	size_t size;
 	GElf_Ehdr ehdr;
 	size_t shnum;		/* real count, extended numbering resolved */
 	size_t shstrndx;

@@ -89,7 +89,7 @@ static const Dwfl_Callbacks dwfl_offline_callbacks = {
 struct dwarf_input {
 	Dwfl *dwfl;		/* relocatable input only */
 	Dwarf *dw;
-	char *buf;		/* the relocatable file's bytes */
+	bool in_memory;		/* DWARF from elf_file's copy, not a mapping */
 	uint64_t *rel_addr;	/* by section index: libdwfl's address */
 	size_t nr_rel_addr;
 };
@@ -97,44 +97,10 @@ struct dwarf_input {
 static void dwarf_input__close(struct dwarf_input *in);
 static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod);
 
-/*
- * A relocatable file, read whole into memory.  libdwfl applies the DWARF
- * relocations where the sections are; in a private file mapping every
- * first write to a page is a copy-on-write fault, and with other threads
- * running each one flushes their TLBs too (a sixth of a module batch's
- * time when measured).  A buffer we filled with read() has no such cost.
- */
-static char *read_whole(const struct elf_file *ef, size_t *size)
-{
-	struct stat st;
-	size_t done = 0;
-	ssize_t n;
-	char *buf;
-
-	if (fstat(ef->fd, &st) || st.st_size <= 0)
-		return NULL;
-	buf = malloc(st.st_size);
-	if (!buf)
-		return NULL;
-	while (done < (size_t)st.st_size) {
-		n = pread(ef->fd, buf + done, st.st_size - done, done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(buf);
-			return NULL;
-		}
-		done += n;
-	}
-	*size = done;
-	return buf;
-}
-
 static int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	size_t size;
 	int err;
 
 	memset(in, 0, sizeof(*in));
@@ -147,15 +113,13 @@ static int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	in->dwfl = dwfl_begin(&dwfl_offline_callbacks);
 	if (!in->dwfl)
 		return -ENOMEM;
-	in->buf = read_whole(ef, &size);
-	if (!in->buf) {
-		err = errno == ENOMEM ? -ENOMEM : -EIO;
-		pr_err("%s: cannot read: %s", ef->path, strerror(-err));
+	if (!ef->buf) {		/* elf_file reads relocatable files whole */
 		dwarf_input__close(in);
-		return err;
+		return -EINVAL;
 	}
+	in->in_memory = true;
 	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
-					 in->buf, size);
+					 ef->buf, ef->size);
 	dwfl_report_end(in->dwfl, NULL, NULL);
 	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	if (in->dw) {
@@ -197,7 +161,6 @@ static void dwarf_input__close(struct dwarf_input *in)
 		dwfl_end(in->dwfl);	/* owns in->dw */
 	else if (in->dw)
 		dwarf_end(in->dw);
-	free(in->buf);
 	free(in->rel_addr);
 	memset(in, 0, sizeof(*in));
 }
@@ -442,7 +405,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	env.debug_info_size = 0;
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
-	if (!in.buf)
+	if (!in.in_memory)
 		debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    encoder__consume, &cons);
