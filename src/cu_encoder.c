@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 
 #include "cu_internal.h"
+#include "hash.h"
 
 static int die_attrs__cb(Dwarf_Attribute *attr, void *arg)
 {
@@ -279,11 +280,6 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 	return 0;
 }
 
-static size_t off_hash(Dwarf_Off off)
-{
-	return (size_t)((off * 0x9E3779B97F4A7C15ull) >> 20);
-}
-
 /* Every type reference is looked up: a hash, not a search. */
 static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 {
@@ -296,7 +292,7 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 		return -ENOMEM;
 	ctx->hash_mask = size - 1;
 	for (i = 0; i < ctx->nr_nodes; i++) {
-		size_t h = off_hash(ctx->node_offs[i]) & ctx->hash_mask;
+		size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
 
 		while (ctx->node_hash[h])
 			h = (h + 1) & ctx->hash_mask;
@@ -307,7 +303,7 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 
 static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 {
-	size_t h = off_hash(off) & ctx->hash_mask;
+	size_t h = hash_int(off) & ctx->hash_mask;
 
 	for (; ctx->node_hash[h]; h = (h + 1) & ctx->hash_mask)
 		if (ctx->node_offs[ctx->node_hash[h] - 1] == off)

@@ -6,25 +6,18 @@
  * address in every CU of a file.  libbpf's btf__add_str() hashes and
  * compares the whole string each time: a sixth of a module's encoding
  * time, measured, most of it for member names.  Here a hit costs one
- * pointer hash.  Valid for one BTF while it only grows (no dedup).
+ * pointer hash and does not touch the (cold) string.  Valid for one BTF
+ * while it only grows (no dedup).
  */
 #ifndef DWARF2BTF_NAME_CACHE_H
 #define DWARF2BTF_NAME_CACHE_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "u32_map.h"
 
 struct btf;
 
-struct name_cache_slot {
-	const char *key;
-	uint32_t off;		/* next to its key: one cache miss per hit */
-};
-
 struct name_cache {
-	struct name_cache_slot *slots;
-	size_t mask;		/* slots - 1; 0 before the first use */
-	size_t nr;
+	struct u32_map map;	/* address of the name -> offset */
 };
 
 /* The offset of @s in @btf's strings, added if new; 0 for NULL or "". */

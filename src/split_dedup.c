@@ -24,7 +24,9 @@
 #include <bpf/btf.h>
 
 #include "btf_ids.h"
+#include "hash.h"
 #include "split_dedup.h"
+#include "u32_map.h"
 
 #define ID_NONE		UINT32_MAX		/* not processed yet */
 #define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
@@ -55,17 +57,6 @@ struct base_index {
 	uint32_t str_mask;
 };
 
-/* Module string offset -> base offset of the same string (or none). */
-struct str_xlat_slot {
-	uint32_t key;		/* the module's offset + 1; 0: free */
-	uint32_t val;
-};
-
-struct str_xlat {
-	struct str_xlat_slot *slots;
-	uint32_t mask, nr;
-};
-
 #define XLAT_NONE	UINT32_MAX
 
 struct split_dedup {
@@ -87,7 +78,8 @@ struct split_dedup {
 	struct chains names;	/* canonical module structs and unions */
 	uint32_t *new_id;	/* per module type: its id in the output */
 	uint32_t cap_new;
-	struct str_xlat *xlat;	/* a cache, written behind const */
+	/* module string offset + 1 -> base offset: written behind const */
+	struct u32_map *xlat;
 };
 
 static int chains__init(struct chains *c, uint32_t first, uint32_t nr)
@@ -149,21 +141,16 @@ static uint64_t hash_mix(uint64_t h, uint64_t v)
 	return h * 31 + v;
 }
 
-static uint64_t hash_str(const struct btf *btf, uint32_t off)
+static uint64_t hash_name(const struct btf *btf, uint32_t off)
 {
-	const unsigned char *s = (const void *)btf__name_by_offset(btf, off);
-	uint64_t h = 0xcbf29ce484222325ull;
+	const char *s = btf__name_by_offset(btf, off);
 
-	while (s && *s) {
-		h ^= *s++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	return hash_str(s ? s : "");
 }
 
 static uint64_t hash_common(const struct btf *btf, const struct btf_type *t)
 {
-	return hash_mix(hash_mix(hash_str(btf, t->name_off), t->info), t->size);
+	return hash_mix(hash_mix(hash_name(btf, t->name_off), t->info), t->size);
 }
 
 static uint64_t hash_int_tag(const struct btf *btf, const struct btf_type *t)
@@ -174,7 +161,7 @@ static uint64_t hash_int_tag(const struct btf *btf, const struct btf_type *t)
 /* Names only: an enum without values (declared) matches a full one. */
 static uint64_t hash_enum(const struct btf *btf, const struct btf_type *t)
 {
-	return hash_str(btf, t->name_off);
+	return hash_name(btf, t->name_off);
 }
 
 static uint64_t hash_struct(const struct btf *btf, const struct btf_type *t)
@@ -184,7 +171,7 @@ static uint64_t hash_struct(const struct btf *btf, const struct btf_type *t)
 	int i;
 
 	for (i = 0; i < btf_vlen(t); i++, m++)
-		h = hash_mix(hash_mix(h, hash_str(btf, m->name_off)), m->offset);
+		h = hash_mix(hash_mix(h, hash_name(btf, m->name_off)), m->offset);
 	return h;
 }
 
@@ -204,7 +191,7 @@ static uint64_t hash_proto(const struct btf *btf, const struct btf_type *t)
 	int i;
 
 	for (i = 0; i < btf_vlen(t); i++, p++)
-		h = hash_mix(hash_mix(h, hash_str(btf, p->name_off)), p->type);
+		h = hash_mix(hash_mix(h, hash_name(btf, p->name_off)), p->type);
 	return h;
 }
 
@@ -238,18 +225,6 @@ static bool hash_type(const struct btf *btf, const struct btf_type *t,
 		*h = hash_common(btf, t);
 		return true;
 	}
-}
-
-static uint64_t hash_chars(const char *p)
-{
-	const unsigned char *s = (const void *)p;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s) {
-		h ^= *s++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
 }
 
 /*
@@ -291,7 +266,7 @@ static int base_index__strings(struct base_index *idx)
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1) {
 		if (p + strnlen(p, end - p) == end)
 			break;	/* not terminated: not a string */
-		for (i = hash_chars(p) & idx->str_mask; idx->str_slots[i];
+		for (i = hash_str(p) & idx->str_mask; idx->str_slots[i];
 		     i = (i + 1) & idx->str_mask)
 			if (!strcmp(idx->strs + idx->str_slots[i] - 1, p))
 				break;
@@ -307,7 +282,7 @@ static uint32_t base_index__str_off(const struct base_index *idx,
 {
 	uint32_t i;
 
-	for (i = hash_chars(s) & idx->str_mask; idx->str_slots[i];
+	for (i = hash_str(s) & idx->str_mask; idx->str_slots[i];
 	     i = (i + 1) & idx->str_mask)
 		if (!strcmp(idx->strs + idx->str_slots[i] - 1, s))
 			return idx->str_slots[i] - 1;
@@ -338,7 +313,7 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		if (hash_type(base, t, &h))
 			chains__add(&idx->types, id, h);
 		if (btf_is_composite(t))
-			chains__add(&idx->names, id, hash_str(base, t->name_off));
+			chains__add(&idx->names, id, hash_name(base, t->name_off));
 	}
 	err = base_index__strings(idx);
 	if (err) {
@@ -389,7 +364,7 @@ void split_dedup__free(struct split_dedup *d)
 	chains__free(&d->split);
 	chains__free(&d->names);
 	if (d->xlat)
-		free(d->xlat->slots);
+		u32_map__free(d->xlat);
 	free(d->xlat);
 	free(d);
 }
@@ -406,51 +381,17 @@ static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
 	return id < d->start ? d->base : d->mod;
 }
 
-static int str_xlat__grow(struct str_xlat *x)
-{
-	uint32_t n = x->mask ? (x->mask + 1) * 4 : 4096, i, j;
-	struct str_xlat_slot *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; x->mask && i <= x->mask; i++) {
-		if (!x->slots[i].key)
-			continue;
-		for (j = (x->slots[i].key * 0x9e3779b1u) & (n - 1);
-		     slots[j].key; j = (j + 1) & (n - 1))
-			;
-		slots[j] = x->slots[i];
-	}
-	free(x->slots);
-	x->slots = slots;
-	x->mask = n - 1;
-	return 0;
-}
-
 /* The base offset of the module's string at OFF, or XLAT_NONE. */
 static uint32_t sd__xlat(const struct split_dedup *d, uint32_t off)
 {
-	struct str_xlat *x = d->xlat;
 	const char *s;
-	uint32_t i, val;
+	uint32_t val;
 
-	if (x->mask) {
-		for (i = ((off + 1) * 0x9e3779b1u) & x->mask; x->slots[i].key;
-		     i = (i + 1) & x->mask)
-			if (x->slots[i].key == off + 1)
-				return x->slots[i].val;
-	}
+	if (u32_map__find(d->xlat, (uint64_t)off + 1, &val))
+		return val;
 	s = btf__name_by_offset(d->mod, off);
 	val = s ? base_index__str_off(d->idx, s) : XLAT_NONE;
-	/* at most half full; without room it is only not remembered */
-	if (2 * (x->nr + 1) > x->mask + 1 && str_xlat__grow(x))
-		return val;
-	for (i = ((off + 1) * 0x9e3779b1u) & x->mask; x->slots[i].key;
-	     i = (i + 1) & x->mask)
-		;
-	x->slots[i].key = off + 1;
-	x->slots[i].val = val;
-	x->nr++;
+	u32_map__add(d->xlat, (uint64_t)off + 1, val);
 	return val;
 }
 
@@ -1032,7 +973,7 @@ static int sd__composite(struct split_dedup *d, uint32_t id)
 static uint32_t sd__unique_named(const struct split_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = sd__type(d, id);
-	uint64_t h = hash_str(d->mod, t->name_off);
+	uint64_t h = hash_name(d->mod, t->name_off);
 	uint32_t found = 0, c;
 
 	for (c = chains__next(&d->names, h, 0); c;
@@ -1068,7 +1009,7 @@ static int sd__resolve_fwds(struct split_dedup *d)
 		const struct btf_type *t = sd__type(d, id);
 
 		if (btf_is_composite(t) && d->map[id] == id)
-			chains__add(&d->names, id, hash_str(d->mod, t->name_off));
+			chains__add(&d->names, id, hash_name(d->mod, t->name_off));
 	}
 	for (id = d->start; id < d->end; id++) {
 		const struct btf_type *t = sd__type(d, id);
@@ -1268,10 +1209,7 @@ static void sd__reset(struct split_dedup *d)
 	d->nr_dirty = 0;
 	d->mod = NULL;
 	/* module string offsets mean nothing in the next module */
-	if (d->xlat->mask)
-		memset(d->xlat->slots, 0,
-		       (d->xlat->mask + 1) * sizeof(*d->xlat->slots));
-	d->xlat->nr = 0;
+	u32_map__clear(d->xlat);
 }
 
 int split_dedup__run(struct split_dedup *d, struct btf *mod, struct btf *base,

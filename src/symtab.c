@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "log.h"
 #include "symtab.h"
 
@@ -111,15 +112,6 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 	return 0;
 }
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 14695981039346656037ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 /* Every subprogram of every CU is looked up: a hash, not a search. */
 static int elf_symtab__hash_keys(struct elf_symtab *st)
 {
@@ -132,7 +124,7 @@ static int elf_symtab__hash_keys(struct elf_symtab *st)
 		return -ENOMEM;
 	st->key_hash_mask = size - 1;
 	for (i = 0; i < st->nr_keys; i++) {
-		size_t h = str_hash(st->keys[i].key) & st->key_hash_mask;
+		size_t h = hash_str(st->keys[i].key) & st->key_hash_mask;
 
 		while (st->key_hash[h])
 			h = (h + 1) & st->key_hash_mask;
@@ -148,7 +140,7 @@ const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 
 	if (!st->key_hash)
 		return NULL;
-	for (h = str_hash(key) & st->key_hash_mask; st->key_hash[h];
+	for (h = hash_str(key) & st->key_hash_mask; st->key_hash[h];
 	     h = (h + 1) & st->key_hash_mask) {
 		const struct elf_func_key *k = &st->keys[st->key_hash[h] - 1];
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A map from nonzero 64-bit keys (addresses, offsets + 1) to 32-bit values,
+ * for caches on hot paths: open addressing, key and value in one slot so
+ * that a hit is one cache miss, growth by 4 so that rehashes are few.
+ */
+#ifndef DWARF2BTF_U32_MAP_H
+#define DWARF2BTF_U32_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct u32_map_slot {
+	uint64_t key;		/* 0: free */
+	uint32_t val;
+};
+
+struct u32_map {
+	struct u32_map_slot *slots;
+	size_t mask;		/* slots - 1; 0 before the first add */
+	size_t nr;
+};
+
+bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val);
+/* Without memory the key is only not remembered: a cache stays right. */
+void u32_map__add(struct u32_map *m, uint64_t key, uint32_t val);
+void u32_map__clear(struct u32_map *m);
+void u32_map__free(struct u32_map *m);
+
+#endif
