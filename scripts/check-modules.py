@@ -62,42 +62,35 @@ def count_funcs(bin_, vmlinux, path):
     return sum(1 for ln in p.stdout.splitlines() if "] FUNC '" in ln)
 
 
-def types_diff(bin_, vmlinux, a, b):
-    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=types",
-                        "--no-base-dups", "--summary", a, b],
+def diff(bin_, vmlinux, a, b, kinds, extra=()):
+    """BIN diff's summary of A against B: {kind: (only A, only B, differ)},
+    None when it could not compare."""
+    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=" + kinds,
+                        "--summary"] + list(extra) + [a, b],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
-    return summary(p.stdout).get("types") if p.returncode in (0, 1) \
-        else None
+    return summary(p.stdout) if p.returncode in (0, 1) else None
 
 
 def check_one(bin_, vmlinux, ko, ours, ref):
     r = {"ko": ko}
-    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=types",
-                        "--summary", ours, ko], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-    r["types"] = summary(p.stdout).get("types") if p.returncode in (0, 1) \
-        else None
+    d = diff(bin_, vmlinux, ours, ko, "types,vars") or {}
+    r["types"] = d.get("types")
+    r["vars"] = d.get("vars")
     # Not equal: the same once types the base already has are left out
     # (a module repeating a base type)?  Else: equal to pahole's reference
     # (where it and Debian's differ, either is right)?
-    p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=vars",
-                        "--summary", ours, ko], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-    r["vars"] = summary(p.stdout).get("vars") if p.returncode in (0, 1) \
-        else None
     r["types_nodup"] = r["types"]
     r["types_ref"] = None
     if r["types"] not in (None, (0, 0, 0)):
-        r["types_nodup"] = types_diff(bin_, vmlinux, ours, ko)
+        d = diff(bin_, vmlinux, ours, ko, "types", ["--no-base-dups"])
+        r["types_nodup"] = (d or {}).get("types")
         if r["types_nodup"] != (0, 0, 0) and os.path.exists(ref):
-            r["types_ref"] = types_diff(bin_, vmlinux, ours, ref)
+            d = diff(bin_, vmlinux, ours, ref, "types", ["--no-base-dups"])
+            r["types_ref"] = (d or {}).get("types")
     if os.path.exists(ref):
-        p = subprocess.run([bin_, "diff", "--base", vmlinux, "--kinds=funcs",
-                            "--summary", ours, ref], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        r["funcs"] = summary(p.stdout).get("funcs") \
-            if p.returncode in (0, 1) else None
+        r["funcs"] = (diff(bin_, vmlinux, ours, ref, "funcs") or {}).get(
+            "funcs")
         r["ref_funcs"] = count_funcs(bin_, vmlinux, ref)
     r["ours_funcs"] = count_funcs(bin_, vmlinux, ours)
     return r
