@@ -18,6 +18,7 @@
 
 #include "cu_internal.h"
 #include "hash.h"
+#include "zalloc.h"
 
 static int die_attrs__cb(Dwarf_Attribute *attr, void *arg)
 {
@@ -218,7 +219,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 	if (ret > 0)
 		return 0;
 	do {
-		int tag = dwarf_tag(&child);
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
 		enum node_kind kind;
 		bool is_type, descend = false;
 
@@ -287,7 +288,7 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 
 	while (size < ctx->nr_nodes * 2)
 		size *= 2;
-	ctx->node_hash = calloc(size, sizeof(*ctx->node_hash));
+	ctx->node_hash = zalloc(size, sizeof(*ctx->node_hash));
 	if (!ctx->node_hash)
 		return -ENOMEM;
 	ctx->hash_mask = size - 1;
@@ -643,7 +644,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
-		if (dwarf_tag(&child) == DW_TAG_enumerator) {
+		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_enumerator) {
 			Dwarf_Attribute *cv;
 			struct die_attrs da;
 			const char *ename;
@@ -715,7 +716,7 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	 */
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
-		if (dwarf_tag(&child) == DW_TAG_subrange_type) {
+		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_subrange_type) {
 			Dwarf_Word count = 0, upper;
 
 			dims++;
@@ -754,7 +755,7 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 		return id;
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
-		int tag = dwarf_tag(&child);
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
 		uint32_t type = 0;
 
 		if (tag == DW_TAG_formal_parameter) {

@@ -277,7 +277,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 
 	ret = dwarf_child(die, &child);
 	while (ret == 0) {
-		int tag = dwarf_tag(&child);
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
 
 		if (tag == DW_TAG_formal_parameter) {
 			err = fn_set__add_param(fs, ctx, &child, idx++);

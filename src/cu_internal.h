@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "abbrev_cache.h"
 #include "btf_ids.h"
 #include "cu_encoder.h"
 #include "name_cache.h"
@@ -161,6 +162,7 @@ struct cu_ctx {
 	size_t errlen;
 	bool little_endian;
 	struct cu_fragment *frag;
+	struct abbrev_cache abbrevs;
 };
 
 /*

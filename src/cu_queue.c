@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "cu_queue.h"
+#include "elf_file.h"
 #include "dedup.h"
 #include "name_cache.h"
 #include "merge.h"
@@ -108,13 +109,14 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
 {
-	struct name_cache names = { 0 };
+	struct name_cache names;
 	struct merge_state m;
 	struct cu_fragment frag;
 	size_t i;
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL);
 	/*
 	 * Batches are standalone BTF even over a base (libbpf cannot append
 	 * split BTF); the consumer's merged BTF is the split one.

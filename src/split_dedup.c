@@ -27,6 +27,7 @@
 #include "hash.h"
 #include "split_dedup.h"
 #include "u32_map.h"
+#include "zalloc.h"
 
 #define ID_NONE		UINT32_MAX		/* not processed yet */
 #define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
@@ -259,7 +260,7 @@ static int base_index__strings(struct base_index *idx)
 		n++;
 	while (nb < 2 * (uint64_t)n && nb < (1u << 31))
 		nb *= 2;
-	idx->str_slots = calloc(nb, sizeof(*idx->str_slots));
+	idx->str_slots = zalloc(nb, sizeof(*idx->str_slots));
 	if (!idx->str_slots)
 		return -ENOMEM;
 	idx->str_mask = nb - 1;

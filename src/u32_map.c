@@ -5,32 +5,41 @@
 
 #include "hash.h"
 #include "u32_map.h"
+#include "zalloc.h"
 
 static size_t u32_map__slot(size_t mask, uint64_t key)
 {
 	return hash_int(key) & mask;
 }
 
-bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val)
+const struct u32_map_slot *u32_map__next(const struct u32_map *m, uint64_t key,
+					 const struct u32_map_slot *prev)
 {
 	size_t i;
 
 	if (!m->mask)
-		return false;
-	for (i = u32_map__slot(m->mask, key); m->slots[i].key;
-	     i = (i + 1) & m->mask) {
-		if (m->slots[i].key == key) {
-			*val = m->slots[i].val;
-			return true;
-		}
-	}
-	return false;
+		return NULL;
+	i = prev ? ((size_t)(prev - m->slots) + 1) & m->mask :
+		   u32_map__slot(m->mask, key);
+	for (; m->slots[i].key; i = (i + 1) & m->mask)
+		if (m->slots[i].key == key)
+			return &m->slots[i];
+	return NULL;
+}
+
+bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val)
+{
+	const struct u32_map_slot *s = u32_map__next(m, key, NULL);
+
+	if (s)
+		*val = s->val;
+	return s;
 }
 
 static int u32_map__grow(struct u32_map *m)
 {
 	size_t n = m->mask ? (m->mask + 1) * 4 : 4096, i, j;
-	struct u32_map_slot *slots = calloc(n, sizeof(*slots));
+	struct u32_map_slot *slots = zalloc(n, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;

@@ -23,7 +23,17 @@ struct u32_map {
 };
 
 bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val);
-/* Without memory the key is only not remembered: a cache stays right. */
+/*
+ * Every slot of @key in turn, for keys that are hashes: NULL @prev for the
+ * first, NULL back after the last.
+ */
+const struct u32_map_slot *u32_map__next(const struct u32_map *m, uint64_t key,
+					 const struct u32_map_slot *prev);
+/*
+ * Does not look for @key first (the caller has), so a key may be added
+ * more than once.  Without memory the key is only not remembered: a cache
+ * stays right.
+ */
 void u32_map__add(struct u32_map *m, uint64_t key, uint32_t val);
 void u32_map__clear(struct u32_map *m);
 void u32_map__free(struct u32_map *m);
