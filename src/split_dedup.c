@@ -863,11 +863,14 @@ static int sd__merge_hypot(struct split_dedup *d)
 		}
 		if (d->adjust_canon)
 			continue;
+		/* T may be a base type: through sd__set_map(), undone after */
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
-			d->map[t] = c;
-		if ((tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
+			err = sd__set_map(d, t, c);
+		if (!err && (tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
 		    ck != BTF_KIND_FWD && sd__mapped(d, c) && !sd__mapped(d, t))
-			d->map[t] = c;
+			err = sd__set_map(d, t, c);
+		if (err)
+			return err;
 	}
 	return 0;
 }

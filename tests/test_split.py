@@ -76,14 +76,6 @@ def _check(ctx, cc, dwarf):
         raise AssertionError("split_fwd: libbpf cannot read it: " + p.stderr)
 
 
-for _cc in ("gcc", "clang"):
-    for _dw in (4, 5):
-        def _t(ctx, cc=_cc, dw=_dw):
-            _check(ctx, cc, dw)
-        _t.__name__ = "test_split_%s_dwarf%d" % (_cc, _dw)
-        globals()[_t.__name__] = _t
-
-
 def test_split_diff_no_base_dups(ctx):
     """diff --no-base-dups leaves out what a side repeats of the base."""
     base, out = _encode(ctx, "gcc", 5)
@@ -105,3 +97,47 @@ def test_split_diff_no_base_dups(ctx):
                                       "- struct uses_base"]:
         raise AssertionError("with --no-base-dups: %s"
                              % lines[("--no-base-dups",)])
+
+
+def _stale_base_fwd(ctx, cc, dwarf):
+    """A module that points a base FWD at its own struct must not leave it
+    so for the next module the same worker encodes (split_stale_*.c):
+    split_decl comes out of a -j1 batch after it as it does alone."""
+    base = os.path.join(ctx.tmp, "split_base.btf")
+    p = ctx.run([ctx.bin, "-o", base, ctx.fixture("split_base", cc, dwarf)])
+    if p.returncode != 0:
+        raise AssertionError("base: " + p.stderr)
+    stale = os.path.join(ctx.tmp, "stale.o")
+    p = ctx.run(["ld", "-r", ctx.fixture("split_stale_a", cc, dwarf),
+                 ctx.fixture("split_stale_b", cc, dwarf), "-o", stale])
+    if p.returncode != 0:
+        raise AssertionError("ld -r: " + p.stderr)
+    decl = ctx.fixture("split_decl", cc, dwarf)
+    alone = os.path.join(ctx.tmp, "decl.btf")
+    p = ctx.run([ctx.bin, "--base", base, "-o", alone, decl])
+    if p.returncode != 0:
+        raise AssertionError("alone: " + p.stderr)
+    own = _own(ctx, base, alone)
+    if any(ln.startswith("struct ") for ln in own):
+        raise AssertionError("split_decl: holder is the base's, got:\n"
+                             + "\n".join(own))
+    # the larger file goes first in a batch: stale.o, then split_decl
+    out = os.path.join(ctx.tmp, "batch")
+    p = ctx.run([ctx.bin, "--base", base, "-j1", "-o", out, stale, decl])
+    if p.returncode != 0:
+        raise AssertionError("batch: " + p.stderr)
+    with open(alone, "rb") as a, \
+            open(os.path.join(out, os.path.basename(decl)[:-2] + ".btf"),
+                 "rb") as b:
+        if a.read() != b.read():
+            raise AssertionError("split_decl after the stale module differs "
+                                 "from split_decl alone")
+
+
+for _cc in ("gcc", "clang"):
+    for _dw in (4, 5):
+        for _name, _fn in (("", _check), ("stale_base_fwd_", _stale_base_fwd)):
+            def _t(ctx, cc=_cc, dw=_dw, fn=_fn):
+                fn(ctx, cc, dw)
+            _t.__name__ = "test_split_%s%s_dwarf%d" % (_name, _cc, _dw)
+            globals()[_t.__name__] = _t
