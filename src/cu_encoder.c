@@ -20,36 +20,30 @@
 #include "hash.h"
 #include "zalloc.h"
 
-static int die_attrs__cb(Dwarf_Attribute *attr, void *arg)
+int die_attr_slot(unsigned int name)
 {
-	struct die_attrs *da = arg;
-	int slot;
-
-	switch (dwarf_whatattr(attr)) {
-	case DW_AT_name: slot = DA_NAME; break;
-	case DW_AT_type: slot = DA_TYPE; break;
-	case DW_AT_byte_size: slot = DA_BYTE_SIZE; break;
-	case DW_AT_bit_size: slot = DA_BIT_SIZE; break;
-	case DW_AT_data_member_location: slot = DA_DATA_MEMBER_LOCATION; break;
-	case DW_AT_data_bit_offset: slot = DA_DATA_BIT_OFFSET; break;
-	case DW_AT_bit_offset: slot = DA_BIT_OFFSET; break;
-	case DW_AT_declaration: slot = DA_DECLARATION; break;
-	case DW_AT_external: slot = DA_EXTERNAL; break;
-	case DW_AT_encoding: slot = DA_ENCODING; break;
-	case DW_AT_upper_bound: slot = DA_UPPER_BOUND; break;
-	case DW_AT_count: slot = DA_COUNT; break;
-	case DW_AT_const_value: slot = DA_CONST_VALUE; break;
-	default: return DWARF_CB_OK;
+	switch (name) {
+	case DW_AT_name: return DA_NAME;
+	case DW_AT_type: return DA_TYPE;
+	case DW_AT_byte_size: return DA_BYTE_SIZE;
+	case DW_AT_bit_size: return DA_BIT_SIZE;
+	case DW_AT_data_member_location: return DA_DATA_MEMBER_LOCATION;
+	case DW_AT_data_bit_offset: return DA_DATA_BIT_OFFSET;
+	case DW_AT_bit_offset: return DA_BIT_OFFSET;
+	case DW_AT_declaration: return DA_DECLARATION;
+	case DW_AT_external: return DA_EXTERNAL;
+	case DW_AT_encoding: return DA_ENCODING;
+	case DW_AT_upper_bound: return DA_UPPER_BOUND;
+	case DW_AT_count: return DA_COUNT;
+	case DW_AT_const_value: return DA_CONST_VALUE;
+	default: return -1;
 	}
-	da->a[slot] = *attr;
-	da->have |= 1u << slot;
-	return DWARF_CB_OK;
 }
 
-int die_attrs__get(Dwarf_Die *die, struct die_attrs *da)
+int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da)
 {
-	da->have = 0;
-	return dwarf_getattrs(die, die_attrs__cb, da, 0) < 0 ? -EINVAL : 0;
+	return abbrev_cache__attrs(&ctx->abbrevs, die, da->a, &da->have) ?
+	       -EINVAL : 0;
 }
 
 static enum node_kind tag_node_kind(int tag, bool *is_type)
@@ -579,7 +573,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
 	uint32_t i;
 	int id, name_off;
 
-	if (die_attrs__get(die, &da))
+	if (die_attrs__get(ctx, die, &da))
 		return -EINVAL;
 	name = die_attrs__name(&da);
 	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
@@ -598,7 +592,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
 	btf_mut_type(ctx->btf, id)->name_off = name_off;
 	for (i = 0; i < n->nr_members; i++) {
 		Dwarf_Die *m = &ctx->members[n->first_member + i];
-		int err = die_attrs__get(m, &da);
+		int err = die_attrs__get(ctx, m, &da);
 
 		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
 		    !die_attrs__flag(&da, DA_DECLARATION))
@@ -654,7 +648,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 			int64_t v = 0;
 			int err;
 
-			if (die_attrs__get(&child, &da) ||
+			if (die_attrs__get(ctx, &child, &da) ||
 			    !(cv = die_attrs__at(&da, DA_CONST_VALUE))) {
 				cu_err(ctx, &child, "enumerator without a value");
 				return -EINVAL;
@@ -1204,6 +1198,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	memset(out, 0, sizeof(*out));
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
+	abbrev_cache__init(&ctx.abbrevs, cudie, die_attr_slot);
 	for (i = 0; i < env->opts->nr_lang_exclude; i++)
 		if (dwarf_srclang(cudie) == env->opts->lang_exclude[i])
 			return 0;	/* --lang_exclude: nothing from it */

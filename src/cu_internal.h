@@ -77,7 +77,11 @@ struct die_attrs {
 	Dwarf_Attribute a[DA__MAX];
 };
 
-int die_attrs__get(Dwarf_Die *die, struct die_attrs *da);
+struct cu_ctx;
+
+/* The die_attr_slot of DWARF attribute @name, or -1. */
+int die_attr_slot(unsigned int name);
+int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da);
 
 static inline Dwarf_Attribute *die_attrs__at(struct die_attrs *da,
 					     enum die_attr_slot s)

@@ -13,6 +13,7 @@ import os
 import shutil
 
 import btfparse
+import variants
 
 
 def _dump(ctx, ko, sec):
@@ -82,12 +83,7 @@ def _check(ctx, cc, dwarf):
                                  % (b, p.stdout + p.stderr))
 
 
-for _cc in ("gcc", "clang"):
-    for _dw in (4, 5):
-        def _t(ctx, cc=_cc, dw=_dw):
-            _check(ctx, cc, dw)
-        _t.__name__ = "test_distill_%s_dwarf%d" % (_cc, _dw)
-        globals()[_t.__name__] = _t
+variants.each_cc_dwarf(globals(), "test_distill_", _check)
 
 
 def test_distill_relocate_missing_type(ctx):

@@ -11,6 +11,7 @@ import os
 import shutil
 
 import btfparse
+import variants
 
 MODS = ("mod_a", "mod_b", "mod_c")
 
@@ -102,12 +103,7 @@ def _batch(ctx, cc, dwarf):
         raise AssertionError("temp files left in " + out)
 
 
-for _cc in ("gcc", "clang"):
-    for _dw in (4, 5):
-        def _t(ctx, cc=_cc, dw=_dw):
-            _batch(ctx, cc, dw)
-        _t.__name__ = "test_modules_%s_dwarf%d" % (_cc, _dw)
-        globals()[_t.__name__] = _t
+variants.each_cc_dwarf(globals(), "test_modules_", _batch)
 
 
 def test_modules_bad_one_in_batch(ctx):

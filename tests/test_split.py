@@ -21,6 +21,7 @@ meaning.
 import os
 
 import btfparse
+import variants
 
 
 def _encode(ctx, cc, dwarf):
@@ -134,10 +135,5 @@ def _stale_base_fwd(ctx, cc, dwarf):
                                  "from split_decl alone")
 
 
-for _cc in ("gcc", "clang"):
-    for _dw in (4, 5):
-        for _name, _fn in (("", _check), ("stale_base_fwd_", _stale_base_fwd)):
-            def _t(ctx, cc=_cc, dw=_dw, fn=_fn):
-                fn(ctx, cc, dw)
-            _t.__name__ = "test_split_%s%s_dwarf%d" % (_name, _cc, _dw)
-            globals()[_t.__name__] = _t
+variants.each_cc_dwarf(globals(), "test_split_", _check)
+variants.each_cc_dwarf(globals(), "test_split_stale_base_fwd_", _stale_base_fwd)

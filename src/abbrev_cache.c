@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abbrev_cache.h"
+
+enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
+
+static bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
+void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
+			int (*slot_of)(unsigned int name))
+{
+	Dwarf_Half version;
+	uint8_t unit_type, addr_size, offset_size;
+	Dwarf_Off start, next;
+	Elf *elf;
+	bool big;
+
+	memset(c, 0, sizeof(*c));
+	c->slot_of = slot_of;
+	/* tests compare the fast path with libdw's */
+	if (getenv("DWARF2BTF_LIBDW_ATTRS") || !cudie->cu ||
+	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL,
+			  &addr_size, &offset_size))
+		return;
+	elf = dwarf_getelf(dwarf_cu_getdwarf(cudie->cu));
+	big = elf && elf_getident(elf, NULL) &&
+	      elf_getident(elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	/* block lengths are read in the host's order */
+	if (!elf || big != host_big_endian() || version < 2 || version > 5)
+		return;
+	start = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), start, &next, NULL,
+			    NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    next < dwarf_dieoffset(cudie))
+		return;
+	c->version = version;
+	c->addr_size = addr_size;
+	c->offset_size = offset_size;
+	c->cu_end = (const unsigned char *)cudie->addr +
+		    (next - dwarf_dieoffset(cudie));
+}
+
+/* How many bytes a value of @form takes at @p, or -1 if unknown. */
+static long form_fixed_size(const struct abbrev_cache *c, unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return c->addr_size;
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return c->offset_size;
+	case DW_FORM_ref_addr:
+		return c->version < 3 ? c->addr_size : c->offset_size;
+	default:
+		return -1;
+	}
+}
+
+static bool form_is_uleb(unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_ref_udata:
+	case DW_FORM_strx:
+	case DW_FORM_addrx:
+	case DW_FORM_loclistx:
+	case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const unsigned char *skip_uleb(const unsigned char *p,
+				      const unsigned char *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (p < end) {
+		if (shift < 64)
+			*v |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+	return NULL;
+}
+
+/* A block's length, in the file's byte order (which is the host's). */
+static uint64_t read_native(const unsigned char *p, size_t k)
+{
+	uint16_t n2;
+	uint32_t n4;
+
+	if (k == 1)
+		return *p;
+	if (k == 2) {
+		memcpy(&n2, p, 2);
+		return n2;
+	}
+	memcpy(&n4, p, 4);
+	return n4;
+}
+
+/* Past the value of @form at @p; NULL if it runs past @end. */
+static const unsigned char *skip_form(const struct abbrev_cache *c,
+				      unsigned int form,
+				      const unsigned char *p,
+				      const unsigned char *end)
+{
+	long fixed = form_fixed_size(c, form);
+	uint64_t n;
+
+	if (fixed >= 0) {
+		n = fixed;
+	} else if (form_is_uleb(form)) {
+		return skip_uleb(p, end, &n);
+	} else if (form == DW_FORM_string) {
+		const unsigned char *z = memchr(p, 0, end - p);
+
+		return z ? z + 1 : NULL;
+	} else if (form == DW_FORM_block1 || form == DW_FORM_block2 ||
+		   form == DW_FORM_block4) {
+		size_t k = form == DW_FORM_block1 ? 1 :
+			   form == DW_FORM_block2 ? 2 : 4;
+
+		if ((size_t)(end - p) < k)
+			return NULL;
+		n = read_native(p, k);
+		p += k;
+	} else if (form == DW_FORM_block || form == DW_FORM_exprloc) {
+		p = skip_uleb(p, end, &n);
+		if (!p)
+			return NULL;
+	} else {
+		return NULL;
+	}
+	return (uint64_t)(end - p) < n ? NULL : p + n;
+}
+
+static bool form_known(const struct abbrev_cache *c, unsigned int form)
+{
+	return form_fixed_size(c, form) >= 0 || form_is_uleb(form) ||
+	       form == DW_FORM_string || form == DW_FORM_block1 ||
+	       form == DW_FORM_block2 || form == DW_FORM_block4 ||
+	       form == DW_FORM_block || form == DW_FORM_exprloc;
+}
+
+/*
+ * Not dwarf_getattrcnt(): elfutils 0.188 miscounts an abbreviation with
+ * an implicit constant (DW_FORM_implicit_const's value is not skipped).
+ */
+static void abbrev_spec__build(const struct abbrev_cache *c,
+			       struct abbrev_spec *s, Dwarf_Abbrev *ab)
+{
+	unsigned int name, form;
+	Dwarf_Sword data;
+	size_t i;
+
+	s->state = SPEC_LIBDW;
+	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
+	     i++) {
+		int slot = c->slot_of(name);
+
+		/* libdw points an implicit constant into .debug_abbrev */
+		if (i == ABBREV_SPEC_ATTRS || !form_known(c, form) ||
+		    (form == DW_FORM_implicit_const && slot >= 0))
+			return;
+		s->a[i].name = name;
+		s->a[i].form = form;
+		s->a[i].slot = slot;
+	}
+	s->nr = i;
+	s->state = SPEC_FAST;
+}
+
+struct libdw_attrs {
+	const struct abbrev_cache *c;
+	Dwarf_Attribute *attrs;
+	uint32_t *have;
+};
+
+static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
+{
+	struct libdw_attrs *la = arg;
+	int slot = la->c->slot_of(dwarf_whatattr(attr));
+
+	if (slot >= 0) {
+		la->attrs[slot] = *attr;
+		*la->have |= 1u << slot;
+	}
+	return DWARF_CB_OK;
+}
+
+int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
+			Dwarf_Attribute *attrs, uint32_t *have)
+{
+	struct libdw_attrs la = { .c = c, .attrs = attrs, .have = have };
+	const unsigned char *p = die->addr;
+	struct abbrev_spec *s;
+	unsigned int code;
+	size_t i;
+
+	*have = 0;
+	if (!c->cu_end || !p)
+		goto libdw;
+	code = *p;
+	if (!code || code >= ABBREV_CACHE_CODES)
+		goto libdw;
+	s = &c->spec[code];
+	if (s->state == SPEC_UNKNOWN) {
+		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
+			goto libdw;
+		abbrev_spec__build(c, s, die->abbrev);
+	}
+	if (s->state != SPEC_FAST)
+		goto libdw;
+	p++;
+	for (i = 0; i < s->nr; i++) {
+		int slot = s->a[i].slot;
+
+		if (slot >= 0) {
+			attrs[slot] = (Dwarf_Attribute){
+				.code = s->a[i].name,
+				.form = s->a[i].form,
+				.valp = (unsigned char *)p,
+				.cu = die->cu,
+			};
+			*have |= 1u << slot;
+		}
+		p = skip_form(c, s->a[i].form, p, c->cu_end);
+		if (!p) {
+			*have = 0;
+			goto libdw;	/* which says what is wrong */
+		}
+	}
+	return 0;
+libdw:
+	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
+}

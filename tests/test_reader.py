@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Our attribute reader (abbrev_cache.c) against libdw's dwarf_getattrs().
+
+DWARF2BTF_LIBDW_ATTRS=1 makes every DIE's attributes come from libdw:
+the BTF must be the same bytes.  The fixtures cover the forms gcc and
+clang use for types in DWARF 4 and 5: inline and indirect strings,
+implicit constants (gcc 12, DWARF 5, decl_file/decl_line), blocks and
+exprlocs (member locations in DWARF 2 style), 1-8 byte data and refs.
+"""
+
+import os
+import variants
+
+FIXTURES = ("types_base", "types_bitfields", "types_composite",
+            "types_enums", "types_arrays", "types_funcptr", "types_tags",
+            "funcs_basic", "kfuncs")
+
+
+def _same(ctx, cc, dwarf, extra=()):
+    env = dict(os.environ)
+    for name in FIXTURES:
+        obj = ctx.fixture(name, cc, dwarf, extra)
+        out = {}
+        for mode in ("fast", "libdw"):
+            path = os.path.join(ctx.tmp, "%s.%s.btf" % (name, mode))
+            e = dict(env)
+            if mode == "libdw":
+                e["DWARF2BTF_LIBDW_ATTRS"] = "1"
+            p = ctx.run([ctx.bin, "-o", path, obj], env=e)
+            if p.returncode != 0:
+                raise AssertionError("%s %s: %s" % (name, mode, p.stderr))
+            with open(path, "rb") as f:
+                out[mode] = f.read()
+        if out["fast"] != out["libdw"]:
+            raise AssertionError("%s (%s, DWARF %d%s): the attribute reader "
+                                 "and libdw give different BTF"
+                                 % (name, cc, dwarf, " ".join(extra)))
+
+
+variants.each_cc_dwarf(globals(), "test_reader_", _same)
+
+
+def test_reader_gcc_dwarf2_blocks(ctx):
+    """-gstrict-dwarf -gdwarf-2: member locations as blocks."""
+    _same(ctx, "gcc", 4, ("-gdwarf-2", "-gstrict-dwarf"))
