@@ -45,6 +45,8 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	c->version = version;
 	c->addr_size = addr_size;
 	c->offset_size = offset_size;
+	c->cu_start = (const unsigned char *)cudie->addr -
+		      dwarf_cuoffset(cudie);
 	c->cu_end = (const unsigned char *)cudie->addr +
 		    (next - dwarf_dieoffset(cudie));
 }
@@ -202,22 +204,35 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 {
 	unsigned int name, form;
 	Dwarf_Sword data;
+	long at = 0;
 	size_t i;
 
 	s->state = SPEC_LIBDW;
+	s->sib_idx = -1;
 	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
 	     i++) {
 		int slot = c->slot_of(name);
+		long size = form_fixed_size(c, form);
 
 		/* libdw points an implicit constant into .debug_abbrev */
 		if (i == ABBREV_SPEC_ATTRS || !form_known(c, form) ||
-		    (form == DW_FORM_implicit_const && slot >= 0))
+		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
 			return;
 		s->a[i].name = name;
 		s->a[i].form = form;
 		s->a[i].slot = slot;
+		s->a[i].size = size;
+		if (name == DW_AT_sibling && (form == DW_FORM_ref1 ||
+		    form == DW_FORM_ref2 || form == DW_FORM_ref4)) {
+			s->sib_idx = i;
+			s->sib_at = at;
+			s->sib_size = size;
+		}
+		at = at < 0 || size < 0 ? -1 : at + size;
 	}
 	s->nr = i;
+	s->fixed_size = at <= INT16_MAX ? at : -1;
+	s->children = dwarf_abbrevhaschildren(ab) == DW_CHILDREN_yes;
 	s->state = SPEC_FAST;
 }
 
@@ -275,7 +290,10 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 			};
 			*have |= 1u << slot;
 		}
-		p = skip_form(c, s->a[i].form, p, c->cu_end);
+		if (s->a[i].size >= 0 && c->cu_end - p >= s->a[i].size)
+			p += s->a[i].size;
+		else
+			p = skip_form(c, s->a[i].form, p, c->cu_end);
 		if (!p) {
 			*have = 0;
 			goto libdw;	/* which says what is wrong */
@@ -284,4 +302,148 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	return 0;
 libdw:
 	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
+}
+
+/* The spec of @die's abbreviation, if the fast path reads it. */
+static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
+						    Dwarf_Die *die)
+{
+	const unsigned char *p = die->addr;
+	struct abbrev_spec *s;
+
+	if (!c->cu_end || !p || !*p || *p >= ABBREV_CACHE_CODES)
+		return NULL;
+	s = &c->spec[*p];
+	if (s->state == SPEC_UNKNOWN) {
+		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
+			return NULL;
+		abbrev_spec__build(c, s, die->abbrev);
+	}
+	return s->state == SPEC_FAST ? s : NULL;
+}
+
+/* Where a DW_AT_sibling value at @p points, if forward in the CU. */
+static const unsigned char *sibling_at(const struct abbrev_cache *c,
+				       Dwarf_Die *die, const unsigned char *p,
+				       size_t size)
+{
+	uint64_t off = read_native(p, size);
+
+	if (off < (uint64_t)(c->cu_end - c->cu_start) &&
+	    c->cu_start + off > (const unsigned char *)die->addr)
+		return c->cu_start + off;
+	return NULL;
+}
+
+/*
+ * Past @die's attributes, *@sib where its DW_AT_sibling points (NULL if
+ * none we can use); NULL if the fast path cannot read it.
+ */
+static const unsigned char *die__attrs_end(struct abbrev_cache *c,
+					   Dwarf_Die *die, bool *children,
+					   const unsigned char **sib)
+{
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p = die->addr;
+	size_t i;
+
+	if (!s)
+		return NULL;
+	*sib = NULL;
+	p++;
+	if (s->fixed_size >= 0) {
+		if (c->cu_end - p < s->fixed_size)
+			return NULL;
+		if (s->sib_idx >= 0)
+			*sib = sibling_at(c, die, p + s->sib_at, s->sib_size);
+		*children = s->children;
+		return p + s->fixed_size;
+	}
+	for (i = 0; i < s->nr; i++) {
+		const unsigned char *q = skip_form(c, s->a[i].form, p, c->cu_end);
+
+		if (!q)
+			return NULL;
+		if ((long)i == s->sib_idx)
+			*sib = sibling_at(c, die, p, s->sib_size);
+		p = q;
+	}
+	*children = s->children;
+	return p;
+}
+
+#define SKIP_DEPTH	256
+
+/* Past the children list starting at @p (its null entry included). */
+static const unsigned char *skip_children(struct abbrev_cache *c,
+					  struct Dwarf_CU *cu,
+					  const unsigned char *p, int depth)
+{
+	while (p < c->cu_end && !(*p & 0x80)) {
+		Dwarf_Die d = { .addr = (void *)p, .cu = cu };
+		const unsigned char *sib;
+		bool children;
+
+		if (!*p)
+			return p + 1;
+		p = die__attrs_end(c, &d, &children, &sib);
+		if (!p)
+			return NULL;
+		if (children) {
+			if (sib)
+				p = sib;
+			else if (depth < SKIP_DEPTH)
+				p = skip_children(c, cu, p, depth + 1);
+			else
+				return NULL;
+			if (!p)
+				return NULL;
+		}
+	}
+	return NULL;	/* libdw's turn: multi-byte codes, truncation */
+}
+
+/* A DIE at @p, or 1 at the end of the list; -2: ask libdw. */
+static int die_at(const struct abbrev_cache *c, Dwarf_Die *from,
+		  const unsigned char *p, Dwarf_Die *out)
+{
+	if (p >= c->cu_end)
+		return -2;
+	if (*p & 0x80)		/* a code, or a null entry, of many bytes */
+		return -2;
+	if (!*p)
+		return 1;
+	*out = (Dwarf_Die){ .addr = (void *)p, .cu = from->cu };
+	return 0;
+}
+
+/* @die's first child (@child) or next sibling, as libdw would find it. */
+static int die__next(struct abbrev_cache *c, Dwarf_Die *die, Dwarf_Die *out,
+		     bool child)
+{
+	const unsigned char *p, *sib;
+	bool children;
+	int ret;
+
+	p = die__attrs_end(c, die, &children, &sib);
+	if (p && child && !children)
+		return 1;
+	if (p && !child && children)
+		p = sib ? sib : skip_children(c, die->cu, p, 0);
+	ret = p ? die_at(c, die, p, out) : -2;
+	if (ret != -2)
+		return ret;
+	return child ? dwarf_child(die, out) : dwarf_siblingof(die, out);
+}
+
+int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
+			Dwarf_Die *child)
+{
+	return die__next(c, die, child, true);
+}
+
+int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
+			  Dwarf_Die *sibling)
+{
+	return die__next(c, die, sibling, false);
 }

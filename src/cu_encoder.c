@@ -205,7 +205,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		cu_err(ctx, parent, "DIE nesting deeper than %d", MAX_DEPTH);
 		return -EINVAL;
 	}
-	ret = dwarf_child(parent, &child);
+	ret = abbrev_cache__child(&ctx->abbrevs, parent, &child);
 	if (ret < 0) {
 		cu_err(ctx, parent, "cannot read children: %s", dwarf_errmsg(-1));
 		return -EINVAL;
@@ -265,7 +265,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			if (err)
 				return err;
 		}
-		ret = dwarf_siblingof(&child, &child);
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 		if (ret < 0) {
 			cu_err(ctx, parent, "cannot read siblings: %s",
 			       dwarf_errmsg(-1));
@@ -636,7 +636,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	if (id < 0)
 		return id;
 
-	ret = dwarf_child(die, &child);
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_enumerator) {
 			Dwarf_Attribute *cv;
@@ -688,7 +688,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 				return err;
 			}
 		}
-		ret = dwarf_siblingof(&child, &child);
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 	}
 	return ret < 0 ? -EINVAL : id;
 }
@@ -708,7 +708,7 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	 * upper bound of -1 or a count of 0, a flexible `x[]` neither: 0.
 	 * What does not fit BTF's 32-bit count is an error, not a wrap.
 	 */
-	ret = dwarf_child(die, &child);
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_subrange_type) {
 			Dwarf_Word count = 0, upper;
@@ -725,7 +725,7 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 			}
 			nelems *= count;
 		}
-		ret = dwarf_siblingof(&child, &child);
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 	}
 	if (ret < 0)
 		return -EINVAL;
@@ -747,7 +747,7 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 	id = btf__add_func_proto(ctx->btf, ret_type);
 	if (id < 0)
 		return id;
-	ret = dwarf_child(die, &child);
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
 		uint32_t type = 0;
@@ -764,7 +764,7 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 		}
 		if (err)
 			return err;
-		ret = dwarf_siblingof(&child, &child);
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 	}
 	return ret < 0 ? -EINVAL : id;
 }

@@ -275,7 +275,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 			fn->nocall = true;
 	}
 
-	ret = dwarf_child(die, &child);
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
 
@@ -286,7 +286,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 		} else if (tag == DW_TAG_unspecified_parameters) {
 			fn->varargs = true;
 		}
-		ret = dwarf_siblingof(&child, &child);
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 	}
 	if (ret < 0) {
 		cu_err(ctx, die, "cannot read parameters");

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Our attribute reader (abbrev_cache.c) against libdw's dwarf_getattrs().
+"""Our DIE reader (abbrev_cache.c) against libdw: attributes as
+dwarf_getattrs() gives them, children and siblings as dwarf_child() and
+dwarf_siblingof() find them.
 
-DWARF2BTF_LIBDW_ATTRS=1 makes every DIE's attributes come from libdw:
+DWARF2BTF_LIBDW_ATTRS=1 makes libdw do all of it:
 the BTF must be the same bytes.  The fixtures cover the forms gcc and
 clang use for types in DWARF 4 and 5: inline and indirect strings,
 implicit constants (gcc 12, DWARF 5, decl_file/decl_line), blocks and
