@@ -40,6 +40,14 @@ int die_attr_slot(unsigned int name)
 	}
 }
 
+const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
+			      const char *name)
+{
+	if (!name || attr->form != DW_FORM_string)
+		return name;
+	return str_arena__dup(&ctx->frag->strs, name);
+}
+
 int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da)
 {
 	return abbrev_cache__attrs(&ctx->abbrevs, die, da->a, &da->have) ?
@@ -1118,6 +1126,7 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		return 0;
 	for (i = 0; i < ctx->nr_vars; i++) {
 		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
+		Dwarf_Attribute nattr;
 		const struct elf_data_section *sec;
 		Dwarf_Attribute attr;
 		struct var_cand *vc;
@@ -1135,7 +1144,8 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		if (dwarf_attr(die, DW_AT_specification, &attr) &&
 		    dwarf_formref_die(&attr, &spec))
 			named = &spec;
-		name = dwarf_diename(named);
+		name = dwarf_attr_integrate(named, DW_AT_name, &nattr) ?
+		       dwarf_formstring(&nattr) : NULL;
 		if (!name || var_name_skipped(name) || !var_name_valid(name))
 			continue;
 		if (ctx->env->rel_addr) {
@@ -1159,6 +1169,9 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 			continue;
 		if (grow((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
 			 ctx->frag->nr_vars, sizeof(*vc)))
+			return -ENOMEM;
+		name = cu_ctx__keep_name(ctx, &nattr, name);
+		if (!name)
 			return -ENOMEM;
 		vc = &ctx->frag->vars[ctx->frag->nr_vars++];
 		vc->name = name;
@@ -1246,6 +1259,7 @@ out:
 void cu_fragment__free(struct cu_fragment *frag)
 {
 	btf__free(frag->btf);
+	str_arena__free(&frag->strs);
 	free(frag->funcs);
 	free(frag->params);
 	free(frag->tags);

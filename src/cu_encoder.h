@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "str_arena.h"
+
 #include "elf_file.h"
 #include "symtab.h"
 
@@ -41,6 +43,8 @@ struct encode_opts {
 };
 
 /* What every worker shares, read-only. */
+#define ENCODE_CU_SIDE_MAX	4
+
 struct encode_env {
 	const struct elf_file *ef;
 	const struct elf_symtab *syms;
@@ -51,6 +55,16 @@ struct encode_env {
 	 */
 	const unsigned char *debug_info;
 	size_t debug_info_size;
+	/*
+	 * Mapped sections of which each CU reads only its own part (location
+	 * and range lists): given back after each batch (27 MB of
+	 * .debug_loclists in a vmlinux).
+	 */
+	struct {
+		const void *p;
+		size_t size;
+	} cu_side[ENCODE_CU_SIDE_MAX];
+	int nr_cu_side;
 	/*
 	 * A relocatable file: the address libdwfl gave each section (by
 	 * section index) when it applied the relocations, which is what
@@ -87,7 +101,7 @@ struct decl_tag {
  * functions' prototypes are added, after the decisions.
  */
 struct func_param {
-	const char *name;	/* lives in the mapped .debug_str */
+	const char *name;	/* in .debug_str, or the fragment's strs */
 	uint32_t type_id;
 };
 
@@ -126,6 +140,7 @@ struct cu_fragment {
 	size_t nr_vars;
 	struct decl_tag *tags;
 	size_t nr_tags;
+	struct str_arena strs;	/* names that were inline in .debug_info */
 };
 
 /*

@@ -211,8 +211,10 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	p->loc_reg = LOC_UNKNOWN;
 	if (die_ref(die, DW_AT_abstract_origin, &origin))
 		p->origin_off = dwarf_dieoffset(&origin);
-	if (dwarf_attr_integrate(die, DW_AT_name, &attr))
-		p->name = dwarf_formstring(&attr);
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr) &&
+	    (p->name = dwarf_formstring(&attr)) &&
+	    !(p->name = cu_ctx__keep_name(ctx, &attr, p->name)))
+		return -ENOMEM;
 	err = cu_ctx__type_ref(ctx, die, &p->type_id);
 	if (err)
 		return err;

@@ -79,6 +79,14 @@ struct die_attrs {
 
 struct cu_ctx;
 
+/*
+ * @name, read from @attr, such that it can be kept past this CU: copied
+ * into the fragment when it was inline in .debug_info (str_arena.h).
+ * NULL without memory.
+ */
+const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
+			      const char *name);
+
 /* The die_attr_slot of DWARF attribute @name, or -1. */
 int die_attr_slot(unsigned int name);
 int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da);

@@ -59,19 +59,15 @@ struct cu_queue {
 static void cu_queue__release(struct cu_queue *q, size_t i)
 {
 	const struct encode_env *env = q->env;
-	size_t page = sysconf(_SC_PAGESIZE), start, end;
-	uintptr_t base;
+	size_t start, end;
 
 	if (!env->debug_info)
 		return;
 	start = dwarf_dieoffset(&q->cus[i]);
 	end = i + 1 < q->nr ? dwarf_dieoffset(&q->cus[i + 1]) :
 			      env->debug_info_size;
-	base = (uintptr_t)env->debug_info;
-	start = ((base + start + page - 1) & ~(page - 1)) - base;
-	end = ((base + end) & ~(page - 1)) - base;
 	if (end > start && end <= env->debug_info_size)
-		madvise((void *)(base + start), end - start, MADV_DONTNEED);
+		elf_file__drop_pages(env->debug_info + start, end - start);
 }
 
 /* Resident set size now, from /proc/self/statm; 0 if unknown. */
@@ -251,6 +247,10 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 			err = consume(arg, k, &s->frag);
 		/* consume() owns the fragment from here on. */
 		memset(&s->frag, 0, sizeof(s->frag));
+		/* a later CU that needs a page back faults it in again */
+		for (i = 0; i < env->nr_cu_side; i++)
+			elf_file__drop_pages(env->cu_side[i].p,
+					     env->cu_side[i].size);
 
 		pthread_mutex_lock(&q.lock);
 		q.consumed++;

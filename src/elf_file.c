@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "elf_file.h"
@@ -147,4 +148,14 @@ Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 			return scn;
 	}
 	return NULL;
+}
+
+void elf_file__drop_pages(const void *p, size_t size)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
+
+	start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	end = ((uintptr_t)p + size) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }

@@ -27,6 +27,12 @@ struct elf_file {
 
 int elf_file__open(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
+
+/*
+ * Give back the whole pages of a file mapping within [@p, @p + @size):
+ * they leave our RSS and come back from the page cache if read again.
+ */
+void elf_file__drop_pages(const void *p, size_t size);
 Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 				GElf_Shdr *shdr);
 const char *elf_file__section_name(const struct elf_file *ef, size_t shndx);

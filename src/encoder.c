@@ -193,36 +193,62 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 }
 
 /* Is .debug_info used straight from the file mapping (not a copy)? */
+/*
+ * The mapped .debug_info, and the sections each CU reads only its own part
+ * of (location and range lists): pages of those can be given back as CUs
+ * finish.  Nothing for sections libelf had to copy (compressed).
+ */
 static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 {
+	static const char *const side[] = {
+		".debug_loclists", ".debug_rnglists", ".debug_loc",
+		".debug_ranges",
+	};
 	Elf *elf = dwarf_getelf(dw);
-	size_t file_size, shstrndx;
+	size_t file_size, shstrndx, i;
 	char *file = elf ? elf_rawfile(elf, &file_size) : NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
-	Elf_Data *data;
 
 	env->debug_info = NULL;
 	env->debug_info_size = 0;
+	env->nr_cu_side = 0;
 	if (!file || elf_getshdrstrndx(elf, &shstrndx))
 		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *name;
+		Elf_Data *data;
 
 		if (!gelf_getshdr(scn, &shdr))
 			return;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strcmp(name, ".debug_info"))
-			break;
+		if (!name || strncmp(name, ".debug_", 7) ||
+		    (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || (char *)data->d_buf < file ||
+		    (char *)data->d_buf + data->d_size > file + file_size)
+			continue;
+		if (!strcmp(name, ".debug_info")) {
+			env->debug_info = data->d_buf;
+			env->debug_info_size = data->d_size;
+		}
+		for (i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+			if (strcmp(name, side[i]) ||
+			    env->nr_cu_side == ENCODE_CU_SIDE_MAX)
+				continue;
+			env->cu_side[env->nr_cu_side].p = data->d_buf;
+			env->cu_side[env->nr_cu_side++].size = data->d_size;
+		}
 	}
-	if (!scn || (shdr.sh_flags & SHF_COMPRESSED))
-		return;
-	data = elf_getdata(scn, NULL);
-	if (!data || !data->d_buf || (char *)data->d_buf < file ||
-	    (char *)data->d_buf + data->d_size > file + file_size)
-		return;
-	env->debug_info = data->d_buf;
-	env->debug_info_size = data->d_size;
+	/*
+	 * Listing the units read every CU's header, and each read mapped
+	 * the pages around it: 100 MB of the vmlinux's .debug_info before
+	 * any CU is encoded.  They are in the page cache; each worker maps
+	 * back what its CU reads.
+	 */
+	if (env->debug_info)
+		elf_file__drop_pages(env->debug_info, env->debug_info_size);
 }
 
 /*
@@ -397,12 +423,11 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		goto out;
 	btf = m->acc.btf;
 	btf__set_pointer_size(btf, ef.ptr_size);
+	memset(&env, 0, sizeof(env));
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &enc;
 	/* Pages of a file mapping can be dropped and read again; ours not. */
-	env.debug_info = NULL;
-	env.debug_info_size = 0;
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
 	if (!in.in_memory)

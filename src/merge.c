@@ -141,6 +141,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	if (btf__type_cnt(a->btf) >= m->dedup_at && dedup__can_track())
 		err = merge_state__dedup(m);
 out:
+	str_arena__splice(&a->strs, &frag->strs);	/* names still used */
 	cu_fragment__free(frag);
 	return err;
 }
