@@ -83,16 +83,53 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 	}
 }
 
+/* gcc's DW_AT_GNU_annotation chain of @die: see die__for_each_annotation. */
+static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
+					int (*fn)(void *arg, const char *value),
+					void *arg)
+{
+	const char *type_tags[GNU_ANNOTATION_MAX];
+	Dwarf_Die cur = *die, next;
+	Dwarf_Attribute attr;
+	int n = 0, steps = 0, err;
+
+	while (dwarf_attr(&cur, DW_AT_GNU_annotation, &attr) &&
+	       dwarf_formref_die(&attr, &next) &&
+	       dwarf_tag(&next) == DW_TAG_GNU_annotation) {
+		const char *name = dwarf_diename(&next), *value;
+
+		if (++steps > GNU_ANNOTATION_MAX)
+			return -ELOOP;
+		value = dwarf_attr(&next, DW_AT_const_value, &attr) ?
+			dwarf_formstring(&attr) : NULL;
+		if (!decl && (!name || strcmp(name, "btf_type_tag")))
+			break;
+		if (decl && name && !strcmp(name, "btf_decl_tag") && value) {
+			err = fn(arg, value);
+			if (err)
+				return err;
+		} else if (!decl && value) {
+			type_tags[n++] = value;
+		}
+		cur = next;
+	}
+	while (n--) {
+		err = fn(arg, type_tags[n]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int die__for_each_annotation(Dwarf_Die *die, bool decl,
 			     int (*fn)(void *arg, const char *value), void *arg)
 {
 	const char *want = decl ? "btf_decl_tag" : "btf_type_tag";
 	Dwarf_Die child;
-	int ret, err;
+	int ret = 1, err, found = 0;
 
-	if (!dwarf_haschildren(die))
-		return 0;
-	ret = dwarf_child(die, &child);
+	if (dwarf_haschildren(die))
+		ret = dwarf_child(die, &child);
 	while (ret == 0) {
 		if (dwarf_tag(&child) == DW_TAG_LLVM_annotation) {
 			const char *name = dwarf_diename(&child);
@@ -105,11 +142,26 @@ int die__for_each_annotation(Dwarf_Die *die, bool decl,
 				err = fn(arg, value);
 				if (err)
 					return err;
+				found++;
 			}
 		}
 		ret = dwarf_siblingof(&child, &child);
 	}
-	return ret < 0 ? -EINVAL : 0;
+	if (ret < 0)
+		return -EINVAL;
+	if (found && !decl)
+		return 0;
+	return die__for_each_gnu_annotation(die, decl, fn, arg);
+}
+
+/* Says what went wrong reading @die's annotations. */
+static void cu_ctx__annotation_err(struct cu_ctx *ctx, Dwarf_Die *die, int err)
+{
+	if (err == -ELOOP)
+		cu_err(ctx, die, "annotation chain longer than %d or looping",
+		       GNU_ANNOTATION_MAX);
+	else if (err == -EINVAL)
+		cu_err(ctx, die, "cannot read annotations");
 }
 
 static int count_annotation(void *arg, const char *value)
@@ -141,9 +193,14 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->nr_members = 0;
 	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
-	    ctx->clang && !ctx->env->opts->skip_type_tags) {
-		if (die__for_each_annotation(die, false, count_annotation, &nr_tags))
-			return -EINVAL;
+	    ctx->annotations && !ctx->env->opts->skip_type_tags) {
+		int err = die__for_each_annotation(die, false,
+						   count_annotation, &nr_tags);
+
+		if (err) {
+			cu_ctx__annotation_err(ctx, die, err);
+			return err;
+		}
 		if (nr_tags > UINT16_MAX)
 			return -E2BIG;
 		n->nr_tags = nr_tags;
@@ -908,6 +965,8 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
 		return 0;
 	err = die__for_each_annotation(&n->die, true, add_decl_tag, &dt);
+	if (err)
+		cu_ctx__annotation_err(ctx, &n->die, err);
 	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
 		return err;
 	dt.component = 0;
@@ -916,8 +975,11 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 
 		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration))
 			continue;
-		if (dwarf_haschildren(m))
+		/* clang's are children, gcc's an attribute */
+		if (dwarf_haschildren(m) || !ctx->clang)
 			err = die__for_each_annotation(m, true, add_decl_tag, &dt);
+		if (err)
+			cu_ctx__annotation_err(ctx, m, err);
 		dt.component++;
 	}
 	return err;
@@ -949,9 +1011,14 @@ int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
 {
 	struct tag_pool tp = { ctx, component, nr };
 
-	if (ctx->env->opts->skip_decl_tags || !ctx->clang)
+	int err;
+
+	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
 		return 0;
-	return die__for_each_annotation(die, true, pool_decl_tag, &tp);
+	err = die__for_each_annotation(die, true, pool_decl_tag, &tp);
+	if (err)
+		cu_ctx__annotation_err(ctx, die, err);
+	return err;
 }
 
 static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
@@ -959,8 +1026,8 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
 	size_t i;
 	int err;
 
-	/* Walking every member for tags gcc never emits costs 3% of a run. */
-	if (ctx->env->opts->skip_decl_tags || !ctx->clang)
+	/* Walking every member for tags gcc < 15 never emits: 3% of a run. */
+	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
 		return 0;
 	for (i = 0; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];
@@ -1182,11 +1249,24 @@ static int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		vc->external = die_flag(named, DW_AT_external);
 		vc->first_tag = ctx->frag->nr_tags;
 		vc->nr_tags = 0;
-		err = cu_ctx__collect_decl_tags(ctx, die, -1, &vc->nr_tags);
+		/* upstream pahole reads no gcc annotations of variables */
+		err = ctx->clang ? cu_ctx__collect_decl_tags(ctx, die, -1,
+							     &vc->nr_tags) : 0;
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* "GNU C17 15.1.0 -O2 ...": 15; 0 for other producers. */
+static int producer_gcc_major(const char *producer)
+{
+	const char *p;
+
+	if (!producer || strncmp(producer, "GNU ", 4))
+		return 0;
+	p = strchr(producer + 4, ' ');	/* past the language */
+	return p ? atoi(p + 1) : 0;
 }
 
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
@@ -1222,6 +1302,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		producer = dwarf_attr(cudie, DW_AT_producer, &attr) ?
 			   dwarf_formstring(&attr) : NULL;
 		ctx.clang = producer && strstr(producer, "clang");
+		ctx.annotations = ctx.clang || producer_gcc_major(producer) >= 15;
 	}
 	err = cu_ctx__collect(&ctx, cudie, 0, SIZE_MAX);
 	if (!err)

@@ -43,10 +43,23 @@ struct cu_node {
 
 /* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
 #define DW_TAG_LLVM_annotation	0x6000
+/*
+ * gcc >= 15's: a DIE's DW_AT_GNU_annotation refers to a DW_TAG_GNU_annotation
+ * DIE, whose own DW_AT_GNU_annotation refers to the next one.
+ */
+#define DW_TAG_GNU_annotation	0x6001
+#define DW_AT_GNU_annotation	0x2139
+/* More than this in one chain is corrupt DWARF (or a loop). */
+#define GNU_ANNOTATION_MAX	256
 
 /*
  * Calls @fn for each btf_type_tag or btf_decl_tag (per @decl) annotation
- * child of @die, in DWARF order; stops at the first non-zero return.
+ * of @die; stops at the first non-zero return.  clang's children come in
+ * DWARF order.  gcc's chain is read as upstream pahole reads it: decl tags
+ * in chain order; type tags only without clang ones, up to the first
+ * other annotation, and handed over last first, because gcc chains them
+ * from the pointer outward where clang lists them from the pointee (both
+ * then give the same TYPE_TAG order).
  */
 int die__for_each_annotation(Dwarf_Die *die, bool decl,
 			     int (*fn)(void *arg, const char *value), void *arg);
@@ -170,6 +183,7 @@ struct cu_ctx {
 	bool need_index_type;
 	bool reported;		/* errbuf holds the error */
 	bool clang;		/* producer: only clang emits LLVM annotations */
+	bool annotations;	/* clang, or gcc >= 15: may have annotations */
 	char *errbuf;
 	size_t errlen;
 	bool little_endian;

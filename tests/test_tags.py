@@ -67,3 +67,84 @@ def test_type_tags_off(ctx):
         if has != want:
             raise AssertionError("%s: type tags %s" % (
                 " ".join(extra) or "default", "present" if has else "absent"))
+
+
+# gcc >= 15's annotations (tests/fixtures/gnu_annot.s, written by hand).
+GNU_WANT = [
+    "decl_tag dfn1 on func gfn",
+    "decl_tag dfn2 on func gfn",
+    "decl_tag dmem on struct s member p",
+    "decl_tag dparam on func gfn param x",
+    "decl_tag dstruct on struct s",
+    "func gfn static int(int x)",
+    "int int size=4 signed",
+    # PTR -> TYPE_TAG t_inner -> TYPE_TAG t_outer -> int
+    "struct s size=8 { p int type_tag(t_outer) type_tag(t_inner) * off=0; }",
+]
+
+
+def _gnu_object(ctx, edit=None):
+    src = os.path.join(ctx.root, "tests", "fixtures", "gnu_annot.s")
+    with open(src) as f:
+        text = f.read()
+    if edit:
+        if edit[0] not in text:
+            raise AssertionError("fixture changed: no %r" % edit[0])
+        text = text.replace(edit[0], edit[1])
+    asm = os.path.join(ctx.tmp, "gnu_annot.s")
+    obj = os.path.join(ctx.tmp, "gnu_annot.o")
+    with open(asm, "w") as f:
+        f.write(text)
+    p = ctx.run(["gcc", "-c", asm, "-o", obj])
+    if p.returncode != 0:
+        raise AssertionError("as: " + p.stderr)
+    return obj
+
+
+def _gnu_encode(ctx, obj, *extra):
+    out = os.path.join(ctx.tmp, "gnu.btf")
+    p = ctx.run([ctx.bin, *extra, "-o", out, obj])
+    if p.returncode != 0:
+        raise AssertionError("encoding failed:\n" + p.stderr)
+    return sorted(btfparse.render(ctx.btf(out)))
+
+
+def test_gnu_annotations(ctx):
+    got = _gnu_encode(ctx, _gnu_object(ctx))
+    if got != GNU_WANT:
+        raise AssertionError("gcc annotations:\nwant %s\ngot  %s"
+                             % (GNU_WANT, got))
+
+
+def test_gnu_annotations_off(ctx):
+    obj = _gnu_object(ctx)
+    got = _gnu_encode(ctx, obj, "--skip_encoding_btf_type_tag")
+    if "type_tag(" in " ".join(got) or \
+            "decl_tag dfn1 on func gfn" not in got:
+        raise AssertionError("--skip_encoding_btf_type_tag: %s" % got)
+    got = _gnu_encode(ctx, obj, "--skip_encoding_btf_decl_tag")
+    if any(ln.startswith("decl_tag") for ln in got) or \
+            "type_tag(t_inner)" not in " ".join(got):
+        raise AssertionError("--skip_encoding_btf_decl_tag: %s" % got)
+
+
+def test_gnu_annotations_old_gcc(ctx):
+    """gcc < 15 emits none: its CUs are not searched (and here give none)."""
+    obj = _gnu_object(ctx, ("GNU C17 15.1.0", "GNU C17 12.2.0"))
+    got = _gnu_encode(ctx, obj)
+    if any("tag" in ln for ln in got):
+        raise AssertionError("annotations read from a gcc 12 CU: %s" % got)
+
+
+def test_gnu_annotation_loop(ctx):
+    """A chain that loops is an error naming the DIE, not a hang."""
+    for link in (".Lann_t2", ".Lann_df2"):
+        first = link.replace("2", "1")
+        obj = _gnu_object(ctx, ("\t.long\t%s - .Linfo" % link,
+                                "\t.long\t%s - .Linfo" % first))
+        out = os.path.join(ctx.tmp, "loop.btf")
+        p = ctx.run([ctx.bin, "-o", out, obj])
+        if p.returncode == 0 or "annotation chain" not in p.stderr or \
+                "DIE 0x" not in p.stderr or os.path.exists(out):
+            raise AssertionError("%s loop: exit %d, %s"
+                                 % (link, p.returncode, p.stderr))
