@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE	/* strcasestr */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -40,12 +41,22 @@ static int encoder__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	return err;
 }
 
-static int collect_cus(const char *path, Dwarf *dw, Dwarf_Die **out, size_t *nr)
+/*
+ * Listing the units reads every CU's header, and each read maps the pages
+ * around it: 100 MB of a vmlinux's .debug_info, the run's peak RSS, were
+ * it all kept.  Pages behind the listing are given back as it goes (they
+ * are in the page cache; each worker maps back what its CU reads).
+ */
+#define LIST_DROP_EVERY	(8u << 20)
+
+static int collect_cus(const char *path, Dwarf *dw,
+		       const struct encode_env *env, Dwarf_Die **out,
+		       size_t *nr)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	Dwarf_Die *arr = NULL;
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, dropped = 0, off;
 	uint8_t unit_type;
 	int ret;
 
@@ -65,7 +76,16 @@ static int collect_cus(const char *path, Dwarf *dw, Dwarf_Die **out, size_t *nr)
 			arr = na;
 		}
 		arr[n++] = cudie;
+		off = dwarf_dieoffset(&cudie);
+		if (env->debug_info && off - dropped >= LIST_DROP_EVERY &&
+		    off <= env->debug_info_size) {
+			elf_file__drop_pages(env->debug_info + dropped,
+					     off - dropped);
+			dropped = off;
+		}
 	}
+	if (env->debug_info)
+		elf_file__drop_pages(env->debug_info, env->debug_info_size);
 	if (ret < 0) {
 		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
 		free(arr);
@@ -241,14 +261,6 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 			env->cu_side[env->nr_cu_side++].size = data->d_size;
 		}
 	}
-	/*
-	 * Listing the units read every CU's header, and each read mapped
-	 * the pages around it: 100 MB of the vmlinux's .debug_info before
-	 * any CU is encoded.  They are in the page cache; each worker maps
-	 * back what its CU reads.
-	 */
-	if (env->debug_info)
-		elf_file__drop_pages(env->debug_info, env->debug_info_size);
 }
 
 /*
@@ -396,7 +408,10 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	if (err)
 		goto out;
 	dw = in.dw;
-	err = collect_cus(path, dw, &cus, &nr_cus);
+	memset(&env, 0, sizeof(env));
+	if (!in.in_memory)
+		debug_info_mapping(dw, &env);
+	err = collect_cus(path, dw, &env, &cus, &nr_cus);
 	if (err)
 		goto out;
 	if (!nr_cus) {
@@ -423,15 +438,12 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		goto out;
 	btf = m->acc.btf;
 	btf__set_pointer_size(btf, ef.ptr_size);
-	memset(&env, 0, sizeof(env));
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &enc;
 	/* Pages of a file mapping can be dropped and read again; ours not. */
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
-	if (!in.in_memory)
-		debug_info_mapping(dw, &env);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    encoder__consume, &cons);
 	/* the first batch may have become the merged BTF itself */
@@ -439,6 +451,17 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	btf__set_pointer_size(btf, ef.ptr_size);
 	if (err)
 		goto out;
+	/*
+	 * What libdw built while CUs were read (abbreviations, CU data:
+	 * 28 MB on a vmlinux, by heaptrack) is not needed for the decisions,
+	 * and the heap is returned to the kernel before they grow the BTF.
+	 * Names point into our own mapping, which stays; a relocatable
+	 * file's sections may belong to libdwfl, so that one waits.
+	 */
+	if (!in.in_memory) {
+		dwarf_input__close(&in);
+		malloc_trim(0);
+	}
 	stats__phase_end(&st, PHASE_ENCODE);
 
 	st.nr_types_in = m->acc.nr_types_in;
