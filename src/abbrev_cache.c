@@ -8,13 +8,6 @@
 
 enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 
-static bool host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const unsigned char *)&one == 0;
-}
-
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			int (*slot_of)(unsigned int name))
 {
@@ -35,7 +28,8 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	big = elf && elf_getident(elf, NULL) &&
 	      elf_getident(elf, NULL)[EI_DATA] == ELFDATA2MSB;
 	/* block lengths are read in the host's order */
-	if (!elf || big != host_big_endian() || version < 2 || version > 5)
+	if (!elf || big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	    version < 2 || version > 5)
 		return;
 	start = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
 	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), start, &next, NULL,
@@ -51,7 +45,7 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 		    (next - dwarf_dieoffset(cudie));
 }
 
-/* How many bytes a value of @form takes at @p, or -1 if unknown. */
+/* How many bytes a value of @form takes, or -1 if that varies. */
 static long form_fixed_size(const struct abbrev_cache *c, unsigned int form)
 {
 	switch (form) {
@@ -135,7 +129,7 @@ static const unsigned char *skip_uleb(const unsigned char *p,
 	return NULL;
 }
 
-/* A block's length, in the file's byte order (which is the host's). */
+/* A 1, 2 or 4 byte value in the file's byte order (the host's). */
 static uint64_t read_native(const unsigned char *p, size_t k)
 {
 	uint16_t n2;
@@ -254,56 +248,6 @@ static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
-			Dwarf_Attribute *attrs, uint32_t *have)
-{
-	struct libdw_attrs la = { .c = c, .attrs = attrs, .have = have };
-	const unsigned char *p = die->addr;
-	struct abbrev_spec *s;
-	unsigned int code;
-	size_t i;
-
-	*have = 0;
-	if (!c->cu_end || !p)
-		goto libdw;
-	code = *p;
-	if (!code || code >= ABBREV_CACHE_CODES)
-		goto libdw;
-	s = &c->spec[code];
-	if (s->state == SPEC_UNKNOWN) {
-		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
-			goto libdw;
-		abbrev_spec__build(c, s, die->abbrev);
-	}
-	if (s->state != SPEC_FAST)
-		goto libdw;
-	p++;
-	for (i = 0; i < s->nr; i++) {
-		int slot = s->a[i].slot;
-
-		if (slot >= 0) {
-			attrs[slot] = (Dwarf_Attribute){
-				.code = s->a[i].name,
-				.form = s->a[i].form,
-				.valp = (unsigned char *)p,
-				.cu = die->cu,
-			};
-			*have |= 1u << slot;
-		}
-		if (s->a[i].size >= 0 && c->cu_end - p >= s->a[i].size)
-			p += s->a[i].size;
-		else
-			p = skip_form(c, s->a[i].form, p, c->cu_end);
-		if (!p) {
-			*have = 0;
-			goto libdw;	/* which says what is wrong */
-		}
-	}
-	return 0;
-libdw:
-	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
-}
-
 /* The spec of @die's abbreviation, if the fast path reads it. */
 static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 						    Dwarf_Die *die)
@@ -320,6 +264,51 @@ static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 		abbrev_spec__build(c, s, die->abbrev);
 	}
 	return s->state == SPEC_FAST ? s : NULL;
+}
+
+/* Past attribute @i of @s, whose value is at @p; NULL past the CU. */
+static const unsigned char *abbrev_spec__skip(const struct abbrev_cache *c,
+					      const struct abbrev_spec *s,
+					      size_t i, const unsigned char *p)
+{
+	if (s->a[i].size >= 0)
+		return c->cu_end - p >= s->a[i].size ? p + s->a[i].size : NULL;
+	return skip_form(c, s->a[i].form, p, c->cu_end);
+}
+
+int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
+			Dwarf_Attribute *attrs, uint32_t *have)
+{
+	struct libdw_attrs la = { .c = c, .attrs = attrs, .have = have };
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p = die->addr;
+	size_t i;
+
+	*have = 0;
+	if (!s)
+		goto libdw;
+	p++;
+	for (i = 0; i < s->nr; i++) {
+		int slot = s->a[i].slot;
+
+		if (slot >= 0) {
+			attrs[slot] = (Dwarf_Attribute){
+				.code = s->a[i].name,
+				.form = s->a[i].form,
+				.valp = (unsigned char *)p,
+				.cu = die->cu,
+			};
+			*have |= 1u << slot;
+		}
+		p = abbrev_spec__skip(c, s, i, p);
+		if (!p) {
+			*have = 0;
+			goto libdw;	/* which says what is wrong */
+		}
+	}
+	return 0;
+libdw:
+	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
 }
 
 /* Where a DW_AT_sibling value at @p points, if forward in the CU. */
@@ -360,7 +349,7 @@ static const unsigned char *die__attrs_end(struct abbrev_cache *c,
 		return p + s->fixed_size;
 	}
 	for (i = 0; i < s->nr; i++) {
-		const unsigned char *q = skip_form(c, s->a[i].form, p, c->cu_end);
+		const unsigned char *q = abbrev_spec__skip(c, s, i, p);
 
 		if (!q)
 			return NULL;

@@ -84,8 +84,9 @@ static int collect_cus(const char *path, Dwarf *dw,
 			dropped = off;
 		}
 	}
-	if (env->debug_info)
-		elf_file__drop_pages(env->debug_info, env->debug_info_size);
+	if (env->debug_info && dropped < env->debug_info_size)
+		elf_file__drop_pages(env->debug_info + dropped,
+				     env->debug_info_size - dropped);
 	if (ret < 0) {
 		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
 		free(arr);
@@ -212,27 +213,25 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 	return 0;
 }
 
-/* Is .debug_info used straight from the file mapping (not a copy)? */
 /*
  * The mapped .debug_info, and the sections each CU reads only its own part
  * of (location and range lists): pages of those can be given back as CUs
- * finish.  Nothing for sections libelf had to copy (compressed).
+ * finish.  Nothing for sections libelf had to copy (compressed).  @env
+ * comes zeroed.
  */
 static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 {
-	static const char *const side[] = {
-		".debug_loclists", ".debug_rnglists", ".debug_loc",
-		".debug_ranges",
+	/* .debug_info first, then the ones of which a CU reads its part */
+	static const char *const wanted[] = {
+		".debug_info", ".debug_loclists", ".debug_rnglists",
+		".debug_loc", ".debug_ranges",
 	};
 	Elf *elf = dwarf_getelf(dw);
-	size_t file_size, shstrndx, i;
+	size_t file_size, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
 	char *file = elf ? elf_rawfile(elf, &file_size) : NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	env->debug_info = NULL;
-	env->debug_info_size = 0;
-	env->nr_cu_side = 0;
 	if (!file || elf_getshdrstrndx(elf, &shstrndx))
 		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -242,21 +241,18 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 		if (!gelf_getshdr(scn, &shdr))
 			return;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || strncmp(name, ".debug_", 7) ||
-		    (shdr.sh_flags & SHF_COMPRESSED))
+		for (i = 0; name && i < n && strcmp(name, wanted[i]); i++)
+			;
+		if (!name || i == n || (shdr.sh_flags & SHF_COMPRESSED))
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (!data || !data->d_buf || (char *)data->d_buf < file ||
 		    (char *)data->d_buf + data->d_size > file + file_size)
 			continue;
-		if (!strcmp(name, ".debug_info")) {
+		if (i == 0) {
 			env->debug_info = data->d_buf;
 			env->debug_info_size = data->d_size;
-		}
-		for (i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
-			if (strcmp(name, side[i]) ||
-			    env->nr_cu_side == ENCODE_CU_SIDE_MAX)
-				continue;
+		} else if (env->nr_cu_side < ENCODE_CU_SIDE_MAX) {
 			env->cu_side[env->nr_cu_side].p = data->d_buf;
 			env->cu_side[env->nr_cu_side++].size = data->d_size;
 		}
