@@ -19,6 +19,10 @@
 #   plain    the reference path (--plain-dedup) gives the same BTF by meaning
 #   global_var  with --btf_features=default,global_var every VAR is in
 #            exactly one DATASEC, functions unchanged
+#   true_signature  with --btf_features=default,true_signature every FUNC
+#            named like a clone (foo.isra.0) is an ELF function symbol, every
+#            default FUNC is there under its name or its clone's, and
+#            nothing but functions changes
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
 #            without the privilege)
 #
@@ -381,6 +385,56 @@ sys.exit(1 if bad or not vars_ else 0)')
 	else
 		fail "global_var: $res (diff rc=$rc2)"
 		show "$work/gv.diff"
+	fi
+fi
+
+# true_signature -------------------------------------------------------
+# Clones (foo.constprop.0) are emitted under their own symbol, functions
+# with optimized-away parameters are no longer left out.  Its exact output
+# was compared with pahole 1.31's (docs/functions.md); here what must hold
+# whatever pahole does.
+
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+	skip "true_signature: BIN not run"
+elif ! encode ts "$work/ts.log" -j2 --btf_features=default,true_signature \
+		-o "$work/vmlinux.ts.btf" "$vmlinux"; then
+	fail "true_signature: encoding failed"
+	show "$work/ts.log"
+else
+	res=$(python3 - "$out" "$work/vmlinux.ts.btf" "$vmlinux" <<'PY'
+import re, subprocess, sys
+
+def funcs(path):
+    out = subprocess.run(["bpftool", "btf", "dump", "file", path],
+                         capture_output=True, text=True, check=True).stdout
+    return {m.group(1) for m in re.finditer(r"\] FUNC '([^']*)'", out)}
+
+dflt, ts = funcs(sys.argv[1]), funcs(sys.argv[2])
+nm = subprocess.run(["nm", sys.argv[3]], capture_output=True, text=True,
+                    check=True).stdout
+syms = {ln.split()[2] for ln in nm.splitlines()
+        if len(ln.split()) == 3 and ln.split()[1] in "tTwW"}
+clones = {f for f in ts if "." in f}
+keys = {f.split(".")[0] for f in clones}
+no_sym = sorted(clones - syms)
+lost = sorted(f for f in dflt - ts if f not in keys)
+print("%d FUNCs (default %d), %d under a clone symbol, %d clone names "
+      "without a symbol, %d default FUNCs lost"
+      % (len(ts), len(dflt), len(clones), len(no_sym), len(lost)))
+for f in (no_sym + lost)[:10]:
+    print("     |", f)
+sys.exit(1 if no_sym or lost or not clones else 0)
+PY
+)
+	rc=$?
+	"$bin" diff --kinds=types,vars --summary "$out" "$work/vmlinux.ts.btf" \
+		> "$work/ts.diff" 2>&1
+	rc2=$?
+	if [ $rc = 0 ] && [ $rc2 = 0 ]; then
+		pass "true_signature: $res; types and VARs unchanged"
+	else
+		fail "true_signature: $res (diff rc=$rc2)"
+		show "$work/ts.diff"
 	fi
 fi
 

@@ -510,7 +510,7 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 }
 
 /* DW_AT_data_member_location: a constant, or (DWARF 2) an expression. */
-static int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
+int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
 {
 	Dwarf_Op *ops;
 	size_t nops;

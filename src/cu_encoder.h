@@ -36,6 +36,7 @@ struct encode_opts {
 	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
 	bool consistent_func;	/* leave out functions with differing protos */
 	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
+	bool true_signature;	/* functions as the optimizer left them */
 	/* CUs of these DW_LANG_* are not encoded (--lang_exclude) */
 #define MAX_LANG_EXCLUDE 16
 	int lang_exclude[MAX_LANG_EXCLUDE];

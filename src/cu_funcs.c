@@ -7,9 +7,15 @@
  * x86-64 passes the first six integer arguments in rdi, rsi, rdx, rcx, r8,
  * r9; a parameter found elsewhere means the compiler changed the calling
  * convention, and BTF would then describe the function wrongly.
+ *
+ * With true_signature, a clang function marked DW_CC_nocall (its arguments
+ * changed by the optimizer) is described as it is really called: what is
+ * not passed is dropped, and a struct of which one member alone is passed
+ * in a register becomes that member ("p__b").
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -17,10 +23,23 @@
 #include "cu_internal.h"
 
 #define NR_REG_PARAMS	6
+#define ADDR_SIZE	8	/* bytes in an argument register */
 #define LOC_UNKNOWN	(-1)
 
 /* DWARF register numbers of the x86-64 argument registers, in order. */
 static const int x86_64_arg_regs[NR_REG_PARAMS] = { 5, 4, 1, 2, 8, 9 };
+
+/* What a parameter's location says, read as pahole reads it. */
+struct param_loc {
+	int reg;		/* the DWARF register it arrives in */
+	bool konst;		/* the first entry is a constant */
+	bool stack;		/* the first entry is on the stack (fbreg) */
+	/*
+	 * A struct in pieces: bit N set when a piece starts at byte N of the
+	 * first (second) register-sized half.
+	 */
+	unsigned long first, second;
+};
 
 struct fn_param {
 	Dwarf_Off off;
@@ -29,10 +48,18 @@ struct fn_param {
 	uint32_t type_id;
 	uint64_t byte_size;
 	int idx;
-	int loc_reg;
+	struct param_loc loc;
 	bool has_loc;
 	bool has_const;
 	bool is_struct;
+	/* the only member in a register, when the struct is in pieces */
+	const char *member;
+	uint32_t member_type;
+	bool member_is_struct;
+	/* found by the analysis */
+	bool optimized;		/* not passed */
+	bool unexpected;	/* not where the ABI puts it */
+	bool use_member;	/* passed as member, not as the whole struct */
 };
 
 struct fn_info {
@@ -130,67 +157,178 @@ static bool op_is_const(const Dwarf_Op *op)
 	       op->atom == DW_OP_constu || op->atom == DW_OP_consts;
 }
 
+static void param_loc__set_reg(struct param_loc *pl, int reg)
+{
+	if (pl->reg == LOC_UNKNOWN && reg != LOC_UNKNOWN)
+		pl->reg = reg;
+}
+
+static void param_loc__set_piece(unsigned long *fields, long off)
+{
+	if (off >= 0 && off < (long)(sizeof(*fields) * 8))
+		*fields |= 1UL << off;
+}
+
+static bool ops_have_stack_value(const Dwarf_Op *ops, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (ops[i].atom == DW_OP_stack_value)
+			return true;
+	return false;
+}
+
+/* One location entry of more than one operation. */
+static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
+			     size_t n, int entry, uint64_t size)
+{
+	long off = 0;
+	size_t i;
+
+	if (op_is_const(&ops[0])) {
+		if (entry == 0)
+			pl->konst = true;
+		return;
+	}
+	if (size <= ADDR_SIZE) {
+		if (entry != 0)
+			return;
+		if (op_reg(&ops[0]) != LOC_UNKNOWN)
+			param_loc__set_reg(pl, op_reg(&ops[0]));
+		else if (ops_have_stack_value(ops, n))
+			param_loc__set_reg(pl, op_breg(&ops[0]));
+		return;
+	}
+	/* An aggregate in two registers: which bytes each piece holds. */
+	for (i = 0; i < n; i++) {
+		if (ops[i].atom == DW_OP_piece) {
+			if (i == 0) {	/* the first bytes are not there */
+				off = ops[i].number;
+				continue;
+			}
+			if (off < ADDR_SIZE)
+				param_loc__set_piece(&pl->first, off);
+			else
+				param_loc__set_piece(&pl->second, off - ADDR_SIZE);
+			off += ops[i].number;
+		} else {
+			param_loc__set_reg(pl, op_reg(&ops[i]));
+		}
+	}
+}
+
 /*
- * The register a parameter arrives in, read from its location (list) the
- * way pahole reads it: only the first entry counts, except that an
- * entry-value of a register, in any entry, tells the incoming register.
+ * Where a parameter arrives, read from its location (list) the way pahole
+ * reads it: mostly the first entry counts, but an entry value of a
+ * register, in any entry, tells the incoming register, and the pieces of
+ * a struct are gathered from every entry.
  */
-static int param_loc_reg(Dwarf_Attribute *loc, uint64_t size)
+static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
+			      uint64_t size)
 {
 	Dwarf_Addr base, start, end;
 	ptrdiff_t offset = 0;
 	Dwarf_Op *ops;
 	size_t nops;
-	int reg = LOC_UNKNOWN, entry;
+	int entry;
 
-	for (entry = 0; reg == LOC_UNKNOWN; entry++) {
-		size_t n, i;
+	for (entry = 0;; entry++) {
+		Dwarf_Attribute sub;
+		Dwarf_Op *sops;
+		size_t n, nsops;
+		bool sv;
 
+		/* Nothing later can change what is known already. */
+		if (entry > 0 && pl->reg != LOC_UNKNOWN && size <= ADDR_SIZE)
+			break;
 		offset = dwarf_getlocations(loc, offset, &base, &start, &end,
 					    &ops, &nops);
 		if (offset <= 0)
 			break;
+		if (!nops)
+			continue;
 		n = nops;
-		if (n == 2 && ops[1].atom == DW_OP_stack_value)
+		sv = ops[n - 1].atom == DW_OP_stack_value;
+		if (n == 2 && sv)
 			n = 1;
-		if (n == 1) {
-			if (entry == 0 && op_reg(&ops[0]) != LOC_UNKNOWN)
-				reg = op_reg(&ops[0]);
-			else if (entry == 0 && nops == 2 &&
-				 op_breg(&ops[0]) != LOC_UNKNOWN)
-				reg = op_breg(&ops[0]);
-			else if (ops[0].atom == DW_OP_entry_value ||
-				 ops[0].atom == DW_OP_GNU_entry_value) {
-				Dwarf_Attribute sub;
-				Dwarf_Op *sops;
-				size_t nsops;
-
-				if (!dwarf_getlocation_attr(loc, &ops[0], &sub) &&
-				    !dwarf_getlocation(&sub, &sops, &nsops) &&
-				    nsops == 1)
-					reg = op_reg(&sops[0]);
-			}
+		if (n != 1) {
+			param_loc__multi(pl, ops, n, entry, size);
 			continue;
 		}
-		if (!n || op_is_const(&ops[0]))
-			continue;
-		if (size <= 8) {
+		switch (ops[0].atom) {
+		case DW_OP_fbreg:
+			if (entry == 0)
+				pl->stack = true;
+			break;
+		case DW_OP_entry_value:
+		case DW_OP_GNU_entry_value:
+			if (!dwarf_getlocation_attr(loc, &ops[0], &sub) &&
+			    !dwarf_getlocation(&sub, &sops, &nsops) && nsops == 1)
+				param_loc__set_reg(pl, op_reg(&sops[0]));
+			break;
+		default:
 			if (entry != 0)
-				continue;
-			if (op_reg(&ops[0]) != LOC_UNKNOWN) {
-				reg = op_reg(&ops[0]);
-			} else if (op_breg(&ops[0]) != LOC_UNKNOWN) {
-				for (i = 1; i < n; i++)
-					if (ops[i].atom == DW_OP_stack_value)
-						reg = op_breg(&ops[0]);
-			}
-		} else {
-			/* Aggregates in two registers: the first piece's. */
-			for (i = 0; i < n && reg == LOC_UNKNOWN; i++)
-				reg = op_reg(&ops[i]);
+				break;
+			if (op_is_const(&ops[0]))
+				pl->konst = true;
+			else if (op_reg(&ops[0]) != LOC_UNKNOWN)
+				param_loc__set_reg(pl, op_reg(&ops[0]));
+			else if (sv)
+				param_loc__set_reg(pl, op_breg(&ops[0]));
+			break;
 		}
 	}
-	return reg;
+}
+
+/*
+ * The member a struct parameter in pieces is reduced to: the one piece
+ * starting at a member's offset, in one register only.  Only a parameter
+ * with its own name and type (no abstract origin) is looked at.
+ */
+static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
+				 Dwarf_Die *die)
+{
+	unsigned long first = p->loc.first, second = p->loc.second;
+	Dwarf_Attribute attr;
+	Dwarf_Die t, m;
+	Dwarf_Word off, sz;
+	int i, ret;
+
+	if ((!first) == (!second) ||
+	    __builtin_popcountl(first) > 1 || __builtin_popcountl(second) > 1)
+		return 0;
+	off = first ? __builtin_ctzl(first) : ADDR_SIZE + __builtin_ctzl(second);
+	if (!dwarf_hasattr(die, DW_AT_name) || !die_ref(die, DW_AT_type, &t))
+		return 0;
+	for (i = 0; i < MAX_DEPTH && !(die_udata(&t, DW_AT_byte_size, &sz) && sz); i++)
+		if (!die_ref(&t, DW_AT_type, &t))
+			return 0;
+	if (dwarf_tag(&t) != DW_TAG_structure_type)
+		return 0;
+	for (ret = dwarf_child(&t, &m); ret == 0; ret = dwarf_siblingof(&m, &m)) {
+		Dwarf_Word moff, bits;
+		const char *name;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		if (die_udata(&m, DW_AT_data_bit_offset, &bits)) {
+			if (bits != off * 8)
+				continue;
+		} else if (!dwarf_attr(&m, DW_AT_data_member_location, &attr) ||
+			   member_byte_offset(&attr, &moff) || moff != off) {
+			continue;
+		}
+		if (!dwarf_attr(&m, DW_AT_name, &attr) ||
+		    !(name = dwarf_formstring(&attr)) || !dwarf_hasattr(&m, DW_AT_type))
+			return 0;
+		p->member = cu_ctx__keep_name(ctx, &attr, name);
+		if (!p->member)
+			return -ENOMEM;
+		p->member_is_struct = param_is_struct(&m);
+		return cu_ctx__type_ref(ctx, &m, &p->member_type);
+	}
+	return 0;
 }
 
 static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
@@ -208,7 +346,7 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	memset(p, 0, sizeof(*p));
 	p->off = dwarf_dieoffset(die);
 	p->idx = idx;
-	p->loc_reg = LOC_UNKNOWN;
+	p->loc.reg = LOC_UNKNOWN;
 	if (die_ref(die, DW_AT_abstract_origin, &origin))
 		p->origin_off = dwarf_dieoffset(&origin);
 	if (dwarf_attr_integrate(die, DW_AT_name, &attr) &&
@@ -223,7 +361,12 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
 	if (dwarf_attr(die, DW_AT_location, &attr)) {
 		p->has_loc = true;
-		p->loc_reg = param_loc_reg(&attr, p->byte_size);
+		param_loc__decode(&p->loc, &attr, p->byte_size);
+		if (ctx->env->opts->true_signature) {
+			err = fn_param__find_member(p, ctx, die);
+			if (err)
+				return err;
+		}
 	}
 	fs->nr_params++;
 	return 0;
@@ -268,13 +411,20 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	if (err)
 		return err;
 
-	if (!dwarf_hasattr(die, DW_AT_inline)) {
-		if (die_udata(die, DW_AT_calling_convention, &cc) && cc == DW_CC_nocall)
-			fn->nocall = true;
-		else if (die_ref(die, DW_AT_abstract_origin, &origin) &&
-			 die_udata(&origin, DW_AT_calling_convention, &cc) &&
-			 cc == DW_CC_nocall)
-			fn->nocall = true;
+	/*
+	 * DW_CC_nocall: the compiler changed how it is called.  A concrete
+	 * instance says so on its abstract origin; an abstract (inline) one
+	 * has the source signature.
+	 */
+	if (!die_udata(die, DW_AT_inline, &cc) || cc == DW_INL_not_inlined) {
+		Dwarf_Die *from = die;
+
+		if (dwarf_hasattr(die, DW_AT_abstract_origin))
+			from = die_ref(die, DW_AT_abstract_origin, &origin) ?
+			       &origin : NULL;
+		fn->nocall = from &&
+			     die_udata(from, DW_AT_calling_convention, &cc) &&
+			     cc == DW_CC_nocall;
 	}
 
 	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
@@ -355,8 +505,19 @@ static int fn_set__link_origins(struct fn_set *fs)
 				continue;
 			o->has_loc |= p->has_loc;
 			o->has_const |= p->has_const;
-			if (p->loc_reg != LOC_UNKNOWN)
-				o->loc_reg = p->loc_reg;
+			o->loc.konst |= p->loc.konst;
+			o->loc.stack |= p->loc.stack;
+			if (p->loc.reg != LOC_UNKNOWN)
+				o->loc.reg = p->loc.reg;
+			if (p->byte_size)
+				o->byte_size = p->byte_size;
+			o->loc.first |= p->loc.first;
+			o->loc.second |= p->loc.second;
+			if (p->member && !o->member) {
+				o->member = p->member;
+				o->member_type = p->member_type;
+				o->member_is_struct = p->member_is_struct;
+			}
 			if (o->idx != p->idx)
 				fn->reordered = true;
 		}
@@ -364,56 +525,176 @@ static int fn_set__link_origins(struct fn_set *fs)
 	return 0;
 }
 
-static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
-				bool clang)
+static int param_slots(const struct fn_param *p)
 {
-	bool optimized = false, unexpected = false, has_struct = false;
+	return p->byte_size <= ADDR_SIZE ? 1 :
+	       (int)((p->byte_size + ADDR_SIZE - 1) / ADDR_SIZE);
+}
+
+/* Is the parameter after @p in the register right after @p's slots? */
+static bool next_keeps_slots(const struct fn_param *p, const struct fn_param *end,
+			     int reg_idx, int slots)
+{
+	const struct fn_param *next = p + 1;
+
+	if (next == end || next->loc.reg == LOC_UNKNOWN)
+		return false;
+	return reg_idx + slots < NR_REG_PARAMS &&
+	       next->loc.reg == x86_64_arg_regs[reg_idx + slots];
+}
+
+/*
+ * clang, signature unchanged: each parameter's register must be one of
+ * the registers of its own slots.
+ */
+static void fn_params__match_clang(struct fn_param *ps, size_t n)
+{
+	int reg_idx = 0, k;
+	size_t j;
+
+	for (j = 0; j < n && reg_idx < NR_REG_PARAMS; j++) {
+		struct fn_param *p = &ps[j];
+		int slots = param_slots(p);
+		bool found = false;
+
+		if (p->byte_size > 2 * ADDR_SIZE)	/* passed in memory */
+			continue;
+		if (p->loc.reg != LOC_UNKNOWN) {
+			for (k = reg_idx; k < reg_idx + slots && k < NR_REG_PARAMS; k++)
+				if (x86_64_arg_regs[k] == p->loc.reg)
+					found = true;
+			p->unexpected = !found;
+		}
+		reg_idx += slots;
+	}
+}
+
+/*
+ * Walk the argument registers in order and mark each parameter optimized
+ * (not passed) or unexpected (not in its register).  @ts: true_signature
+ * for a function whose signature the compiler changed, which finds what
+ * is really passed instead of giving up.
+ */
+static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts)
+{
+	struct fn_param *end = ps + n;
 	int reg_idx = 0;
 	size_t j;
 
-	for (j = 0; j < fn->nr_params; j++) {
-		struct fn_param *p = &fs->params[fn->first_param + j];
-		bool in_memory = p->byte_size > 16;
-		int slots = p->byte_size <= 8 ? 1 : (int)((p->byte_size + 7) / 8);
+	for (j = 0; j < n; j++) {
+		struct fn_param *p = &ps[j];
+		bool in_memory = p->byte_size > 2 * ADDR_SIZE;
+		bool regs_left = reg_idx < NR_REG_PARAMS;
+		int slots = param_slots(p);
+		bool consumes = true;
 
-		if (p->is_struct)
-			has_struct = true;
-		if (!p->has_loc)
-			optimized = true;
-		if (clang && !fn->nocall) {
-			int k;
-
-			if (in_memory || reg_idx >= NR_REG_PARAMS)
-				continue;
-			if (p->loc_reg != LOC_UNKNOWN) {
-				bool found = false;
-
-				for (k = reg_idx; k < reg_idx + slots &&
-				     k < NR_REG_PARAMS; k++)
-					if (x86_64_arg_regs[k] == p->loc_reg)
-						found = true;
-				if (!found)
-					unexpected = true;
-			}
-			reg_idx += slots;
-			continue;
-		}
 		if (p->has_loc) {
-			if (reg_idx < NR_REG_PARAMS) {
-				if (p->loc_reg == LOC_UNKNOWN)
-					optimized = true;
-				else if (p->loc_reg != x86_64_arg_regs[reg_idx])
-					unexpected = true;
+			if (ts && p->loc.konst) {
+				p->optimized = true;
+				consumes = false;
+			} else if (!regs_left) {
+				consumes = false;
+			} else if (ts && p->loc.stack) {
+				if (in_memory)
+					consumes = false;
+				else
+					p->unexpected = true;
+			} else if (p->loc.reg == LOC_UNKNOWN) {
+				if (ts)
+					p->unexpected = true;
+				else
+					p->optimized = true;
+			} else if (p->loc.reg != x86_64_arg_regs[reg_idx]) {
+				p->unexpected = true;
+			} else if (ts && (p->loc.first || p->loc.second)) {
+				/* a struct in pieces */
+				if (p->loc.first && p->loc.second) {
+					reg_idx += slots;	/* all of it */
+					continue;
+				}
+				if (next_keeps_slots(p, end, reg_idx, slots)) {
+					p->member = NULL;
+					reg_idx += slots;
+					continue;
+				}
+				if (p->member) {
+					p->use_member = true;
+					reg_idx++;
+					continue;
+				}
 			}
-		} else if (p->has_const) {
-			optimized = true;
+		} else if (p->has_const && !clang) {
+			p->optimized = true;
+		} else if (ts) {
+			if (regs_left && next_keeps_slots(p, end, reg_idx, slots)) {
+				reg_idx += slots;
+				continue;
+			}
+			p->optimized = true;
+			consumes = false;
 		}
-		reg_idx += in_memory ? 1 : slots;
+		if (consumes)
+			reg_idx += in_memory ? 1 : slots;
+	}
+}
+
+static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
+				bool clang, bool ts)
+{
+	struct fn_param *ps = &fs->params[fn->first_param];
+	bool optimized = false, unexpected = false, has_struct = false;
+	size_t j;
+
+	if (clang && !fn->nocall)
+		fn_params__match_clang(ps, fn->nr_params);
+	else
+		fn_params__locate(ps, fn->nr_params, clang, ts);
+	for (j = 0; j < fn->nr_params; j++) {
+		const struct fn_param *p = &ps[j];
+
+		if (p->optimized || !p->has_loc)
+			optimized = true;
+		unexpected |= p->unexpected;
+		has_struct |= p->use_member ? p->member_is_struct : p->is_struct;
 	}
 	return (optimized ? FUNC_CAND_OPTIMIZED : 0) |
 	       (unexpected && !has_struct ? FUNC_CAND_BAD_REG : 0) |
 	       (fn->reordered ? FUNC_CAND_REORDERED : 0) |
 	       (fn->nocall && clang ? FUNC_CAND_NOCALL : 0);
+}
+
+/*
+ * The name and type parameter @p gets in BTF.  Returns 1, 0 when it is left
+ * out, or -ENOMEM.
+ */
+static int fn_param__btf(const struct fn_param *p, struct cu_ctx *ctx,
+			 const struct fn_info *fn, bool ts,
+			 struct func_param *fp)
+{
+	char *joined;
+	size_t len;
+
+	/* reordered: what has no location or is optimized was not passed */
+	if (fn->reordered && (!p->has_loc || p->optimized))
+		return 0;
+	fp->name = p->name;
+	fp->type_id = p->type_id;
+	if (!ts)
+		return 1;
+	if (p->optimized)
+		return 0;
+	if (p->use_member)
+		fp->type_id = p->member_type;
+	if (!p->member)
+		return 1;
+	len = strlen(p->name) + strlen(p->member) + 3;
+	joined = malloc(len);
+	if (!joined)
+		return -ENOMEM;
+	snprintf(joined, len, "%s__%s", p->name, p->member);
+	fp->name = str_arena__dup(&ctx->frag->strs, joined);
+	free(joined);
+	return fp->name ? 1 : -ENOMEM;
 }
 
 static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
@@ -424,6 +705,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	struct func_cand *fc;
 	Dwarf_Addr low;
 	size_t j, np;
+	bool ts;
 	int err;
 
 	for (j = 0; j < fn->nr_params; j++)
@@ -443,13 +725,16 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	fc->ret_type = fn->ret_type;
 	fc->first_param = ctx->frag->nr_params;
 	fc->nr_params = np;
-	fc->flags = fn_set__analyze(fs, fn, clang);
+	ts = ctx->env->opts->true_signature && clang && fn->nocall;
+	fc->flags = fn_set__analyze(fs, fn, clang, ts);
 	for (j = 0; j < fn->nr_params; j++) {
-		struct fn_param *p = &fs->params[fn->first_param + j];
-
-		fp = &ctx->frag->params[ctx->frag->nr_params++];
-		fp->name = p->name;
-		fp->type_id = p->type_id;
+		fp = &ctx->frag->params[ctx->frag->nr_params];
+		err = fn_param__btf(&fs->params[fn->first_param + j], ctx, fn,
+				    ts, fp);
+		if (err < 0)
+			return err;
+		ctx->frag->nr_params += err;
+		fc->nr_params -= !err;
 	}
 	if (fn->varargs) {
 		fp = &ctx->frag->params[ctx->frag->nr_params++];

@@ -92,6 +92,9 @@ struct die_attrs {
 
 struct cu_ctx;
 
+/* DW_AT_data_member_location in bytes: a constant or a DWARF 2 expression. */
+int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
+
 /*
  * @name, read from @attr, such that it can be kept past this CU: copied
  * into the fragment when it was inline in .debug_info (str_arena.h).

@@ -33,6 +33,7 @@ static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
 static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
 static void f_layout(struct encode_opts *o) { o->layout = true; }
 static void f_attributes(struct encode_opts *o) { o->attributes = true; }
+static void f_true_sig(struct encode_opts *o) { o->true_signature = true; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, true, f_force },
@@ -49,10 +50,7 @@ static const struct feature features[] = {
 	{ "distilled_base", false, true, f_distilled },
 	{ "attributes", false, true, f_attributes },
 	{ "layout", false, true, f_layout },
-	/* pahole's, not ours yet: accepted, ignored (an error if strict) */
-
-	{ "true_signature", false, false, NULL },
-
+	{ "true_signature", false, true, f_true_sig },
 };
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))
@@ -71,6 +69,7 @@ static void features__clear(struct encode_opts *o)
 	o->distilled_base = false;
 	o->layout = false;
 	o->attributes = false;
+	o->true_signature = false;
 }
 
 void features__set_default(struct encode_opts *o)

@@ -149,22 +149,50 @@ static bool addr_is_clone(const struct elf_symtab *st,
 	return false;
 }
 
+/*
+ * A parameter optimized away in a function whose signature changed: its
+ * BTF would say it takes what it does not.  true_signature describes such
+ * functions as they are called instead.
+ */
 static bool skip_optimized(const struct elf_symtab *st,
+			   const struct encode_opts *opts,
 			   const struct elf_func_key *k, const struct func_cand *c)
 {
-	return (c->flags & FUNC_CAND_OPTIMIZED) &&
+	return !opts->true_signature && (c->flags & FUNC_CAND_OPTIMIZED) &&
 	       ((c->flags & FUNC_CAND_NOCALL) || addr_is_clone(st, k, c->addr));
+}
+
+/* The symbol with a '.' suffix (a clone: foo.isra.0) at @addr, or NULL. */
+static const char *clone_name(const struct elf_symtab *st,
+			      const struct elf_func_key *k, uint64_t addr)
+{
+	uint32_t i;
+
+	if (!addr)
+		return NULL;
+	for (i = 0; i < k->nr; i++) {
+		const struct elf_sym *s = &st->key_syms[k->first + i];
+
+		if (s->addr == addr && strchr(s->name, '.'))
+			return s->name;
+	}
+	return NULL;
 }
 
 #define FUNC_CAND_VETO (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT | \
 			FUNC_CAND_UNCERTAIN | FUNC_CAND_REORDERED)
 
-/* Decide one group of candidates sharing a key; NULL: leave it out. */
+/*
+ * Decide one group of candidates sharing a key; NULL: leave it out.  *NAME
+ * is what the FUNC is called: the key, or with true_signature the clone
+ * symbol whose code the chosen candidate describes.
+ */
 static const struct func_cand *decide_group(const struct btf *btf,
 					    const struct elf_symtab *st,
 					    const struct encode_opts *opts,
 					    const struct func_param *params,
-					    struct func_cand **g, size_t n)
+					    struct func_cand **g, size_t n,
+					    const char **name)
 {
 	const struct elf_func_key *k = elf_symtab__find_key(st, g[0]->key);
 	struct func_cand *first = g[0];
@@ -172,8 +200,9 @@ static const struct func_cand *decide_group(const struct btf *btf,
 	uint32_t veto;
 	size_t i;
 
-	if (!k || k->ambiguous)
+	if (!k)
 		return NULL;
+	*name = first->key;
 	for (i = 1; i < n; i++) {
 		struct func_cand *b = g[i];
 		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
@@ -185,6 +214,22 @@ static const struct func_cand *decide_group(const struct btf *btf,
 		    !protos_match(btf, params, first, b))
 			first->flags |= FUNC_CAND_INCONSISTENT;
 	}
+	/*
+	 * true_signature: the first candidate (in CU order) that is the
+	 * code of a clone symbol, with its parameters where the ABI puts
+	 * them, is that clone, whatever the other candidates say.  A
+	 * candidate's flags include those of the ones before it.
+	 */
+	for (i = 0; opts->true_signature && i < n; i++) {
+		const char *clone = clone_name(st, k, g[i]->addr);
+
+		if (clone && !(g[i]->flags & (FUNC_CAND_BAD_REG | FUNC_CAND_UNCERTAIN))) {
+			*name = clone;
+			return g[i];
+		}
+	}
+	if (k->ambiguous)
+		return NULL;
 	veto = FUNC_CAND_VETO;
 	if (!opts->consistent_func)	/* pahole without consistent_func */
 		veto &= ~FUNC_CAND_INCONSISTENT;
@@ -201,13 +246,13 @@ static const struct func_cand *decide_group(const struct btf *btf,
 				continue;
 			if (!any)
 				any = c;
-			if (!skip_optimized(st, k, c))
+			if (!skip_optimized(st, opts, k, c))
 				canon = c;
 		}
 		if (!canon)
 			canon = any ? any : first;
 	}
-	if (skip_optimized(st, k, canon))
+	if (skip_optimized(st, opts, k, canon))
 		return NULL;
 	return canon;
 }
@@ -259,7 +304,7 @@ static int arena_types(struct btf *btf, const struct elf_kfunc *k,
 
 static int add_func(struct btf *btf, const struct func_param *params,
 		    const struct decl_tag *tags, const struct func_cand *c,
-		    const struct elf_kfunc *arena)
+		    const char *name, const struct elf_kfunc *arena)
 {
 	uint32_t i, ret = c->ret_type, args[2] = { 0, 0 };
 	int id, func, err;
@@ -283,7 +328,7 @@ static int add_func(struct btf *btf, const struct func_param *params,
 			return err;
 	}
 	/* pahole marks every function static; so do we. */
-	func = btf__add_func(btf, c->key, BTF_FUNC_STATIC, id);
+	func = btf__add_func(btf, name, BTF_FUNC_STATIC, id);
 	for (i = 0; func >= 0 && i < c->nr_tags; i++) {
 		const struct decl_tag *t = &tags[c->first_tag + i];
 
@@ -326,20 +371,24 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		sorted[i] = &cands[i];
 	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
 	for (i = 0; i < nr; i = j) {
-		const struct elf_kfunc *k;
+		const struct elf_kfunc *k = NULL;
 		const struct func_cand *c;
+		const char *name;
+		bool kfunc;
 		int id;
 
 		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
 			;
-		c = decide_group(btf, syms, opts, params, &sorted[i], j - i);
+		c = decide_group(btf, syms, opts, params, &sorted[i], j - i, &name);
 		if (!c)
 			continue;
+		/* a clone under its own name is no kfunc (nor in pahole) */
+		kfunc = opts->kfunc_tags && !strcmp(name, c->key);
 		/* attributes only with decl_tag_kfuncs, as in pahole */
-		k = opts->kfunc_tags && opts->attributes ?
-		    elf_symtab__find_kfunc(syms, c->key) : NULL;
-		id = add_func(btf, params, tags, c, k);
-		if (id >= 0 && opts->kfunc_tags)
+		if (kfunc && opts->attributes)
+			k = elf_symtab__find_kfunc(syms, c->key);
+		id = add_func(btf, params, tags, c, name, k);
+		if (id >= 0 && kfunc)
 			id = add_kfunc_tags(btf, syms, c->key, id);
 		if (id < 0) {
 			err = id;
