@@ -73,6 +73,11 @@ struct encode_env {
 	 */
 	const uint64_t *rel_addr;
 	size_t nr_rel_addr;
+	/*
+	 * libdw may be opened again on ef->elf (cu_queue.c's epochs): the
+	 * DWARF is read from the mapping, no section of it compressed.
+	 */
+	bool dwarf_reopen;
 };
 
 /*

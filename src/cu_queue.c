@@ -9,6 +9,13 @@
  * before workers start (dwarf_get_units), and everything libdw caches
  * lazily afterwards (abbreviations, location lists, string offsets) is per
  * CU, and each CU is read by exactly one worker.
+ *
+ * What libdw caches is kept until dwarf_end(): 20 MB and more by the end
+ * of a vmlinux, the largest part of the peak RSS that the output does not
+ * need.  So CUs are read in epochs of EPOCH_BATCHES batches, each through a
+ * libdw handle of its own, opened on the (read-only, uncompressed) Elf by
+ * the first worker to need it and ended by the one that finishes its last
+ * batch.  Only opening one touches libelf, under q->epoch_lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,6 +34,15 @@
 #include "log.h"
 
 #define ERRLEN	512
+#define EPOCH_BATCHES	8
+#define LIST_DROP_EVERY	(8u << 20)
+
+struct cu_epoch {
+	Dwarf *dw;
+	Dwarf_Die *cus;		/* its CUs, read through dw */
+	size_t pending;		/* batches not finished */
+	int err;
+};
 
 struct cu_slot {
 	struct cu_fragment frag;
@@ -48,6 +64,9 @@ struct cu_queue {
 	size_t window;
 	bool abort;
 	int first_err;
+	struct cu_epoch *epochs;	/* NULL: all CUs through the caller's libdw */
+	size_t nr_epochs;
+	pthread_mutex_t epoch_lock;	/* the epochs; libelf while opening */
 };
 
 /*
@@ -101,7 +120,8 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 }
 
 /* Encode CUs [first, end) and merge them into one deduplicated fragment. */
-static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
+static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
+				  size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
 {
 	struct name_cache names;
@@ -118,8 +138,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	 */
 	err = merge_state__init(&m, UINT32_MAX, NULL);
 	for (i = first; !err && i < end; i++) {
-		err = cu_encoder__encode(q->env, &q->cus[i], m.acc.btf, &names,
-					 &frag, errbuf, ERRLEN);
+		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
+					 &names, &frag, errbuf, ERRLEN);
 		cu_queue__release(q, i);
 		if (!err)
 			err = cu_queue__check_memory(q, i, errbuf);
@@ -145,6 +165,92 @@ static int cu_queue__encode_batch(struct cu_queue *q, size_t first, size_t end,
 	return 0;
 }
 
+/*
+ * A libdw handle of its own for epoch @e: a new Dwarf on the same Elf, with
+ * the epoch's CU DIEs.  Finding a CU makes libdw read the headers of all
+ * CUs before it, whose pages are given back as it goes.
+ */
+static int cu_epoch__open(struct cu_queue *q, size_t e)
+{
+	const struct encode_env *env = q->env;
+	struct cu_epoch *ep = &q->epochs[e];
+	size_t first = e * EPOCH_BATCHES * CU_BATCH, i, dropped = 0;
+	size_t end = first + EPOCH_BATCHES * CU_BATCH;
+
+	if (end > q->nr)
+		end = q->nr;
+	ep->dw = dwarf_begin_elf(env->ef->elf, DWARF_C_READ, NULL);
+	ep->cus = malloc((end - first) * sizeof(*ep->cus));
+	if (!ep->dw || !ep->cus)
+		return -ENOMEM;
+	for (i = 0; i < end; i++) {
+		size_t off = dwarf_dieoffset(&q->cus[i]);
+
+		if (i < first && off - dropped < LIST_DROP_EVERY)
+			continue;
+		if (!dwarf_offdie(ep->dw, off, i < first ? &(Dwarf_Die){ 0 } :
+				  &ep->cus[i - first]))
+			return -EINVAL;
+		if (off - dropped >= LIST_DROP_EVERY) {
+			elf_file__drop_pages(env->debug_info + dropped, off - dropped);
+			dropped = off;
+		}
+	}
+	elf_file__drop_pages(env->debug_info + dropped,
+			     dwarf_dieoffset(&q->cus[first]) - dropped);
+	return 0;
+}
+
+static void cu_epoch__close(struct cu_epoch *ep)
+{
+	if (ep->dw)
+		dwarf_end(ep->dw);
+	free(ep->cus);
+	ep->dw = NULL;
+	ep->cus = NULL;
+}
+
+/* The CU DIEs of batch @b, its epoch opened if need be; NULL on failure. */
+static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b)
+{
+	struct cu_epoch *ep;
+	size_t e = b / EPOCH_BATCHES;
+	int err;
+
+	if (!q->epochs)
+		return &q->cus[b * CU_BATCH];
+	ep = &q->epochs[e];
+	/* One thread in libelf at a time; the consumer goes on meanwhile. */
+	pthread_mutex_lock(&q->epoch_lock);
+	if (!ep->dw && !ep->err) {
+		err = cu_epoch__open(q, e);
+		if (err) {
+			ep->err = err;
+			cu_epoch__close(ep);
+		}
+	}
+	pthread_mutex_unlock(&q->epoch_lock);
+	if (ep->err)
+		return NULL;
+	return &ep->cus[(b - e * EPOCH_BATCHES) * CU_BATCH];
+}
+
+/* Batch @b is finished: the last of its epoch ends the epoch's libdw. */
+static void cu_queue__batch_done(struct cu_queue *q, size_t b)
+{
+	struct cu_epoch *ep;
+	bool last;
+
+	if (!q->epochs)
+		return;
+	ep = &q->epochs[b / EPOCH_BATCHES];
+	pthread_mutex_lock(&q->epoch_lock);
+	last = --ep->pending == 0;
+	pthread_mutex_unlock(&q->epoch_lock);
+	if (last)
+		cu_epoch__close(ep);
+}
+
 static void *cu_queue__worker(void *arg)
 {
 	struct cu_queue *q = arg;
@@ -152,6 +258,7 @@ static void *cu_queue__worker(void *arg)
 	for (;;) {
 		struct cu_fragment frag;
 		char errbuf[ERRLEN] = "";
+		Dwarf_Die *dies;
 		size_t i;
 		int err;
 
@@ -166,10 +273,19 @@ static void *cu_queue__worker(void *arg)
 		i = q->next++;
 		pthread_mutex_unlock(&q->lock);
 
-		err = cu_queue__encode_batch(q, i * CU_BATCH,
-					     i * CU_BATCH + CU_BATCH < q->nr ?
-					     i * CU_BATCH + CU_BATCH : q->nr,
-					     &frag, errbuf);
+		dies = cu_queue__batch_dies(q, i);
+		if (!dies) {
+			memset(&frag, 0, sizeof(frag));
+			snprintf(errbuf, ERRLEN, "%s: cannot open its DWARF again",
+				 q->env->ef->path);
+			err = -EINVAL;
+		} else {
+			err = cu_queue__encode_batch(q, dies, i * CU_BATCH,
+						     i * CU_BATCH + CU_BATCH < q->nr ?
+						     i * CU_BATCH + CU_BATCH : q->nr,
+						     &frag, errbuf);
+		}
+		cu_queue__batch_done(q, i);
 
 		pthread_mutex_lock(&q->lock);
 		q->slots[i].frag = frag;
@@ -183,6 +299,15 @@ static void *cu_queue__worker(void *arg)
 		pthread_cond_broadcast(&q->cond);
 		pthread_mutex_unlock(&q->lock);
 	}
+}
+
+size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr)
+{
+	size_t batches = (nr + CU_BATCH - 1) / CU_BATCH;
+
+	if (!env->dwarf_reopen || batches <= EPOCH_BATCHES)
+		return 0;
+	return (batches + EPOCH_BATCHES - 1) / EPOCH_BATCHES;
 }
 
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
@@ -203,12 +328,21 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		jobs = q.window = 1;
 	q.slots = calloc(q.nr_batches ? q.nr_batches : 1, sizeof(*q.slots));
 	tids = calloc(jobs, sizeof(*tids));
-	if (!q.slots || !tids) {
+	q.nr_epochs = cu_queue__nr_epochs(env, nr);
+	if (q.nr_epochs) {
+		q.epochs = calloc(q.nr_epochs, sizeof(*q.epochs));
+		for (k = 0; q.epochs && k < q.nr_epochs; k++)
+			q.epochs[k].pending = k + 1 < q.nr_epochs ? EPOCH_BATCHES :
+					      q.nr_batches - k * EPOCH_BATCHES;
+	}
+	if (!q.slots || !tids || (q.nr_epochs && !q.epochs)) {
 		free(q.slots);
 		free(tids);
+		free(q.epochs);
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&q.lock, NULL);
+	pthread_mutex_init(&q.epoch_lock, NULL);
 	pthread_cond_init(&q.cond, NULL);
 
 	for (i = 0; i < jobs; i++) {
@@ -263,7 +397,11 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		pthread_join(tids[i], NULL);
 	for (k = 0; k < q.nr_batches; k++)
 		cu_fragment__free(&q.slots[k].frag);
+	for (k = 0; k < q.nr_epochs; k++)	/* after a failure */
+		cu_epoch__close(&q.epochs[k]);
+	free(q.epochs);
 	pthread_cond_destroy(&q.cond);
+	pthread_mutex_destroy(&q.epoch_lock);
 	pthread_mutex_destroy(&q.lock);
 	free(q.slots);
 	free(tids);

@@ -22,4 +22,7 @@ typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		  int jobs, cu_consume_fn consume, void *arg);
 
+/* How many libdw handles (epochs) cu_queue__run() reads @nr CUs through; 0: the caller's. */
+size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr);
+
 #endif

@@ -230,6 +230,7 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 	size_t file_size, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
 	char *file = elf ? elf_rawfile(elf, &file_size) : NULL;
 	Elf_Scn *scn = NULL;
+	bool compressed = false;
 	GElf_Shdr shdr;
 
 	if (!file || elf_getshdrstrndx(elf, &shstrndx))
@@ -241,6 +242,11 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 		if (!gelf_getshdr(scn, &shdr))
 			return;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		/* decompressing changes the Elf: no second libdw on it then */
+		if (name && (!strncmp(name, ".zdebug", 7) ||
+			     (!strncmp(name, ".debug", 6) &&
+			      (shdr.sh_flags & SHF_COMPRESSED))))
+			compressed = true;
 		for (i = 0; name && i < n && strcmp(name, wanted[i]); i++)
 			;
 		if (!name || i == n || (shdr.sh_flags & SHF_COMPRESSED))
@@ -257,6 +263,7 @@ static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
 			env->cu_side[env->nr_cu_side++].size = data->d_size;
 		}
 	}
+	env->dwarf_reopen = env->debug_info && !compressed;
 }
 
 /*
@@ -440,6 +447,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	/* Pages of a file mapping can be dropped and read again; ours not. */
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
+	st.nr_epochs = cu_queue__nr_epochs(&env, nr_cus);
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    encoder__consume, &cons);
 	/* the first batch may have become the merged BTF itself */

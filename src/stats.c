@@ -51,7 +51,8 @@ void stats__print(const struct stats *st, FILE *f)
 		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
 		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	fprintf(f, "stats: peak rss           %8.1f MB\n", ru.ru_maxrss / 1024.0);
-	fprintf(f, "stats: jobs %d, CUs %zu\n", st->jobs, st->nr_cus);
+	fprintf(f, "stats: jobs %d, CUs %zu, libdw epochs %zu\n", st->jobs,
+		st->nr_cus, st->nr_epochs);
 	fprintf(f, "stats: types %zu before dedup, %zu after\n",
 		st->nr_types_in, st->nr_types);
 	fprintf(f, "stats: functions %zu encoded of %zu candidates\n",
@@ -67,6 +68,7 @@ void stats__add(struct stats *sum, const struct stats *st)
 	for (i = 0; i < PHASE__MAX; i++)
 		sum->phase[i] += st->phase[i];
 	sum->nr_cus += st->nr_cus;
+	sum->nr_epochs += st->nr_epochs;
 	sum->nr_types_in += st->nr_types_in;
 	sum->nr_types += st->nr_types;
 	sum->nr_funcs += st->nr_funcs;

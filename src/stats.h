@@ -21,6 +21,7 @@ struct stats {
 	double mark;
 	double phase[PHASE__MAX];
 	size_t nr_cus;
+	size_t nr_epochs;	/* libdw handles the CUs were read through */
 	size_t nr_types_in;	/* before dedup */
 	size_t nr_types;	/* in the output */
 	size_t nr_funcs;

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Reading a large input through several libdw handles (cu_queue.c epochs).
+
+Past 8 batches of 32 CUs, CUs are read in epochs, each through a libdw
+handle of its own that is ended when its last batch is done, so that what
+libdw caches per CU does not pile up (docs/design.md).  The fixtures are
+small, so these tests link the objects of test_funcs' programs 43 times
+over (258 CUs with DWARF, `-z muldefs`) and check that the epochs were used and
+change nothing: the same bytes for -j1, -j2 and -j5, and the same BTF by
+meaning as the reference path (--plain-dedup, which reads every CU through
+one handle).
+"""
+
+import os
+import re
+
+import test_funcs as tf
+
+COPIES = 43
+
+
+def _many(ctx, cc, dwarf):
+    objs = [ctx.fixture(f, cc, dwarf, tuple(extra))
+            for f, extra in tf.ALL_PARTS]
+    exe = os.path.join(ctx.tmp, "many")
+    cmd = [cc, "-Wl,-z,muldefs"] + objs * COPIES + ["-o", exe]
+    p = ctx.run(cmd)
+    if p.returncode != 0:
+        raise AssertionError("link failed: %s" % p.stderr)
+    # funcs_nodebug is built without DWARF: no CU
+    return exe, sum("-g0" not in extra for _f, extra in tf.ALL_PARTS) * COPIES
+
+
+def _epochs(ctx, cc, dwarf):
+    prog, nr = _many(ctx, cc, dwarf)
+    outs = {}
+    for j in (1, 2, 5):
+        out = os.path.join(ctx.tmp, "j%d.btf" % j)
+        p = ctx.run([ctx.bin, "--stats", "-j%d" % j, "-o", out, prog])
+        if p.returncode != 0:
+            raise AssertionError("-j%d failed: %s" % (j, p.stderr))
+        m = re.search(r"CUs (\d+), libdw epochs (\d+)", p.stderr)
+        # 258 CUs: 9 batches of 32, in epochs of 8 batches
+        if not m or (int(m.group(1)), int(m.group(2))) != (nr, 2):
+            raise AssertionError("-j%d: want %d CUs in 2 epochs, --stats "
+                                 "says %r" % (j, nr, m and m.group(0)))
+        with open(out, "rb") as f:
+            outs[j] = f.read()
+    for j in (2, 5):
+        if outs[j] != outs[1]:
+            raise AssertionError("-j%d output differs from -j1" % j)
+    plain = os.path.join(ctx.tmp, "plain.btf")
+    p = ctx.run([ctx.bin, "--plain-dedup", "-o", plain, prog])
+    if p.returncode != 0:
+        raise AssertionError("--plain-dedup failed: %s" % p.stderr)
+    p = ctx.run([ctx.bin, "diff", os.path.join(ctx.tmp, "j1.btf"), plain])
+    if p.returncode != 0:
+        raise AssertionError("epochs and the reference path differ:\n%s"
+                             % p.stdout)
+    funcs = tf.lines_of(ctx.btf(os.path.join(ctx.tmp, "j1.btf")), "func")
+    if len(funcs) < 15:
+        raise AssertionError("only %d FUNCs: %s" % (len(funcs), funcs))
+
+
+def test_epochs_gcc_dwarf5(ctx):
+    _epochs(ctx, "gcc", 5)
+
+
+def test_epochs_clang_dwarf4(ctx):
+    _epochs(ctx, "clang", 4)
