@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the whole encoder (ELF reader, symbol index, DWARF of
- * every CU, function decisions, dedup) on one input file.  A crash, a
- * sanitizer report or a hang is a finding; an error exit is not.
+ * every CU, function decisions, dedup) on one input file, with the
+ * default features and then with true_signature and global_var too.  A
+ * crash, a sanitizer report or a hang is a finding; an error exit is not.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -31,6 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	features__set_default(&o.enc);
+	encoder__run(path, &o);
+	/* again with what the default leaves off: more of the code reads it */
+	o.enc.true_signature = true;
+	o.enc.global_vars = true;
 	encoder__run(path, &o);
 	return 0;
 }

@@ -9,8 +9,11 @@
 enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
+			const unsigned char *info_start,
+			const unsigned char *info_end,
 			int (*slot_of)(unsigned int name))
 {
+	const unsigned char *die;
 	Dwarf_Half version;
 	uint8_t unit_type, addr_size, offset_size;
 	Dwarf_Off start, next;
@@ -35,6 +38,11 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), start, &next, NULL,
 			    NULL, NULL, NULL, NULL, NULL, NULL) ||
 	    next < dwarf_dieoffset(cudie))
+		return;
+	/* a unit length past the section (corrupt input): libdw's turn */
+	die = cudie->addr;
+	if (!info_start || die < info_start || die > info_end ||
+	    next - dwarf_dieoffset(cudie) > (size_t)(info_end - die))
 		return;
 	c->version = version;
 	c->addr_size = addr_size;

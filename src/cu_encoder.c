@@ -1291,7 +1291,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	memset(out, 0, sizeof(*out));
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
-	abbrev_cache__init(&ctx.abbrevs, cudie, die_attr_slot);
+	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
+			   die_attr_slot);
 	for (i = 0; i < env->opts->nr_lang_exclude; i++)
 		if (dwarf_srclang(cudie) == env->opts->lang_exclude[i])
 			return 0;	/* --lang_exclude: nothing from it */

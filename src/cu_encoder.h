@@ -78,6 +78,12 @@ struct encode_env {
 	 * DWARF is read from the mapping, no section of it compressed.
 	 */
 	bool dwarf_reopen;
+	/*
+	 * The bytes of .debug_info as libdw reads them (its copy when it had
+	 * to decompress or relocate): no CU is read past them, whatever its
+	 * header says.  NULL: unknown, libdw reads everything.
+	 */
+	const unsigned char *info_start, *info_end;
 };
 
 /*

@@ -641,10 +641,13 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 				bool clang, bool ts)
 {
-	struct fn_param *ps = &fs->params[fn->first_param];
 	bool optimized = false, unexpected = false, has_struct = false;
+	struct fn_param *ps;
 	size_t j;
 
+	if (!fn->nr_params)	/* fs->params may not even exist */
+		return fn->nocall && clang ? FUNC_CAND_NOCALL : 0;
+	ps = &fs->params[fn->first_param];
 	if (clang && !fn->nocall)
 		fn_params__match_clang(ps, fn->nr_params);
 	else

@@ -213,6 +213,35 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 	return 0;
 }
 
+/* Where libdw reads .debug_info from (libelf's, or its decompressed copy). */
+static void debug_info_bounds(Dwarf *dw, struct encode_env *env)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr shdr;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || (strcmp(name, ".debug_info") &&
+			      strcmp(name, ".zdebug_info")))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data && data->d_buf) {
+			env->info_start = data->d_buf;
+			env->info_end = env->info_start + data->d_size;
+		}
+		return;
+	}
+}
+
 /*
  * The mapped .debug_info, and the sections each CU reads only its own part
  * of (location and range lists): pages of those can be given back as CUs
@@ -412,6 +441,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		goto out;
 	dw = in.dw;
 	memset(&env, 0, sizeof(env));
+	debug_info_bounds(dw, &env);
 	if (!in.in_memory)
 		debug_info_mapping(dw, &env);
 	err = collect_cus(path, dw, &env, &cus, &nr_cus);
