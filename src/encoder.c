@@ -213,12 +213,25 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 	return 0;
 }
 
-/* Where libdw reads .debug_info from (libelf's, or its decompressed copy). */
-static void debug_info_bounds(Dwarf *dw, struct encode_env *env)
+/*
+ * Where libdw reads .debug_info (libelf's bytes, or its decompressed or
+ * relocated copy), and with @mapped: the mapped .debug_info and the
+ * sections each CU reads only its own part of (location and range lists),
+ * whose pages can be given back as CUs finish; nothing for sections libelf
+ * had to copy (compressed).  @env comes zeroed.
+ */
+static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
 {
+	/* .debug_info first, then the ones of which a CU reads its part */
+	static const char *const wanted[] = {
+		".debug_info", ".debug_loclists", ".debug_rnglists",
+		".debug_loc", ".debug_ranges",
+	};
 	Elf *elf = dwarf_getelf(dw);
+	size_t file_size = 0, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
+	char *file = elf && mapped ? elf_rawfile(elf, &file_size) : NULL;
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	bool compressed = false;
 	GElf_Shdr shdr;
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
@@ -230,55 +243,20 @@ static void debug_info_bounds(Dwarf *dw, struct encode_env *env)
 		if (!gelf_getshdr(scn, &shdr))
 			return;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (strcmp(name, ".debug_info") &&
-			      strcmp(name, ".zdebug_info")))
+		if (!name)
 			continue;
-		data = elf_getdata(scn, NULL);
-		if (data && data->d_buf) {
+		/* decompressing changes the Elf: no second libdw on it then */
+		if (!strncmp(name, ".zdebug", 7) ||
+		    (!strncmp(name, ".debug", 6) && (shdr.sh_flags & SHF_COMPRESSED)))
+			compressed = true;
+		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
 			env->info_start = data->d_buf;
 			env->info_end = env->info_start + data->d_size;
 		}
-		return;
-	}
-}
-
-/*
- * The mapped .debug_info, and the sections each CU reads only its own part
- * of (location and range lists): pages of those can be given back as CUs
- * finish.  Nothing for sections libelf had to copy (compressed).  @env
- * comes zeroed.
- */
-static void debug_info_mapping(Dwarf *dw, struct encode_env *env)
-{
-	/* .debug_info first, then the ones of which a CU reads its part */
-	static const char *const wanted[] = {
-		".debug_info", ".debug_loclists", ".debug_rnglists",
-		".debug_loc", ".debug_ranges",
-	};
-	Elf *elf = dwarf_getelf(dw);
-	size_t file_size, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
-	char *file = elf ? elf_rawfile(elf, &file_size) : NULL;
-	Elf_Scn *scn = NULL;
-	bool compressed = false;
-	GElf_Shdr shdr;
-
-	if (!file || elf_getshdrstrndx(elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		/* decompressing changes the Elf: no second libdw on it then */
-		if (name && (!strncmp(name, ".zdebug", 7) ||
-			     (!strncmp(name, ".debug", 6) &&
-			      (shdr.sh_flags & SHF_COMPRESSED))))
-			compressed = true;
-		for (i = 0; name && i < n && strcmp(name, wanted[i]); i++)
+		for (i = 0; i < n && strcmp(name, wanted[i]); i++)
 			;
-		if (!name || i == n || (shdr.sh_flags & SHF_COMPRESSED))
+		if (!file || i == n || (shdr.sh_flags & SHF_COMPRESSED))
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (!data || !data->d_buf || (char *)data->d_buf < file ||
@@ -441,9 +419,7 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 		goto out;
 	dw = in.dw;
 	memset(&env, 0, sizeof(env));
-	debug_info_bounds(dw, &env);
-	if (!in.in_memory)
-		debug_info_mapping(dw, &env);
+	debug_sections(dw, !in.in_memory, &env);
 	err = collect_cus(path, dw, &env, &cus, &nr_cus);
 	if (err)
 		goto out;
