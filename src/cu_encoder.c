@@ -1293,9 +1293,15 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
 	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
 			   die_attr_slot);
-	for (i = 0; i < env->opts->nr_lang_exclude; i++)
-		if (dwarf_srclang(cudie) == env->opts->lang_exclude[i])
-			return 0;	/* --lang_exclude: nothing from it */
+	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
+		int lang = dwarf_srclang(cudie);
+		bool listed = false;
+
+		for (i = 0; i < env->opts->nr_langs; i++)
+			listed |= lang == env->opts->langs[i];
+		if (listed == env->opts->langs_exclude)
+			return 0;	/* nothing from it */
+	}
 	{
 		Dwarf_Attribute attr;
 		const char *producer;

@@ -37,10 +37,14 @@ struct encode_opts {
 	bool consistent_func;	/* leave out functions with differing protos */
 	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
 	bool true_signature;	/* functions as the optimizer left them */
-	/* CUs of these DW_LANG_* are not encoded (--lang_exclude) */
-#define MAX_LANG_EXCLUDE 16
-	int lang_exclude[MAX_LANG_EXCLUDE];
-	int nr_lang_exclude;
+	/*
+	 * CUs of these DW_LANG_* are the only ones encoded (--lang), or are
+	 * not encoded (langs_exclude: --lang_exclude, PAHOLE_LANG_EXCLUDE)
+	 */
+#define MAX_LANGS 16
+	int langs[MAX_LANGS];
+	int nr_langs;
+	bool langs_exclude;
 };
 
 /* What every worker shares, read-only. */

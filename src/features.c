@@ -45,12 +45,13 @@ static const struct feature features[] = {
 	{ "optimized_func", true, true, f_optimized },
 	{ "consistent_func", true, true, f_consistent },
 	{ "decl_tag_kfuncs", true, true, f_kfuncs },
+	/* in pahole 1.31's order: --supported_btf_features prints the same */
 	{ "reproducible_build", false, true, f_reproducible },
-	{ "global_var", false, true, f_global_var },
 	{ "distilled_base", false, true, f_distilled },
+	{ "global_var", false, true, f_global_var },
 	{ "attributes", false, true, f_attributes },
-	{ "layout", false, true, f_layout },
 	{ "true_signature", false, true, f_true_sig },
+	{ "layout", false, true, f_layout },
 };
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))
@@ -151,26 +152,30 @@ static const struct {
 	{ "asm", DW_LANG_Mips_Assembler },
 };
 
-int features__parse_languages(const char *list, struct encode_opts *o)
+int features__parse_languages(const char *list, bool exclude,
+			       struct encode_opts *o)
 {
+	const char *opt = exclude ? "--lang_exclude" : "--lang";
 	char *copy, *tok, *save = NULL;
 	size_t i;
 
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
+	o->nr_langs = 0;	/* the last list given counts, as in pahole */
+	o->langs_exclude = exclude;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < sizeof(languages) / sizeof(languages[0]); i++)
 			if (!strcmp(tok, languages[i].name))
 				break;
 		if (i == sizeof(languages) / sizeof(languages[0]) ||
-		    o->nr_lang_exclude == MAX_LANG_EXCLUDE) {
-			pr_err("--lang_exclude: unknown language '%s'", tok);
+		    o->nr_langs == MAX_LANGS) {
+			pr_err("%s: unknown language '%s'", opt, tok);
 			free(copy);
 			return -EINVAL;
 		}
-		o->lang_exclude[o->nr_lang_exclude++] = languages[i].lang;
+		o->langs[o->nr_langs++] = languages[i].lang;
 	}
 	free(copy);
 	return 0;

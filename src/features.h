@@ -25,7 +25,11 @@ int features__parse(const char *list, bool strict, struct encode_opts *o);
 /* The names --supported_btf_features prints, comma separated. */
 void features__print_supported(FILE *f);
 
-/* --lang_exclude=rust,c_plus_plus,...: 0 or -EINVAL for an unknown name. */
-int features__parse_languages(const char *list, struct encode_opts *o);
+/*
+ * --lang=c,... (@exclude false: only these) or --lang_exclude=rust,...
+ * (@exclude: all but these): 0, or -EINVAL for an unknown name.
+ */
+int features__parse_languages(const char *list, bool exclude,
+			      struct encode_opts *o);
 
 #endif

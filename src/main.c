@@ -72,8 +72,10 @@ static void usage(FILE *f)
 "--btf_base=BASE, --btf_features[_strict]=LIST (pahole's feature names;\n"
 "the listed ones on, the others off; without it: the default set),\n"
 "--supported_btf_features, --btf_gen_floats, --btf_gen_all,\n"
-"--btf_gen_optimized, --btf_encode_force,\n"
-"--skip_encoding_btf_inconsistent_proto, --lang_exclude=LANG,...  and -V.\n"
+"--btf_gen_optimized, --btf_encode_force, --btf_attributes,\n"
+"--skip_encoding_btf_inconsistent_proto, --lang=LANG,... (only CUs of\n"
+"these languages), --lang_exclude=LANG,... (all but these; also from\n"
+"PAHOLE_LANG_EXCLUDE) and -V.\n"
 "  -h, --help           show this help and exit\n"
 "      --version        print the version and exit\n"
 "\n"
@@ -97,6 +99,8 @@ enum {
 	OPT_GEN_ALL,
 	OPT_INCONSISTENT,
 	OPT_LANG_EXCLUDE,
+	OPT_LANG,
+	OPT_BTF_ATTRIBUTES,
 	OPT_NOOP,
 	OPT_MAX_MEMORY,
 	OPT_PLAIN_DEDUP,
@@ -261,6 +265,8 @@ int main(int argc, char **argv)
 		{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
 		  OPT_INCONSISTENT },
 		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
+		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "btf_attributes", no_argument, NULL, OPT_BTF_ATTRIBUTES },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
@@ -273,6 +279,7 @@ int main(int argc, char **argv)
 	const char *base_path = NULL;
 	char **list = NULL;
 	bool batch = false;	/* --files-from: -o is a directory */
+	bool lang_given = false, btf_attributes = false;
 	bool relocate = false;
 	int c, err, nr_list = 0;
 
@@ -346,8 +353,15 @@ int main(int argc, char **argv)
 			opts.enc.plain_dedup = true;
 			break;
 		case OPT_LANG_EXCLUDE:
-			if (features__parse_languages(optarg, &opts.enc))
+		case OPT_LANG:
+			if (features__parse_languages(optarg,
+						      c == OPT_LANG_EXCLUDE,
+						      &opts.enc))
 				return 2;
+			lang_given = true;
+			break;
+		case OPT_BTF_ATTRIBUTES:
+			btf_attributes = true;
 			break;
 		case 'J':	/* encoding BTF is all we do */
 		case 'V':
@@ -385,6 +399,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* pahole's way to exclude languages without an option */
+	if (!lang_given && getenv("PAHOLE_LANG_EXCLUDE") &&
+	    features__parse_languages(getenv("PAHOLE_LANG_EXCLUDE"), true,
+				      &opts.enc))
+		return 2;
+	/* whatever --btf_features says, as in pahole */
+	if (btf_attributes)
+		opts.enc.attributes = true;
 	for (; optind < argc && nr_list >= 0; optind++) {
 		char **v = realloc(list, (nr_list + 1) * sizeof(*v));
 

@@ -134,7 +134,10 @@ def test_feature_attributes(ctx):
 def test_features_strict_and_supported(ctx):
     p = ctx.run([ctx.bin, "--supported_btf_features"])
     names = p.stdout.strip().split(",")
-    if p.returncode != 0 or names[:len(DEFAULT)] != DEFAULT:
+    # what pahole 1.31 prints, in its order (scripts may compare it)
+    if p.returncode != 0 or names != DEFAULT + [
+            "reproducible_build", "distilled_base", "global_var",
+            "attributes", "true_signature", "layout"]:
         raise AssertionError("supported: %s" % p.stdout)
     obj = ctx.fixture("types_base", "gcc", 5)
     out = os.path.join(ctx.tmp, "x.btf")
@@ -164,6 +167,53 @@ def test_lang_exclude(ctx):
     p = ctx.run([ctx.bin, "--lang_exclude=klingon", "-o", out, obj])
     if p.returncode != 2:
         raise AssertionError("unknown language accepted")
+
+
+def test_lang_only(ctx):
+    # --lang keeps only the listed languages (pahole's --lang; getopt must
+    # not take it for an abbreviation of --lang_exclude); the last list
+    # given counts; PAHOLE_LANG_EXCLUDE applies when neither is given.
+    obj = ctx.fixture("types_base", "gcc", 5)
+    out = os.path.join(ctx.tmp, "x.btf")
+    clean = {k: v for k, v in os.environ.items()
+             if k != "PAHOLE_LANG_EXCLUDE"}
+
+    def types(args, env=clean):
+        p = ctx.run([ctx.bin] + args + ["-o", out, obj], env=env)
+        if p.returncode != 0:
+            raise AssertionError("%s: %s" % (args, p.stderr))
+        return btfparse.render(ctx.btf(out), "types")
+
+    full = types([])
+    c_all = "--lang=c89,c,c99,c11,c17"
+    if not full or types([c_all]) != full:
+        raise AssertionError("--lang=<C> left C types out")
+    if types(["--lang=rust"]):
+        raise AssertionError("--lang=rust kept C types")
+    if types(["--lang=rust", "--lang_exclude=rust"]) != types([c_all]):
+        raise AssertionError("the last language list must count")
+    env = dict(os.environ, PAHOLE_LANG_EXCLUDE="c89,c,c99,c11,c17")
+    if types([], env):
+        raise AssertionError("PAHOLE_LANG_EXCLUDE ignored")
+    if types(["--lang_exclude=rust"], env) != full:
+        raise AssertionError("PAHOLE_LANG_EXCLUDE beat --lang_exclude")
+
+
+def test_btf_attributes_option(ctx):
+    # pahole's --btf_attributes: the attributes feature, even when
+    # --btf_features does not list it.
+    prog = ctx.link("kfuncs", "gcc", 5)
+    out = os.path.join(ctx.tmp, "a.btf")
+    p = ctx.run([ctx.bin, "--btf_attributes",
+                 "--btf_features=" + ",".join(DEFAULT), "-o", out, prog])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    got = [ln for ln in btfparse.render(ctx.btf(out))
+           if ln.startswith("func kf_arena ")]
+    if got != [ln for ln in _encode(ctx, prog, DEFAULT + ["attributes"], "b")
+               if ln.startswith("func kf_arena ")] or \
+            "address_space(1)" not in " ".join(got):
+        raise AssertionError("--btf_attributes: %s" % got)
 
 
 GLOBALS = r"""
