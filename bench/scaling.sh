@@ -54,7 +54,7 @@ for f in $picks "$vmlinux"; do
 		/^stats: phase/ { ph = ph sprintf(" %.2f", $(NF - 1)); next }
 		/^stats: total wall/ { wall = $4 }
 		/^stats: peak rss/ { rss = $4 }
-		/^stats: jobs/ { cus = $NF }
+		/^stats: jobs/ { cus = $5; sub(",", "", cus) }
 		/^stats: types/ { tin = $3 }
 		END { per = mb > 0 ? wall / mb : 0
 		      printf "%-22s %8s %6s %9s %8.2f %8.0f %7.3f  %s\n",
