@@ -15,7 +15,8 @@
  * need.  So CUs are read in epochs of EPOCH_BATCHES batches, each through a
  * libdw handle of its own, opened on the (read-only, uncompressed) Elf by
  * the first worker to need it and ended by the one that finishes its last
- * batch.  Only opening one touches libelf, under q->epoch_lock.
+ * batch.  Opening one is the only use of libelf beyond reading the ELF
+ * header (abbrev_cache.c), so it is done under q->epoch_lock.
  */
 #include <errno.h>
 #include <pthread.h>
