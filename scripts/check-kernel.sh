@@ -341,6 +341,22 @@ else
 	show "$work/plain.diff"
 fi
 
+# The vmlinux again with --btf_features=default,FEATURE, into
+# $work/vmlinux.NAME.btf; false, the check counted, when that cannot be.
+# usage: encode_feature NAME FEATURE
+encode_feature() {
+	if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+		skip "$2: BIN not run"
+		return 1
+	fi
+	if ! encode "$1" "$work/$1.log" -j2 --btf_features=default,"$2" \
+			-o "$work/vmlinux.$1.btf" "$vmlinux"; then
+		fail "$2: encoding failed"
+		show "$work/$1.log"
+		return 1
+	fi
+}
+
 # global_var -----------------------------------------------------------
 # With global_var every variable with an address must appear once, in the
 # DATASEC of its section, and the functions must not change.  (Aliases,
@@ -348,13 +364,7 @@ fi
 # diff counts anonymous types nothing refers to as items, and VARs now
 # refer to some: so only functions are compared.)
 
-if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
-	skip "global_var: BIN not run"
-elif ! encode gv "$work/gv.log" -j2 --btf_features=default,global_var \
-		-o "$work/vmlinux.gv.btf" "$vmlinux"; then
-	fail "global_var: encoding failed"
-	show "$work/gv.log"
-else
+if encode_feature gv global_var; then
 	res=$(bpftool btf dump file "$work/vmlinux.gv.btf" | python3 -c '
 import re, sys
 vars_, where, sec = {}, {}, None
@@ -394,13 +404,7 @@ fi
 # was compared with pahole 1.31's (docs/functions.md); here what must hold
 # whatever pahole does.
 
-if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
-	skip "true_signature: BIN not run"
-elif ! encode ts "$work/ts.log" -j2 --btf_features=default,true_signature \
-		-o "$work/vmlinux.ts.btf" "$vmlinux"; then
-	fail "true_signature: encoding failed"
-	show "$work/ts.log"
-else
+if encode_feature ts true_signature; then
 	res=$(python3 - "$out" "$work/vmlinux.ts.btf" "$vmlinux" <<'PY'
 import re, subprocess, sys
 

@@ -645,13 +645,14 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 	struct fn_param *ps;
 	size_t j;
 
-	if (!fn->nr_params)	/* fs->params may not even exist */
-		return fn->nocall && clang ? FUNC_CAND_NOCALL : 0;
-	ps = &fs->params[fn->first_param];
-	if (clang && !fn->nocall)
-		fn_params__match_clang(ps, fn->nr_params);
-	else
-		fn_params__locate(ps, fn->nr_params, clang, ts);
+	/* without parameters fs->params may not even exist */
+	if (fn->nr_params) {
+		ps = &fs->params[fn->first_param];
+		if (clang && !fn->nocall)
+			fn_params__match_clang(ps, fn->nr_params);
+		else
+			fn_params__locate(ps, fn->nr_params, clang, ts);
+	}
 	for (j = 0; j < fn->nr_params; j++) {
 		const struct fn_param *p = &ps[j];
 

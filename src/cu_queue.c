@@ -36,7 +36,7 @@
 
 #define ERRLEN	512
 #define EPOCH_BATCHES	8
-#define LIST_DROP_EVERY	(8u << 20)
+#define LIST_DROP_EVERY	(8u << 20)	/* see cu_queue__drop_listed() */
 
 struct cu_epoch {
 	Dwarf *dw;
@@ -187,19 +187,27 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 	for (i = 0; i < end; i++) {
 		size_t off = dwarf_dieoffset(&q->cus[i]);
 
+		/* the CUs before: only as far as pages are given back */
 		if (i < first && off - dropped < LIST_DROP_EVERY)
 			continue;
 		if (!dwarf_offdie(ep->dw, off, i < first ? &(Dwarf_Die){ 0 } :
 				  &ep->cus[i - first]))
 			return -EINVAL;
-		if (off - dropped >= LIST_DROP_EVERY) {
-			elf_file__drop_pages(env->debug_info + dropped, off - dropped);
-			dropped = off;
-		}
+		cu_queue__drop_listed(env, &dropped, off, false);
 	}
-	elf_file__drop_pages(env->debug_info + dropped,
-			     dwarf_dieoffset(&q->cus[first]) - dropped);
+	cu_queue__drop_listed(env, &dropped, dwarf_dieoffset(&q->cus[first]),
+			      true);
 	return 0;
+}
+
+void cu_queue__drop_listed(const struct encode_env *env, size_t *dropped,
+			   size_t off, bool all)
+{
+	if (!env->debug_info || off <= *dropped || off > env->debug_info_size ||
+	    (!all && off - *dropped < LIST_DROP_EVERY))
+		return;
+	elf_file__drop_pages(env->debug_info + *dropped, off - *dropped);
+	*dropped = off;
 }
 
 static void cu_epoch__close(struct cu_epoch *ep)

@@ -41,14 +41,6 @@ static int encoder__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	return err;
 }
 
-/*
- * Listing the units reads every CU's header, and each read maps the pages
- * around it: 100 MB of a vmlinux's .debug_info, the run's peak RSS, were
- * it all kept.  Pages behind the listing are given back as it goes (they
- * are in the page cache; each worker maps back what its CU reads).
- */
-#define LIST_DROP_EVERY	(8u << 20)
-
 static int collect_cus(const char *path, Dwarf *dw,
 		       const struct encode_env *env, Dwarf_Die **out,
 		       size_t *nr)
@@ -56,7 +48,7 @@ static int collect_cus(const char *path, Dwarf *dw,
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	Dwarf_Die *arr = NULL;
-	size_t cap = 0, n = 0, dropped = 0, off;
+	size_t cap = 0, n = 0, dropped = 0;
 	uint8_t unit_type;
 	int ret;
 
@@ -76,17 +68,10 @@ static int collect_cus(const char *path, Dwarf *dw,
 			arr = na;
 		}
 		arr[n++] = cudie;
-		off = dwarf_dieoffset(&cudie);
-		if (env->debug_info && off - dropped >= LIST_DROP_EVERY &&
-		    off <= env->debug_info_size) {
-			elf_file__drop_pages(env->debug_info + dropped,
-					     off - dropped);
-			dropped = off;
-		}
+		cu_queue__drop_listed(env, &dropped, dwarf_dieoffset(&cudie),
+				      false);
 	}
-	if (env->debug_info && dropped < env->debug_info_size)
-		elf_file__drop_pages(env->debug_info + dropped,
-				     env->debug_info_size - dropped);
+	cu_queue__drop_listed(env, &dropped, env->debug_info_size, true);
 	if (ret < 0) {
 		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
 		free(arr);

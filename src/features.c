@@ -15,7 +15,6 @@
 struct feature {
 	const char *name;
 	bool is_default;
-	bool supported;
 	void (*enable)(struct encode_opts *o);
 };
 
@@ -36,22 +35,22 @@ static void f_attributes(struct encode_opts *o) { o->attributes = true; }
 static void f_true_sig(struct encode_opts *o) { o->true_signature = true; }
 
 static const struct feature features[] = {
-	{ "encode_force", true, true, f_force },
-	{ "var", true, true, f_var },
-	{ "float", true, true, f_float },
-	{ "decl_tag", true, true, f_decl_tag },
-	{ "type_tag", true, true, f_type_tag },
-	{ "enum64", true, true, f_enum64 },
-	{ "optimized_func", true, true, f_optimized },
-	{ "consistent_func", true, true, f_consistent },
-	{ "decl_tag_kfuncs", true, true, f_kfuncs },
+	{ "encode_force", true, f_force },
+	{ "var", true, f_var },
+	{ "float", true, f_float },
+	{ "decl_tag", true, f_decl_tag },
+	{ "type_tag", true, f_type_tag },
+	{ "enum64", true, f_enum64 },
+	{ "optimized_func", true, f_optimized },
+	{ "consistent_func", true, f_consistent },
+	{ "decl_tag_kfuncs", true, f_kfuncs },
 	/* in pahole 1.31's order: --supported_btf_features prints the same */
-	{ "reproducible_build", false, true, f_reproducible },
-	{ "distilled_base", false, true, f_distilled },
-	{ "global_var", false, true, f_global_var },
-	{ "attributes", false, true, f_attributes },
-	{ "true_signature", false, true, f_true_sig },
-	{ "layout", false, true, f_layout },
+	{ "reproducible_build", false, f_reproducible },
+	{ "distilled_base", false, f_distilled },
+	{ "global_var", false, f_global_var },
+	{ "attributes", false, f_attributes },
+	{ "true_signature", false, f_true_sig },
+	{ "layout", false, f_layout },
 };
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))
@@ -79,7 +78,7 @@ void features__set_default(struct encode_opts *o)
 
 	features__clear(o);
 	for (i = 0; i < NR_FEATURES; i++)
-		if (features[i].is_default && features[i].enable)
+		if (features[i].is_default)
 			features[i].enable(o);
 }
 
@@ -106,7 +105,7 @@ int features__parse(const char *list, bool strict, struct encode_opts *o)
 		for (i = 0; i < NR_FEATURES; i++)
 			if (!strcmp(tok, features[i].name))
 				break;
-		if (i < NR_FEATURES && features[i].supported) {
+		if (i < NR_FEATURES) {
 			features[i].enable(o);
 			continue;
 		}
@@ -127,8 +126,6 @@ void features__print_supported(FILE *f)
 	size_t i;
 
 	for (i = 0; i < NR_FEATURES; i++) {
-		if (!features[i].supported)
-			continue;
 		fprintf(f, "%s%s", sep, features[i].name);
 		sep = ",";
 	}

@@ -119,34 +119,32 @@ static bool protos_match(const struct btf *btf, const struct func_param *params,
 	return true;
 }
 
-static bool addr_is_sym(const struct elf_symtab *st,
-			const struct elf_func_key *k, uint64_t addr)
+enum sym_kind {
+	SYM_ANY,
+	SYM_CLONE,		/* a '.' suffix: foo.isra.0 */
+	SYM_CHANGED,		/* .isra or .constprop: gcc may have changed it */
+};
+
+/* The name of key @k's first symbol at @addr of that kind, or NULL. */
+static const char *sym_at(const struct elf_symtab *st,
+			  const struct elf_func_key *k, uint64_t addr,
+			  enum sym_kind kind)
 {
 	uint32_t i;
 
-	for (i = 0; i < k->nr; i++)
-		if (st->key_syms[k->first + i].addr == addr)
-			return true;
-	return false;
-}
-
-/* Does the candidate's address belong to a clone whose signature gcc may have changed? */
-static bool addr_is_clone(const struct elf_symtab *st,
-			  const struct elf_func_key *k, uint64_t addr)
-{
-	uint32_t i;
-
-	if (!addr)
-		return false;
+	if (!addr && kind != SYM_ANY)
+		return NULL;
 	for (i = 0; i < k->nr; i++) {
 		const struct elf_sym *s = &st->key_syms[k->first + i];
 		const char *dot = strchr(s->name, '.');
 
-		if (s->addr == addr && dot &&
-		    (strstr(dot, ".constprop") || strstr(dot, ".isra")))
-			return true;
+		if (s->addr != addr)
+			continue;
+		if (kind == SYM_ANY || (dot && (kind == SYM_CLONE ||
+		    strstr(dot, ".constprop") || strstr(dot, ".isra"))))
+			return s->name;
 	}
-	return false;
+	return NULL;
 }
 
 /*
@@ -159,24 +157,8 @@ static bool skip_optimized(const struct elf_symtab *st,
 			   const struct elf_func_key *k, const struct func_cand *c)
 {
 	return !opts->true_signature && (c->flags & FUNC_CAND_OPTIMIZED) &&
-	       ((c->flags & FUNC_CAND_NOCALL) || addr_is_clone(st, k, c->addr));
-}
-
-/* The symbol with a '.' suffix (a clone: foo.isra.0) at @addr, or NULL. */
-static const char *clone_name(const struct elf_symtab *st,
-			      const struct elf_func_key *k, uint64_t addr)
-{
-	uint32_t i;
-
-	if (!addr)
-		return NULL;
-	for (i = 0; i < k->nr; i++) {
-		const struct elf_sym *s = &st->key_syms[k->first + i];
-
-		if (s->addr == addr && strchr(s->name, '.'))
-			return s->name;
-	}
-	return NULL;
+	       ((c->flags & FUNC_CAND_NOCALL) ||
+		sym_at(st, k, c->addr, SYM_CHANGED));
 }
 
 #define FUNC_CAND_VETO (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT | \
@@ -221,7 +203,7 @@ static const struct func_cand *decide_group(const struct btf *btf,
 	 * candidate's flags include those of the ones before it.
 	 */
 	for (i = 0; opts->true_signature && i < n; i++) {
-		const char *clone = clone_name(st, k, g[i]->addr);
+		const char *clone = sym_at(st, k, g[i]->addr, SYM_CLONE);
 
 		if (clone && !(g[i]->flags & (FUNC_CAND_BAD_REG | FUNC_CAND_UNCERTAIN))) {
 			*name = clone;
@@ -242,7 +224,7 @@ static const struct func_cand *decide_group(const struct btf *btf,
 		for (i = 0; i < n && !canon; i++) {
 			const struct func_cand *c = g[i];
 
-			if (!addr_is_sym(st, k, c->addr))
+			if (!sym_at(st, k, c->addr, SYM_ANY))
 				continue;
 			if (!any)
 				any = c;
