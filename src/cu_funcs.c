@@ -4,9 +4,11 @@
  * where each parameter lives, whether the compiler changed the signature.
  *
  * The rules follow upstream pahole's defaults (see docs/functions.md):
- * x86-64 passes the first six integer arguments in rdi, rsi, rdx, rcx, r8,
- * r9; a parameter found elsewhere means the compiler changed the calling
- * convention, and BTF would then describe the function wrongly.
+ * x86-64, for one, passes the first six integer arguments in rdi, rsi, rdx,
+ * rcx, r8, r9; a parameter found elsewhere means the compiler changed the
+ * calling convention, and BTF would then describe the function wrongly.
+ * Each machine has its registers (struct call_abi); on one pahole knows
+ * none for, nothing is checked.
  *
  * With true_signature, a clang function marked DW_CC_nocall (its arguments
  * changed by the optimizer) is described as it is really called: what is
@@ -14,6 +16,7 @@
  * in a register becomes that member ("p__b").
  */
 #include <dwarf.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +25,76 @@
 
 #include "cu_internal.h"
 
-#define NR_REG_PARAMS	6
-#define ADDR_SIZE	8	/* bytes in an argument register */
+#define MAX_REG_PARAMS	8
 #define LOC_UNKNOWN	(-1)
 
-/* DWARF register numbers of the x86-64 argument registers, in order. */
-static const int x86_64_arg_regs[NR_REG_PARAMS] = { 5, 4, 1, 2, 8, 9 };
+/*
+ * How a machine passes arguments, as far as pahole 1.31 checks it (its
+ * arch__nr_register_params(), arch__set_register_params() and
+ * arch__agg_use_two_regs()).
+ */
+struct call_abi {
+	int nr_regs;			/* argument registers; 0: none checked */
+	int regs[MAX_REG_PARAMS];	/* their DWARF numbers; -1: any */
+	unsigned int addr_size;		/* bytes in one */
+	bool agg_two_regs;		/* a struct of two words takes two */
+};
+
+static void call_abi__init(struct call_abi *abi, unsigned int machine,
+			   unsigned int addr_size)
+{
+	static const int x86_64[] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
+	static const int s390[] = { 2, 3, 4, 5, 6 };		/* r2-r6 */
+	static const int arm[] = { 0, 1, 2, 3, 4, 5, 6, 7 };	/* r0-r7, x0-x7 */
+	const int *regs = NULL;
+	int i;
+
+	memset(abi, 0, sizeof(*abi));
+	abi->addr_size = addr_size ? addr_size : 8;
+	abi->agg_two_regs = machine != EM_S390;
+	switch (machine) {
+	case EM_S390:
+		abi->nr_regs = 5;
+		regs = s390;
+		break;
+	case EM_X86_64:
+		abi->nr_regs = 6;
+		regs = x86_64;
+		break;
+	case EM_SPARC:
+	case EM_SPARCV9:
+		abi->nr_regs = 6;
+		break;
+	case EM_ARM:
+	case EM_AARCH64:
+		abi->nr_regs = 8;
+		regs = arm;
+		break;
+	case EM_ARC:
+	case EM_MIPS:
+	case EM_PPC:
+	case EM_PPC64:
+	case EM_RISCV:
+		abi->nr_regs = 8;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < MAX_REG_PARAMS; i++)
+		abi->regs[i] = regs && i < abi->nr_regs ? regs[i] : -1;
+}
+
+/* A value this size goes in one register (or the machine never splits). */
+static bool call_abi__one_reg(const struct call_abi *abi, uint64_t size)
+{
+	return size <= abi->addr_size || !abi->agg_two_regs;
+}
+
+/* Passed in memory, not in registers. */
+static bool call_abi__in_memory(const struct call_abi *abi, uint64_t size)
+{
+	return size > (abi->agg_two_regs ? 2 : 1) * (uint64_t)abi->addr_size;
+}
 
 /* What a parameter's location says, read as pahole reads it. */
 struct param_loc {
@@ -78,6 +145,7 @@ struct fn_set {
 	struct fn_param *params;
 	size_t nr_params, cap_params;
 	struct fn_param **by_off;	/* params sorted by DIE offset */
+	struct call_abi abi;
 };
 
 static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
@@ -181,7 +249,8 @@ static bool ops_have_stack_value(const Dwarf_Op *ops, size_t n)
 
 /* One location entry of more than one operation. */
 static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
-			     size_t n, int entry, uint64_t size)
+			     size_t n, int entry, uint64_t size,
+			     const struct call_abi *abi)
 {
 	long off = 0;
 	size_t i;
@@ -191,7 +260,7 @@ static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
 			pl->konst = true;
 		return;
 	}
-	if (size <= ADDR_SIZE) {
+	if (call_abi__one_reg(abi, size)) {
 		if (entry != 0)
 			return;
 		if (op_reg(&ops[0]) != LOC_UNKNOWN)
@@ -207,10 +276,11 @@ static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
 				off = ops[i].number;
 				continue;
 			}
-			if (off < ADDR_SIZE)
+			if (off < abi->addr_size)
 				param_loc__set_piece(&pl->first, off);
 			else
-				param_loc__set_piece(&pl->second, off - ADDR_SIZE);
+				param_loc__set_piece(&pl->second,
+						     off - abi->addr_size);
 			off += ops[i].number;
 		} else {
 			param_loc__set_reg(pl, op_reg(&ops[i]));
@@ -225,7 +295,7 @@ static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
  * a struct are gathered from every entry.
  */
 static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
-			      uint64_t size)
+			      uint64_t size, const struct call_abi *abi)
 {
 	Dwarf_Addr base, start, end;
 	ptrdiff_t offset = 0;
@@ -240,7 +310,8 @@ static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
 		bool sv;
 
 		/* Nothing later can change what is known already. */
-		if (entry > 0 && pl->reg != LOC_UNKNOWN && size <= ADDR_SIZE)
+		if (entry > 0 && pl->reg != LOC_UNKNOWN &&
+		    call_abi__one_reg(abi, size))
 			break;
 		offset = dwarf_getlocations(loc, offset, &base, &start, &end,
 					    &ops, &nops);
@@ -253,7 +324,7 @@ static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
 		if (n == 2 && sv)
 			n = 1;
 		if (n != 1) {
-			param_loc__multi(pl, ops, n, entry, size);
+			param_loc__multi(pl, ops, n, entry, size, abi);
 			continue;
 		}
 		switch (ops[0].atom) {
@@ -287,7 +358,7 @@ static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
  * with its own name and type (no abstract origin) is looked at.
  */
 static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
-				 Dwarf_Die *die)
+				 Dwarf_Die *die, const struct call_abi *abi)
 {
 	unsigned long first = p->loc.first, second = p->loc.second;
 	Dwarf_Attribute attr;
@@ -298,7 +369,8 @@ static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
 	if ((!first) == (!second) ||
 	    __builtin_popcountl(first) > 1 || __builtin_popcountl(second) > 1)
 		return 0;
-	off = first ? __builtin_ctzl(first) : ADDR_SIZE + __builtin_ctzl(second);
+	off = first ? (Dwarf_Word)__builtin_ctzl(first) :
+		      abi->addr_size + (Dwarf_Word)__builtin_ctzl(second);
 	if (!dwarf_hasattr(die, DW_AT_name) || !die_ref(die, DW_AT_type, &t))
 		return 0;
 	for (i = 0; i < MAX_DEPTH && !(die_udata(&t, DW_AT_byte_size, &sz) && sz); i++)
@@ -361,9 +433,9 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
 	if (dwarf_attr(die, DW_AT_location, &attr)) {
 		p->has_loc = true;
-		param_loc__decode(&p->loc, &attr, p->byte_size);
+		param_loc__decode(&p->loc, &attr, p->byte_size, &fs->abi);
 		if (ctx->env->opts->true_signature) {
-			err = fn_param__find_member(p, ctx, die);
+			err = fn_param__find_member(p, ctx, die, &fs->abi);
 			if (err)
 				return err;
 		}
@@ -525,43 +597,45 @@ static int fn_set__link_origins(struct fn_set *fs)
 	return 0;
 }
 
-static int param_slots(const struct fn_param *p)
+static int param_slots(const struct fn_param *p, const struct call_abi *abi)
 {
-	return p->byte_size <= ADDR_SIZE ? 1 :
-	       (int)((p->byte_size + ADDR_SIZE - 1) / ADDR_SIZE);
+	return call_abi__one_reg(abi, p->byte_size) ? 1 :
+	       (int)((p->byte_size + abi->addr_size - 1) / abi->addr_size);
 }
 
 /* Is the parameter after @p in the register right after @p's slots? */
 static bool next_keeps_slots(const struct fn_param *p, const struct fn_param *end,
-			     int reg_idx, int slots)
+			     int reg_idx, int slots, const struct call_abi *abi)
 {
 	const struct fn_param *next = p + 1;
 
 	if (next == end || next->loc.reg == LOC_UNKNOWN)
 		return false;
-	return reg_idx + slots < NR_REG_PARAMS &&
-	       next->loc.reg == x86_64_arg_regs[reg_idx + slots];
+	return reg_idx + slots < abi->nr_regs &&
+	       next->loc.reg == abi->regs[reg_idx + slots];
 }
 
 /*
  * clang, signature unchanged: each parameter's register must be one of
  * the registers of its own slots.
  */
-static void fn_params__match_clang(struct fn_param *ps, size_t n)
+static void fn_params__match_clang(struct fn_param *ps, size_t n,
+				   const struct call_abi *abi)
 {
 	int reg_idx = 0, k;
 	size_t j;
 
-	for (j = 0; j < n && reg_idx < NR_REG_PARAMS; j++) {
+	for (j = 0; j < n && reg_idx < abi->nr_regs; j++) {
 		struct fn_param *p = &ps[j];
-		int slots = param_slots(p);
+		int slots = param_slots(p, abi);
 		bool found = false;
 
-		if (p->byte_size > 2 * ADDR_SIZE)	/* passed in memory */
+		if (call_abi__in_memory(abi, p->byte_size))
 			continue;
+		/* a machine without known registers finds none (as pahole) */
 		if (p->loc.reg != LOC_UNKNOWN) {
-			for (k = reg_idx; k < reg_idx + slots && k < NR_REG_PARAMS; k++)
-				if (x86_64_arg_regs[k] == p->loc.reg)
+			for (k = reg_idx; k < reg_idx + slots && k < abi->nr_regs; k++)
+				if (abi->regs[k] == p->loc.reg)
 					found = true;
 			p->unexpected = !found;
 		}
@@ -575,7 +649,8 @@ static void fn_params__match_clang(struct fn_param *ps, size_t n)
  * for a function whose signature the compiler changed, which finds what
  * is really passed instead of giving up.
  */
-static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts)
+static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts,
+			      const struct call_abi *abi)
 {
 	struct fn_param *end = ps + n;
 	int reg_idx = 0;
@@ -583,9 +658,9 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 
 	for (j = 0; j < n; j++) {
 		struct fn_param *p = &ps[j];
-		bool in_memory = p->byte_size > 2 * ADDR_SIZE;
-		bool regs_left = reg_idx < NR_REG_PARAMS;
-		int slots = param_slots(p);
+		bool in_memory = call_abi__in_memory(abi, p->byte_size);
+		bool regs_left = reg_idx < abi->nr_regs;
+		int slots = param_slots(p, abi);
 		bool consumes = true;
 
 		if (p->has_loc) {
@@ -604,7 +679,8 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 					p->unexpected = true;
 				else
 					p->optimized = true;
-			} else if (p->loc.reg != x86_64_arg_regs[reg_idx]) {
+			} else if (abi->regs[reg_idx] >= 0 &&
+				   p->loc.reg != abi->regs[reg_idx]) {
 				p->unexpected = true;
 			} else if (ts && (p->loc.first || p->loc.second)) {
 				/* a struct in pieces */
@@ -612,7 +688,7 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 					reg_idx += slots;	/* all of it */
 					continue;
 				}
-				if (next_keeps_slots(p, end, reg_idx, slots)) {
+				if (next_keeps_slots(p, end, reg_idx, slots, abi)) {
 					p->member = NULL;
 					reg_idx += slots;
 					continue;
@@ -626,7 +702,8 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 		} else if (p->has_const && !clang) {
 			p->optimized = true;
 		} else if (ts) {
-			if (regs_left && next_keeps_slots(p, end, reg_idx, slots)) {
+			if (regs_left &&
+			    next_keeps_slots(p, end, reg_idx, slots, abi)) {
 				reg_idx += slots;
 				continue;
 			}
@@ -649,9 +726,10 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 	if (fn->nr_params) {
 		ps = &fs->params[fn->first_param];
 		if (clang && !fn->nocall)
-			fn_params__match_clang(ps, fn->nr_params);
+			fn_params__match_clang(ps, fn->nr_params, &fs->abi);
 		else
-			fn_params__locate(ps, fn->nr_params, clang, ts);
+			fn_params__locate(ps, fn->nr_params, clang, ts,
+					  &fs->abi);
 	}
 	for (j = 0; j < fn->nr_params; j++) {
 		const struct fn_param *p = &ps[j];
@@ -770,6 +848,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 {
 	struct fn_set fs = { 0 };
+	uint8_t addr_size = 0;
 	bool clang;
 	size_t i;
 	int err = 0;
@@ -777,6 +856,10 @@ int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 	if (!ctx->env->syms->nr_keys)
 		return 0;
 	clang = ctx->clang;
+	if (dwarf_cu_info(ctx->cudie->cu, NULL, NULL, NULL, NULL, NULL,
+			  &addr_size, NULL))
+		addr_size = ctx->env->ef->ptr_size;
+	call_abi__init(&fs.abi, ctx->env->ef->ehdr.e_machine, addr_size);
 
 	for (i = 0; i < ctx->nr_subprogs && !err; i++)
 		err = fn_set__add_fn(&fs, ctx, &ctx->subprogs[i]);
