@@ -119,6 +119,7 @@ struct fn_param {
 	bool has_loc;
 	bool has_const;
 	bool is_struct;
+	bool packed;		/* a named struct by value that looks packed */
 	/* the only member in a register, when the struct is in pieces */
 	const char *member;
 	uint32_t member_type;
@@ -179,14 +180,39 @@ static uint64_t param_type_size(Dwarf_Die *param, unsigned int ptr_size)
 }
 
 /* A struct passed by value, seen through typedefs and const only. */
-static bool param_is_struct(Dwarf_Die *param)
+/*
+ * A parameter whose own type (no typedef followed, as pahole looks) is a
+ * named struct that looks packed (cu_packed.c).
+ */
+static bool param_type(Dwarf_Die *param, Dwarf_Die *t)
 {
 	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(param, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, t);
+}
+
+static bool param_is_packed(Dwarf_Die *param, const struct call_abi *abi,
+			    bool little_endian)
+{
+	Dwarf_Die t;
+	int tag;
+
+	if (!param_type(param, &t))
+		return false;
+	tag = dwarf_tag(&t);
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
+	     tag != DW_TAG_interface_type) || !dwarf_hasattr(&t, DW_AT_name))
+		return false;
+	return die__struct_is_packed(&t, abi->addr_size, little_endian);
+}
+
+static bool param_is_struct(Dwarf_Die *param)
+{
 	Dwarf_Die t;
 	int i;
 
-	if (!dwarf_attr_integrate(param, DW_AT_type, &attr) ||
-	    !dwarf_formref_die(&attr, &t))
+	if (!param_type(param, &t))
 		return false;
 	for (i = 0; i < MAX_DEPTH; i++) {
 		int tag = dwarf_tag(&t);
@@ -430,6 +456,7 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 		return err;
 	p->byte_size = param_type_size(die, ctx->env->ef->ptr_size);
 	p->is_struct = param_is_struct(die);
+	p->packed = param_is_packed(die, &fs->abi, ctx->little_endian);
 	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
 	if (dwarf_attr(die, DW_AT_location, &attr)) {
 		p->has_loc = true;
@@ -715,6 +742,24 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 	}
 }
 
+/*
+ * pahole's "uncertain parameter location": a function with at least as
+ * many parameters as argument registers, one after those a packed struct
+ * by value (on a machine without known registers: any parameter).
+ */
+static bool fn_params__uncertain(const struct fn_param *ps, size_t n,
+				 const struct call_abi *abi)
+{
+	size_t j;
+
+	if (n < (size_t)abi->nr_regs)
+		return false;
+	for (j = abi->nr_regs; j < n; j++)
+		if (ps[j].packed)
+			return true;
+	return false;
+}
+
 static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 				bool clang, bool ts)
 {
@@ -740,6 +785,9 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 		has_struct |= p->use_member ? p->member_is_struct : p->is_struct;
 	}
 	return (optimized ? FUNC_CAND_OPTIMIZED : 0) |
+	       (fn->nr_params && fn_params__uncertain(ps, fn->nr_params,
+						      &fs->abi) ?
+		FUNC_CAND_UNCERTAIN : 0) |
 	       (unexpected && !has_struct ? FUNC_CAND_BAD_REG : 0) |
 	       (fn->reordered ? FUNC_CAND_REORDERED : 0) |
 	       (fn->nocall && clang ? FUNC_CAND_NOCALL : 0);

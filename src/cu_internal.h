@@ -92,6 +92,14 @@ struct die_attrs {
 
 struct cu_ctx;
 
+/*
+ * cu_packed.c: does struct DIE @t look packed, as pahole infers it from
+ * the layout (its function rules leave out a function taking one on the
+ * stack)?
+ */
+bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
+			   bool little_endian);
+
 /* DW_AT_data_member_location in bytes: a constant or a DWARF 2 expression. */
 int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
 
