@@ -28,10 +28,17 @@
 
 #include "cu_internal.h"
 
+/*
+ * Steps of one judgement: corrupt DWARF can make a struct hold itself, and
+ * each level of that visits every member again.
+ */
+#define PK_BUDGET	100000
+
 struct pk {
 	unsigned int addr_size;
 	bool little_endian;
 	int depth;
+	long budget;
 };
 
 static bool pk_type(Dwarf_Die *die, Dwarf_Die *out)
@@ -109,6 +116,8 @@ static uint64_t pk_size(struct pk *pk, Dwarf_Die *t)
 	uint64_t size;
 	int tag = dwarf_tag(t);
 
+	if (--pk->budget < 0)
+		return 0;
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
@@ -222,7 +231,7 @@ static uint64_t pk_alignment(struct pk *pk, Dwarf_Die *t)
 	uint64_t a = 1;
 	Dwarf_Die e;
 
-	if (++pk->depth > MAX_DEPTH) {
+	if (++pk->depth > MAX_DEPTH || --pk->budget < 0) {
 		pk->depth--;
 		return 1;
 	}
@@ -315,7 +324,7 @@ bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			   bool little_endian)
 {
 	struct pk pk = { .addr_size = addr_size,
-			 .little_endian = little_endian };
+			 .little_endian = little_endian, .budget = PK_BUDGET };
 	int64_t size = udata_or(t, DW_AT_byte_size, 0), padding;
 	uint64_t max = 1, a;
 	struct pk_member pm;
@@ -323,7 +332,7 @@ bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 	int nr_holes, r;
 
 	pk_holes(&pk, t, size, &nr_holes, &padding);
-	if (padding || nr_holes)
+	if (padding || nr_holes || pk.budget < 0)
 		return false;
 	for (r = dwarf_child(t, &c); r == 0; r = dwarf_siblingof(&c, &c)) {
 		if (dwarf_tag(&c) != DW_TAG_member || !pk_member(&pk, &c, &pm))
@@ -334,8 +343,10 @@ bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 		if (a > max)
 			max = a;
 		if (pm.byte_offset % (int64_t)a)
-			return true;
+			return pk.budget >= 0;
 	}
+	if (pk.budget < 0)
+		return false;	/* not judged: as if not packed */
 	/*
 	 * pahole also calls a struct aligned to 1 packed, but reads no
 	 * DW_AT_alignment when it encodes BTF (-J sets ignore_alignment_attr).
