@@ -357,6 +357,20 @@ encode_feature() {
 	fi
 }
 
+# The verdict on feature $2 (output $1): the script's check ended with $3,
+# and the default output must equal it in the kinds $4; $5 says what held.
+feature_verdict() {
+	"$bin" diff --kinds="$4" --summary "$out" "$work/vmlinux.$1.btf" \
+		> "$work/$1.diff" 2>&1
+	local rc2=$?
+	if [ "$3" = 0 ] && [ $rc2 = 0 ]; then
+		pass "$2: $5"
+	else
+		fail "$2: $5 (diff rc=$rc2)"
+		show "$work/$1.diff"
+	fi
+}
+
 # global_var -----------------------------------------------------------
 # With global_var every variable with an address must appear once, in the
 # DATASEC of its section, and the functions must not change.  (Aliases,
@@ -386,16 +400,7 @@ dups = len(slots) - len(set(slots))
 print("%d VARs in %d DATASECs, each exactly once (%d not); %d aliases"
       % (len(vars_), len({w[0][0] for w in where.values()}), len(bad), dups))
 sys.exit(1 if bad or not vars_ else 0)')
-	rc=$?
-	"$bin" diff --kinds=funcs --summary "$out" "$work/vmlinux.gv.btf" \
-		> "$work/gv.diff" 2>&1
-	rc2=$?
-	if [ $rc = 0 ] && [ $rc2 = 0 ]; then
-		pass "global_var: $res; functions unchanged"
-	else
-		fail "global_var: $res (diff rc=$rc2)"
-		show "$work/gv.diff"
-	fi
+	feature_verdict gv global_var $? funcs "$res; functions unchanged"
 fi
 
 # true_signature -------------------------------------------------------
@@ -430,16 +435,8 @@ for f in (no_sym + lost)[:10]:
 sys.exit(1 if no_sym or lost or not clones else 0)
 PY
 )
-	rc=$?
-	"$bin" diff --kinds=types,vars --summary "$out" "$work/vmlinux.ts.btf" \
-		> "$work/ts.diff" 2>&1
-	rc2=$?
-	if [ $rc = 0 ] && [ $rc2 = 0 ]; then
-		pass "true_signature: $res; types and VARs unchanged"
-	else
-		fail "true_signature: $res (diff rc=$rc2)"
-		show "$work/ts.diff"
-	fi
+	feature_verdict ts true_signature $? types,vars \
+		"$res; types and VARs unchanged"
 fi
 
 # load -----------------------------------------------------------------

@@ -156,16 +156,11 @@ static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 	return dwarf_attr(die, name, &attr) && dwarf_formref_die(&attr, out);
 }
 
-/* Byte size of a parameter's type: pointers are 8, else the first size found. */
-static uint64_t param_type_size(Dwarf_Die *param, unsigned int ptr_size)
+/* Byte size of a type: a pointer is a register, else the first size found. */
+static uint64_t type_size(Dwarf_Die t, unsigned int ptr_size)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Die t;
 	int i;
 
-	if (!dwarf_attr_integrate(param, DW_AT_type, &attr) ||
-	    !dwarf_formref_die(&attr, &t))
-		return 0;
 	for (i = 0; i < MAX_DEPTH; i++) {
 		Dwarf_Word sz;
 
@@ -180,40 +175,10 @@ static uint64_t param_type_size(Dwarf_Die *param, unsigned int ptr_size)
 }
 
 /* A struct passed by value, seen through typedefs and const only. */
-/*
- * A parameter whose own type (no typedef followed, as pahole looks) is a
- * named struct that looks packed (cu_packed.c).
- */
-static bool param_type(Dwarf_Die *param, Dwarf_Die *t)
+static bool type_is_struct(Dwarf_Die t)
 {
-	Dwarf_Attribute attr;
-
-	return dwarf_attr_integrate(param, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, t);
-}
-
-static bool param_is_packed(Dwarf_Die *param, const struct call_abi *abi,
-			    bool little_endian)
-{
-	Dwarf_Die t;
-	int tag;
-
-	if (!param_type(param, &t))
-		return false;
-	tag = dwarf_tag(&t);
-	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
-	     tag != DW_TAG_interface_type) || !dwarf_hasattr(&t, DW_AT_name))
-		return false;
-	return die__struct_is_packed(&t, abi->addr_size, little_endian);
-}
-
-static bool param_is_struct(Dwarf_Die *param)
-{
-	Dwarf_Die t;
 	int i;
 
-	if (!param_type(param, &t))
-		return false;
 	for (i = 0; i < MAX_DEPTH; i++) {
 		int tag = dwarf_tag(&t);
 
@@ -225,6 +190,21 @@ static bool param_is_struct(Dwarf_Die *param)
 			return false;
 	}
 	return false;
+}
+
+/*
+ * A named struct that looks packed (cu_packed.c), the parameter's own type:
+ * pahole follows no typedef here.
+ */
+static bool type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
+			   bool little_endian)
+{
+	int tag = dwarf_tag(t);
+
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
+	     tag != DW_TAG_interface_type) || !dwarf_hasattr(t, DW_AT_name))
+		return false;
+	return die__struct_is_packed(t, abi->addr_size, little_endian);
 }
 
 static int op_reg(const Dwarf_Op *op)
@@ -423,7 +403,7 @@ static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
 		p->member = cu_ctx__keep_name(ctx, &attr, name);
 		if (!p->member)
 			return -ENOMEM;
-		p->member_is_struct = param_is_struct(&m);
+		p->member_is_struct = die_type(&m, &t) && type_is_struct(t);
 		return cu_ctx__type_ref(ctx, &m, &p->member_type);
 	}
 	return 0;
@@ -434,7 +414,7 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 {
 	Dwarf_Attribute attr;
 	struct fn_param *p;
-	Dwarf_Die origin;
+	Dwarf_Die origin, t;
 	int err;
 
 	if (grow((void **)&fs->params, &fs->cap_params, fs->nr_params,
@@ -454,9 +434,13 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	err = cu_ctx__type_ref(ctx, die, &p->type_id);
 	if (err)
 		return err;
-	p->byte_size = param_type_size(die, ctx->env->ef->ptr_size);
-	p->is_struct = param_is_struct(die);
-	p->packed = param_is_packed(die, &fs->abi, ctx->little_endian);
+	if (die_type(die, &t)) {
+		p->byte_size = type_size(t, ctx->env->ef->ptr_size);
+		p->is_struct = type_is_struct(t);
+		/* it matters only after the argument registers */
+		p->packed = idx >= fs->abi.nr_regs &&
+			    type_is_packed(&t, &fs->abi, ctx->little_endian);
+	}
 	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
 	if (dwarf_attr(die, DW_AT_location, &attr)) {
 		p->has_loc = true;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 #include "abbrev_cache.h"
@@ -251,6 +252,15 @@ static inline bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
 	Dwarf_Attribute attr;
 
 	return dwarf_attr(die, name, &attr) && !dwarf_formudata(&attr, val);
+}
+
+/* The DIE's DW_AT_type, through its abstract origin or specification. */
+static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, type);
 }
 
 static inline const char *die_name(Dwarf_Die *die)

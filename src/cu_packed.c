@@ -41,14 +41,6 @@ struct pk {
 	long budget;
 };
 
-static bool pk_type(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, out);
-}
-
 static bool is_typedef_or_modifier(int tag)
 {
 	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
@@ -61,10 +53,10 @@ static bool pk_strip(Dwarf_Die *die, Dwarf_Die *out)
 {
 	int i;
 
-	if (!pk_type(die, out))
+	if (!die_type(die, out))
 		return false;
 	for (i = 0; i < MAX_DEPTH && is_typedef_or_modifier(dwarf_tag(out)); i++)
-		if (!pk_type(out, out))
+		if (!die_type(out, out))
 			return false;
 	return i < MAX_DEPTH;
 }
@@ -130,7 +122,7 @@ static uint64_t pk_size(struct pk *pk, Dwarf_Die *t)
 	default:
 		break;
 	}
-	if (!pk_type(t, &next)) {
+	if (!die_type(t, &next)) {
 		size = udata_or(t, DW_AT_byte_size, 0);
 		/* "empty base optimization" */
 		return size == 1 && !has_members(t) ? 0 : size;
@@ -170,7 +162,7 @@ static bool pk_member(struct pk *pk, Dwarf_Die *m, struct pk_member *pm)
 	pm->byte_size = udata_or(m, DW_AT_byte_size, 0);
 	pm->bitfield_size = udata_or(m, DW_AT_bit_size, 0);
 	if (!pm->bitfield_size) {
-		pm->byte_size = pk_type(m, &t) ? pk_size(pk, &t) : 0;
+		pm->byte_size = die_type(m, &t) ? pk_size(pk, &t) : 0;
 		pm->bit_size = pm->byte_size * 8;
 		return true;
 	}
@@ -211,11 +203,13 @@ static uint64_t pk_members_alignment(struct pk *pk, Dwarf_Die *t)
 {
 	uint64_t max = 0, a;
 	Dwarf_Die c, mt;
-	struct pk_member pm;
 	int r;
 
 	for (r = dwarf_child(t, &c); r == 0; r = dwarf_siblingof(&c, &c)) {
-		if (dwarf_tag(&c) != DW_TAG_member || !pk_member(pk, &c, &pm) ||
+		/* static members (no place in the struct) do not count */
+		if (dwarf_tag(&c) != DW_TAG_member ||
+		    (!dwarf_hasattr(&c, DW_AT_data_member_location) &&
+		     !dwarf_hasattr(&c, DW_AT_data_bit_offset)) ||
 		    !pk_strip(&c, &mt))
 			continue;
 		a = pk_alignment(pk, &mt);
