@@ -33,7 +33,11 @@
 #   DWARF2BTF_REFERENCE=PATH  reference vmlinux.btf, or a folder holding it
 #                             (default <repo>/../shared/reference/
 #                             linux-6.12.117-cloud-amd64/vmlinux.btf)
-#   DWARF2BTF_KERNEL_PKG=PKG  Debian package to fetch (see fetch-kernel.sh)
+#   DWARF2BTF_KERNEL_PKG=PKG  Debian package to fetch (see fetch-kernel.sh),
+#                             e.g. linux-image-6.12.117+deb12-cloud-arm64-dbg:arm64;
+#                             the default reference is then not used
+#   PAHOLE_REF=PAHOLE         without a reference, make one with this (an
+#                             upstream pahole: -J -j2 --btf_features=default)
 #   DWARF2BTF_TIMEOUT=SEC     limit for one BIN run (default 900)
 #
 # Ends with 'N passed, N failed[, N skipped]'; exits 1 if any check failed.
@@ -104,7 +108,7 @@ encode() {
 
 mkdir -p "$work" || exit 2
 
-for tool in bpftool clang python3 objcopy timeout /usr/bin/time; do
+for tool in bpftool clang python3 objcopy readelf timeout /usr/bin/time; do
 	command -v "$tool" > /dev/null ||
 		{ echo "check-kernel: $tool not found (scripts/install-deps.sh)" >&2
 		  exit 2; }
@@ -119,23 +123,57 @@ if [ -z "$vmlinux" ] || [ ! -f "$vmlinux" ]; then
 fi
 info "vmlinux: $vmlinux"
 
-ref=${DWARF2BTF_REFERENCE:-$(dirname "$repo")/shared/reference/$ref_name/vmlinux.btf}
+# The bundled reference is of the default kernel only.
+ref=${DWARF2BTF_REFERENCE:-}
+[ -n "$ref" ] || [ -n "${DWARF2BTF_KERNEL_PKG:-}" ] ||
+	ref=$(dirname "$repo")/shared/reference/$ref_name/vmlinux.btf
 if [ -d "$ref" ]; then
 	for f in "$ref/vmlinux.btf" "$ref/$ref_name/vmlinux.btf" \
 		 "$ref/reference/$ref_name/vmlinux.btf"; do
 		[ -f "$f" ] && { ref=$f; break; }
 	done
 fi
-[ -f "$ref" ] || { info "no reference BTF at $ref"; ref=; }
+[ -z "$ref" ] || [ -f "$ref" ] || { info "no reference BTF at $ref"; ref=; }
+if [ -z "$ref" ] && [ -n "${PAHOLE_REF:-}" ]; then
+	ref=$work/pahole-ref.btf
+	info "making the reference with $PAHOLE_REF"
+	if ! timeout "$tmo" "$PAHOLE_REF" -J -j2 --btf_features=default \
+			--btf_encode_detached="$ref" "$vmlinux" \
+			> "$work/pahole-ref.log" 2>&1 || [ ! -s "$ref" ]; then
+		info "PAHOLE_REF failed"
+		show "$work/pahole-ref.log"
+		ref=
+	fi
+fi
 [ -z "$ref" ] || info "reference: $ref"
 
 # Debian's .BTF as a raw file, so that diff reads both sides the same way.
+# The host's objcopy may not know another machine's ELF (arm64 on x86-64);
+# diff then reads the .BTF section of the vmlinux itself.
 deb_btf=$work/debian.btf
-if ! objcopy -O binary --only-section=.BTF "$vmlinux" "$deb_btf" ||
-   [ ! -s "$deb_btf" ]; then
-	info "no .BTF section in $vmlinux"
-	deb_btf=
+if ! objcopy -O binary --only-section=.BTF "$vmlinux" "$deb_btf" \
+		2> /dev/null || [ ! -s "$deb_btf" ]; then
+	# grep -c reads to the end: -q would stop early, and readelf's
+	# SIGPIPE fail the pipeline (pipefail).
+	if readelf -SW "$vmlinux" 2> /dev/null | grep -c ' \.BTF ' > /dev/null
+	then
+		deb_btf=$vmlinux
+	else
+		info "no .BTF section in $vmlinux"
+		deb_btf=
+	fi
 fi
+
+# The BPF program below reads registers as the kernel's machine has them.
+case $(readelf -h "$vmlinux" 2> /dev/null | sed -n 's/^ *Machine: *//p') in
+AArch64) target_arch=arm64 ;;
+ARM) target_arch=arm ;;
+"IBM S/390") target_arch=s390 ;;
+RISC-V) target_arch=riscv ;;
+PowerPC*) target_arch=powerpc ;;
+LoongArch) target_arch=loongarch ;;
+*) target_arch=x86 ;;
+esac
 
 # encode ---------------------------------------------------------------
 
@@ -234,8 +272,8 @@ compare_names() {
 }
 
 if [ -z "$ref" ]; then
-	skip "funcs: no reference BTF (DWARF2BTF_REFERENCE)"
-	skip "vars: no reference BTF (DWARF2BTF_REFERENCE)"
+	skip "funcs: no reference BTF (DWARF2BTF_REFERENCE, PAHOLE_REF)"
+	skip "vars: no reference BTF (DWARF2BTF_REFERENCE, PAHOLE_REF)"
 else
 	compare_names funcs FUNC
 	compare_names vars VAR
@@ -311,7 +349,7 @@ if ! bpftool btf dump file "$out" format c > "$work/vmlinux.h" \
 		2> "$work/vmlinux.h.log"; then
 	fail "vmlinux.h: bpftool btf dump format c failed"
 	show "$work/vmlinux.h.log"
-elif ! clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$work" \
+elif ! clang -g -O2 -target bpf -D__TARGET_ARCH_$target_arch -I"$work" \
 		-c "$work/probe.bpf.c" -o "$work/probe.bpf.o" \
 		> "$work/clang.log" 2>&1; then
 	fail "vmlinux.h: clang -target bpf failed"

@@ -22,7 +22,11 @@ and then, per module, with `BIN diff --base VMLINUX`:
          (libbpf's split dedup) means the same (`BIN diff` finds nothing).
 Prints totals and the modules that differ; ends with 'N passed, N failed'.
 env: DWARF2BTF_REFERENCE (folder with vmlinux.btf and modules/),
-     DWARF2BTF_CHECK_DIR (work folder, default build/check-modules).
+     DWARF2BTF_CHECK_DIR (work folder, default build/check-modules),
+     DWARF2BTF_KERNEL_PKG (Debian package to fetch, see fetch-kernel.sh;
+         the bundled reference is then not used),
+     PAHOLE_REF (without a reference, an upstream pahole to make one with,
+         one run per module as the bundled one was made).
 """
 
 import argparse
@@ -41,7 +45,9 @@ SUMMARY = re.compile(r"(\w+): (\d+) only in A, (\d+) only in B, (\d+) differ")
 
 def fetch(what):
     env = dict(os.environ, FETCH_KERNEL_PRINT=what)
-    p = subprocess.run([os.path.join(HERE, "fetch-kernel.sh")], env=env,
+    pkg = os.environ.get("DWARF2BTF_KERNEL_PKG")
+    p = subprocess.run([os.path.join(HERE, "fetch-kernel.sh")] +
+                       ([pkg] if pkg else []), env=env,
                        stdout=subprocess.PIPE, text=True, check=True)
     return p.stdout.strip().splitlines()[-1]
 
@@ -96,6 +102,24 @@ def check_one(bin_, vmlinux, ko, ours, ref):
     return r
 
 
+def make_reference(pahole, vmlinux, moddir, kos, refdir, jobs):
+    """Upstream pahole's BTF of every module, laid out as the bundled
+    reference is; returns how many it made."""
+    def one(ko):
+        dst = os.path.join(refdir, "modules",
+                           os.path.relpath(ko, moddir)[:-3] + ".btf")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        p = subprocess.run([pahole, "-J", "--btf_features=default",
+                            "--btf_base", vmlinux,
+                            "--btf_encode_detached=" + dst, ko],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        return p.returncode == 0 and os.path.exists(dst)
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        return sum(ex.map(one, kos))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
@@ -106,15 +130,25 @@ def main():
     bin_ = os.path.abspath(a.bin)
     vmlinux = fetch("vmlinux")
     moddir = os.path.join(fetch("modules"), "kernel")
-    refdir = os.environ.get("DWARF2BTF_REFERENCE",
-                            os.path.join(os.path.dirname(REPO), "shared",
-                                         "reference", REF_NAME))
     work = os.environ.get("DWARF2BTF_CHECK_DIR",
                           os.path.join(REPO, "build", "check-modules"))
     out = os.path.join(work, "out")
     os.makedirs(out, exist_ok=True)
     kos = sorted(os.path.join(d, f) for d, _, fs in os.walk(moddir)
                  for f in fs if f.endswith(".ko"))
+    # The bundled reference is of the default kernel only.
+    refdir = os.environ.get("DWARF2BTF_REFERENCE")
+    if not refdir and not os.environ.get("DWARF2BTF_KERNEL_PKG"):
+        refdir = os.path.join(os.path.dirname(REPO), "shared", "reference",
+                              REF_NAME)
+    if not refdir and os.environ.get("PAHOLE_REF"):
+        refdir = os.path.join(work, "reference")
+        t = time.time()
+        n = make_reference(os.environ["PAHOLE_REF"], vmlinux, moddir, kos,
+                           refdir, a.j)
+        print("     reference: %d of %d modules by %s in %.1f s"
+              % (n, len(kos), os.environ["PAHOLE_REF"], time.time() - t))
+    refdir = refdir or os.path.join(work, "no-reference")
     t = time.time()
     lst = os.path.join(work, "modules.list")
     with open(lst, "w") as f:

@@ -6,8 +6,11 @@
 # print the path of its vmlinux (or of its modules folder) as the last
 # line on stdout.  Progress goes to stderr.
 #
-# usage: fetch-kernel.sh [-m|--modules] [-d|--dir] [PKG]
+# usage: fetch-kernel.sh [-m|--modules] [-d|--dir] [PKG[:ARCH]]
 #   PKG            default linux-image-6.12.117+deb12-cloud-amd64-dbg
+#   :ARCH          another architecture's package (e.g.
+#                  linux-image-6.12.117+deb12-cloud-arm64-dbg:arm64); apt
+#                  is told of ARCH first (dpkg --add-architecture)
 #   -m, --modules  print the modules folder (lib/modules/<release>/)
 #   -d, --dir      print the folder the package was unpacked into
 # env:
@@ -39,6 +42,12 @@ while [ $# -gt 0 ]; do
 	shift
 done
 pkg=${pkg:-linux-image-6.12.117+deb12-cloud-amd64-dbg}
+# PKG:ARCH is what apt downloads; the cache is named after PKG alone.
+apt_pkg=$pkg
+arch=
+case $pkg in
+*:*) arch=${pkg##*:}; pkg=${pkg%:*} ;;
+esac
 case $what in
 vmlinux|modules|dir) ;;
 *) die "FETCH_KERNEL_PRINT must be vmlinux, modules or dir" ;;
@@ -63,8 +72,14 @@ fetch() {
 	if [ -z "$deb" ]; then
 		sudo=
 		[ "$(id -u)" = 0 ] || sudo=sudo
+		if [ -n "$arch" ] && [ "$arch" != "$(dpkg --print-architecture)" ] &&
+		   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+			echo "fetch-kernel: dpkg --add-architecture $arch" >&2
+			$sudo dpkg --add-architecture "$arch" ||
+				die "dpkg --add-architecture $arch failed"
+		fi
 		# apt knows the package only after an update on a fresh machine.
-		if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+		if ! apt-cache show "$apt_pkg" >/dev/null 2>&1; then
 			echo "fetch-kernel: apt-get update" >&2
 			$sudo apt-get update -qq >&2 ||
 				die "apt-get update failed"
@@ -74,9 +89,9 @@ fetch() {
 		# Download into a private folder and move the finished file, so
 		# an interrupted download never looks like a cached .deb.  As
 		# root, apt warns that _apt can't write here; that is harmless.
-		if ! (cd "$tmp" && apt-get download -q "$pkg" >&2); then
+		if ! (cd "$tmp" && apt-get download -q "$apt_pkg" >&2); then
 			rm -rf "$tmp"
-			die "apt-get download $pkg failed"
+			die "apt-get download $apt_pkg failed"
 		fi
 		for f in "$tmp"/*.deb; do
 			mv "$f" "$cache/"
