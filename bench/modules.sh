@@ -38,7 +38,8 @@ find "$mods" -name '*.ko' | sort > "$dir/list"
 	mv "$dir/l2" "$dir/list"
 n=$(wc -l < "$dir/list")
 flags=()
-"$pahole" --help 2>&1 | grep -q -- --btf_features && flags=(--btf_features=default)
+"$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null &&
+	flags=(--btf_features=default)
 
 # One pahole run per module, as a kernel build does.
 cat > "$dir/pahole1" <<EOS

@@ -57,7 +57,7 @@ fi
 
 # pahole >= 1.26 knows --btf_features; older ones get plain -J.  The
 # output is always detached: pahole -J alone would rewrite the vmlinux.
-if "$pahole" --help 2>&1 | grep -q -- --btf_features; then
+if "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null; then
 	pahole_flags=(--btf_features=default)
 else
 	pahole_flags=()

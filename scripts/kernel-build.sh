@@ -89,8 +89,10 @@ if ! command -v "$ref" > /dev/null; then
 	echo "no $ref to compare with"; echo "$npass passed, $nfail failed"; exit 1
 fi
 # A pahole without --btf_features (Debian 12's 1.24) picks functions by
-# older rules: with it, functions are shown, not checked.
-if "$ref" --help 2>&1 | grep -q btf_features; then
+# older rules: with it, functions are shown, not checked.  (grep -c, not
+# -q, here and below: -q stops reading at the first match, and the
+# writer's SIGPIPE would fail the pipeline under pipefail.)
+if "$ref" --help 2>&1 | grep -c btf_features > /dev/null; then
 	feat=--btf_features=default
 	fkinds=types,funcs
 else
@@ -124,7 +126,8 @@ for ko in $(find . -name '*.ko'); do
 		> "$out/$m.diff"
 	r=$(grep -c '^+ typedef' "$out/$m.diff")
 	reps=$((reps + r))
-	if grep -v -e '^+ typedef' -e '^types:' "$out/$m.diff" | grep -q .; then
+	if grep -v -e '^+ typedef' -e '^types:' "$out/$m.diff" |
+	   grep -c . > /dev/null; then
 		bad=$((bad + 1))
 		head -n 5 "$out/$m.diff"
 	fi
