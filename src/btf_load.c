@@ -3,6 +3,7 @@
  * Reading BTF from raw files or from an ELF file's .BTF section, with the
  * sanity checks that libbpf 1.1 leaves out (type ids and name offsets).
  */
+#define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -172,6 +174,96 @@ static bool looks_standalone(const struct btf *btf)
 	return raw[hdr_len + str_off] == '\0';
 }
 
+/*
+ * Raw split BTF from memory: libbpf 1.1 has no btf__new_split(), so
+ * through an anonymous file (memfd), which leaves nothing on disk.
+ */
+static struct btf *parse_memory(const void *raw, size_t size,
+				struct btf *base, long *e)
+{
+	char path[64];
+	struct btf *btf;
+	size_t done = 0;
+	ssize_t n;
+	int fd;
+
+	if (!base) {
+		btf = btf__new(raw, size);
+		*e = libbpf_get_error(btf);
+		return *e ? NULL : btf;
+	}
+	fd = memfd_create("dwarf2btf-btf", MFD_CLOEXEC);
+	if (fd < 0) {
+		*e = -errno;
+		return NULL;
+	}
+	while (done < size) {
+		n = write(fd, (const char *)raw + done, size - done);
+		if (n <= 0) {
+			*e = n < 0 ? -errno : -EIO;
+			close(fd);
+			return NULL;
+		}
+		done += n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = btf__parse_raw_split(path, base);
+	close(fd);
+	*e = libbpf_get_error(btf);
+	return *e ? NULL : btf;
+}
+
+/*
+ * A raw file whose header is longer than libbpf 1.1's with the extra bytes
+ * zero (pahole 1.31 with libbpf 1.7 writes 32 bytes), read without them:
+ * libbpf 1.1 takes such a header only in the host's byte order.  Offsets
+ * count from the header's end, so nothing else moves.  NULL with *@e 0:
+ * not such a file, libbpf reads it as it is.
+ */
+static struct btf *parse_long_header(const char *path, size_t size,
+				     struct btf *base, long *e)
+{
+	struct btf_header h;
+	struct btf *btf = NULL;
+	__u32 hdr_len, i;
+	unsigned char *raw;
+	ssize_t n;
+	bool swap;
+	int fd;
+
+	*e = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = pread(fd, &h, sizeof(h), 0);
+	swap = h.magic == __builtin_bswap16(BTF_MAGIC);
+	hdr_len = swap ? __builtin_bswap32(h.hdr_len) : h.hdr_len;
+	if (n != sizeof(h) || (h.magic != BTF_MAGIC && !swap) ||
+	    hdr_len <= sizeof(h) || hdr_len > size) {
+		close(fd);
+		return NULL;
+	}
+	raw = malloc(size);
+	if (!raw) {
+		close(fd);
+		*e = -ENOMEM;
+		return NULL;
+	}
+	n = pread(fd, raw, size, 0);
+	close(fd);
+	for (i = sizeof(h); n == (ssize_t)size && i < hdr_len; i++)
+		if (raw[i])
+			break;
+	if (n == (ssize_t)size && i == hdr_len) {
+		h.hdr_len = swap ? __builtin_bswap32(sizeof(h)) : sizeof(h);
+		memcpy(raw, &h, sizeof(h));
+		memmove(raw + sizeof(h), raw + hdr_len, size - hdr_len);
+		btf = parse_memory(raw, size - (hdr_len - sizeof(h)), base, e);
+	}
+	free(raw);
+	return btf;
+}
+
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 {
 	char msg[128];
@@ -195,8 +287,11 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 			S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
 		goto fail;
 	}
-	btf = btf__parse_split(path, base);
-	e = libbpf_get_error(btf);
+	btf = parse_long_header(path, st.st_size, base, &e);
+	if (!btf && !e) {
+		btf = btf__parse_split(path, base);
+		e = libbpf_get_error(btf);
+	}
 	if (e) {
 		if (e == -ENOENT) {
 			fprintf(stderr, "dwarf2btf: %s: no .BTF section\n",

@@ -122,7 +122,8 @@ def _fixture(ctx, name, **changes):
 class BtfWriter:
     """Just enough of a BTF writer to build odd and malformed blobs."""
 
-    def __init__(self):
+    def __init__(self, endian="<"):
+        self.e = endian
         self.types = []
         self.strs = b"\0"
 
@@ -137,12 +138,14 @@ class BtfWriter:
             name_off=None):
         off = self.name(name) if name_off is None else name_off
         info = (kflag << 31) | (kind << 24) | vlen
-        self.types.append(struct.pack("<III", off, info, size_type) + extra)
+        self.types.append(struct.pack(self.e + "III", off, info, size_type) +
+                          extra)
         return len(self.types)
 
     def int(self, name, size, bits=None, signed=True):
         enc = (1 if signed else 0) << 24 | (bits or size * 8)
-        return self.add(1, name, size_type=size, extra=struct.pack("<I", enc))
+        return self.add(1, name, size_type=size,
+                        extra=struct.pack(self.e + "I", enc))
 
     def ptr(self, t):
         return self.add(2, size_type=t)
@@ -154,26 +157,28 @@ class BtfWriter:
         return self.add(8, name, size_type=t)
 
     def struct(self, name, size, members, kflag=0):
-        extra = b"".join(struct.pack("<III", self.name(n), t, off)
+        extra = b"".join(struct.pack(self.e + "III", self.name(n), t, off)
                          for n, t, off in members)
         return self.add(4, name, len(members), kflag, size, extra)
 
     def enum64(self, name, size, values, signed):
-        extra = b"".join(struct.pack("<III", self.name(n), v & 0xffffffff,
-                                     (v >> 32) & 0xffffffff)
+        extra = b"".join(struct.pack(self.e + "III", self.name(n),
+                                     v & 0xffffffff, (v >> 32) & 0xffffffff)
                          for n, v in values)
         return self.add(19, name, len(values), int(signed), size, extra)
 
-    def blob(self):
+    def blob(self, hdr_tail=b""):
+        """@hdr_tail: what a longer header (a newer libbpf's) ends with."""
         t = b"".join(self.types)
-        hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t),
+        hdr = struct.pack(self.e + "HBBIIIII", 0xeb9f, 1, 0,
+                          24 + len(hdr_tail), 0, len(t), len(t),
                           len(self.strs))
-        return hdr + t + self.strs
+        return hdr + hdr_tail + t + self.strs
 
-    def write(self, ctx, name):
+    def write(self, ctx, name, hdr_tail=b""):
         path = os.path.join(ctx.tmp, name)
         with open(path, "wb") as f:
-            f.write(self.blob())
+            f.write(self.blob(hdr_tail))
         return path
 
 
@@ -513,6 +518,51 @@ def _malformed(ctx, name, w):
     _one_line_error(_diff(ctx, good, path), os.path.basename(path))
     if time.time() - t0 > 30:
         raise AssertionError(f"{name}: too slow")
+
+
+def _pair_btf(endian, second="b"):
+    w = BtfWriter(endian)
+    i = w.int("int", 4)
+    w.struct("pair", 8, [("a", i, 0), (second, i, 32)])
+    w.ptr(2)
+    return w
+
+
+def test_long_header(ctx):
+    # pahole 1.31 (libbpf 1.7) writes a 32-byte header, its last 8 bytes
+    # zero; libbpf 1.1 reads that only in the host's byte order.
+    tail = bytes(8)
+    le = _pair_btf("<").write(ctx, "le.btf")
+    le32 = _pair_btf("<").write(ctx, "le32.btf", tail)
+    be32 = _pair_btf(">").write(ctx, "be32.btf", tail)
+    for a, b in ((le, le32), (le, be32), (be32, be32)):
+        p = _diff(ctx, "--summary", a, b)
+        _expect(p, 0)
+        if p.stdout.strip() != SAME:
+            raise AssertionError(f"{a} vs {b}:\n{p.stdout}")
+    # a change still shows through the longer header
+    p = _diff(ctx, le, _pair_btf(">", "c").write(ctx, "be32c.btf", tail))
+    _expect(p, 1)
+    if "~ struct pair" not in p.stdout:
+        raise AssertionError(p.stdout)
+    # split BTF over a base, both big-endian (read through a memfd):
+    # the base's strings are "\0int\0", the module's continue at 5
+    b = BtfWriter(">")
+    b.int("int", 4)
+    base = b.write(ctx, "bbase.btf")
+    m = BtfWriter(">")
+    m.strs = b"pair\0x\0"
+    m.add(4, name_off=5, vlen=1, size_type=4,
+          extra=struct.pack(">III", 10, 1, 0))
+    mod = m.write(ctx, "bmod32.btf", tail)
+    p = _diff(ctx, "--base", base, "--summary", mod, mod)
+    _expect(p, 0)
+    m.types[0] = m.types[0][:12] + struct.pack(">III", 10, 1, 8)
+    p = _diff(ctx, "--base", base, mod, m.write(ctx, "bmod32b.btf", tail))
+    _expect(p, 1)
+    # header bytes past the known ones that are not zero: still an error
+    bad = _pair_btf(">").write(ctx, "bad32.btf", b"\1" + bytes(7))
+    _one_line_error(_diff(ctx, le, bad), "bad32.btf")
 
 
 def test_malformed_cycles(ctx):
