@@ -16,6 +16,9 @@ import platform
 import sys
 
 BPF_BTF_LOAD = 18
+# BTF's magic 0xeb9f as a machine of the other byte order writes it
+BTF_MAGIC_SWAPPED = (0xeb9f).to_bytes(2, 'big' if sys.byteorder == 'little'
+                                      else 'little')
 
 # __NR_bpf differs per architecture.
 NR_BPF = {
@@ -66,6 +69,11 @@ def main():
         return 0
     with open(path, 'rb') as f:
         raw = f.read()
+    # The kernel reads BTF in its own byte order only (an s390x vmlinux's
+    # BTF is big-endian); the other order says nothing about the BTF.
+    if raw[:2] == BTF_MAGIC_SWAPPED:
+        print('skip: BTF in the other byte order than this kernel\'s')
+        return 0
     data = ctypes.create_string_buffer(raw, len(raw))
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
