@@ -131,3 +131,25 @@ def test_unknown_machine(ctx):
         raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
     if os.path.exists(out) or open(bad, "rb").read() != bytes(data):
         raise AssertionError("output written or input changed")
+
+
+def test_target_pointer_sizes(ctx):
+    # A 32-bit machine's pointer is 4 bytes in the variables' sizes too.
+    # libbpf guesses it from a "long" in the BTF and, without one yet,
+    # took the host's 8 for good: i386 per-CPU pointers came out 8 bytes.
+    src = ('void *pcpu_p __attribute__((section(".data..percpu")));\n'
+           'char *pcpu_arr[4] __attribute__((section(".data..percpu")));\n')
+    for target in ("i386-linux-gnu", "arm-linux-gnueabi", "x86_64-linux-gnu"):
+        ptr = TARGETS[target][1]
+        obj = _compile(ctx, "clang", ["--target=" + target], src,
+                       "ptr-" + target)
+        got = [ln for ln in btfparse.render(ctx.btf(_encode(ctx, obj)), "all")
+               if ln.startswith("datasec ")]
+        # x86-64 aligns the array to 16 bytes
+        arr = 16 if ptr == 8 else ptr
+        want = ["datasec .data..percpu size=%d { pcpu_p off=0 size=%d; "
+                "pcpu_arr off=%d size=%d; }" % (arr + 4 * ptr, ptr, arr,
+                                                4 * ptr)]
+        if got != want:
+            raise AssertionError("%s:\n got  %s\n want %s"
+                                 % (target, got, want))
