@@ -235,11 +235,14 @@ static struct btf *parse_long_header(const char *path, size_t size,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	n = pread(fd, &h, sizeof(h), 0);
+	if (pread(fd, &h, sizeof(h), 0) != sizeof(h)) {
+		close(fd);
+		return NULL;
+	}
 	swap = h.magic == __builtin_bswap16(BTF_MAGIC);
 	hdr_len = swap ? __builtin_bswap32(h.hdr_len) : h.hdr_len;
-	if (n != sizeof(h) || (h.magic != BTF_MAGIC && !swap) ||
-	    hdr_len <= sizeof(h) || hdr_len > size) {
+	if ((h.magic != BTF_MAGIC && !swap) || hdr_len <= sizeof(h) ||
+	    hdr_len > size) {
 		close(fd);
 		return NULL;
 	}
