@@ -175,7 +175,7 @@ static bool looks_standalone(const struct btf *btf)
 }
 
 /*
- * Raw split BTF from memory: libbpf 1.1 has no btf__new_split(), so
+ * Raw (split) BTF from memory: libbpf 1.1 has no btf__new_split(), so
  * through an anonymous file (memfd), which leaves nothing on disk.
  */
 static struct btf *parse_memory(const void *raw, size_t size,
@@ -187,11 +187,6 @@ static struct btf *parse_memory(const void *raw, size_t size,
 	ssize_t n;
 	int fd;
 
-	if (!base) {
-		btf = btf__new(raw, size);
-		*e = libbpf_get_error(btf);
-		return *e ? NULL : btf;
-	}
 	fd = memfd_create("dwarf2btf-btf", MFD_CLOEXEC);
 	if (fd < 0) {
 		*e = -errno;

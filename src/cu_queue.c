@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/btf.h>
 
 #include "cu_queue.h"
 #include "elf_file.h"
@@ -138,14 +137,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	 * Batches are standalone BTF even over a base (libbpf cannot append
 	 * split BTF); the consumer's merged BTF is the split one.
 	 */
-	err = merge_state__init(&m, UINT32_MAX, NULL);
-	/*
-	 * Else libbpf guesses a pointer's size from a "long" in the BTF, and
-	 * without one yet (a CU's variables may come first) takes the
-	 * host's, for good: 8 bytes for an i386 kernel's per-CPU pointers.
-	 */
-	if (!err)
-		btf__set_pointer_size(m.acc.btf, q->env->ef->ptr_size);
+	err = merge_state__init(&m, UINT32_MAX, NULL, q->env->ef->ptr_size);
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
 					 &names, &frag, errbuf, ERRLEN);

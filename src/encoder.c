@@ -427,11 +427,9 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 	enc.defer_dedup = split;
 	err = merge_state__init(m, opts->enc.plain_dedup || split ?
 				UINT32_MAX : 1u << 19,
-				split ? NULL : opts->base);
+				split ? NULL : opts->base, ef.ptr_size);
 	if (err)
 		goto out;
-	btf = m->acc.btf;
-	btf__set_pointer_size(btf, ef.ptr_size);
 	env.ef = &ef;
 	env.syms = syms;
 	env.opts = &enc;
@@ -443,7 +441,6 @@ int encoder__run(const char *path, const struct encoder_opts *opts)
 			    encoder__consume, &cons);
 	/* the first batch may have become the merged BTF itself */
 	btf = m->acc.btf;
-	btf__set_pointer_size(btf, ef.ptr_size);
 	if (err)
 		goto out;
 	/*

@@ -32,12 +32,13 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 }
 
 int merge_state__init(struct merge_state *m, uint32_t min_growth,
-		      struct btf *base)
+		      struct btf *base, unsigned int ptr_size)
 {
 	memset(m, 0, sizeof(*m));
 	m->acc.btf = base ? btf__new_empty_split(base) : btf__new_empty();
 	if (!m->acc.btf)
 		return -ENOMEM;
+	btf__set_pointer_size(m->acc.btf, ptr_size);
 	m->min_growth = min_growth;
 	m->dedup_at = min_growth;
 	return 0;

@@ -21,9 +21,15 @@ struct merge_state {
 	size_t nr_dedups;
 };
 
-/* @base: the merged BTF is split BTF over it (NULL: standalone). */
+/*
+ * @base: the merged BTF is split BTF over it (NULL: standalone).
+ * @ptr_size: the ELF's pointer size; libbpf would otherwise guess it from
+ * a "long" in the BTF and, without one yet (a CU's variables may come
+ * first), take the host's for good: 8 bytes for an i386 kernel's per-CPU
+ * pointers.
+ */
 int merge_state__init(struct merge_state *m, uint32_t min_growth,
-		      struct btf *base);
+		      struct btf *base, unsigned int ptr_size);
 /*
  * Append @frag (consumed, freed) and shift its candidates' type ids; a
  * fragment without a BTF was encoded into ours and needs no shifting.
