@@ -6,7 +6,8 @@
 #
 # usage: btf-load.py FILE
 # Prints 'loaded' (exit 0), 'skip: <reason>' when this process may not
-# load BTF or the kernel has no bpf(2) (exit 0), or 'FAIL: <reason>' and
+# load BTF, the kernel has no bpf(2) or the BTF is in the other byte order
+# (exit 0), or 'FAIL: <reason>' and
 # the kernel's verifier log (exit 1).  No C helper and no libbpf needed:
 # ctypes calls syscall(2) directly.
 import ctypes

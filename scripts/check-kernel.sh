@@ -25,7 +25,8 @@
 #            default FUNC is there under its name or its clone's, and
 #            nothing but functions changes
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
-#            without the privilege)
+#            without the privilege, and for a kernel of the other byte order
+#            or pointer size than the running one)
 #
 # env:
 #   DWARF2BTF_CHECK_OUT=FILE  check FILE instead of running BIN to encode
