@@ -41,6 +41,8 @@
 #define OUTPUT_SECTION_ALIGN	1
 /* File offset alignment of appended data: BTF is made of u32s. */
 #define OUTPUT_DATA_ALIGN	4
+/* Larger alignments of an allocated section are not kept in the file. */
+#define OUTPUT_MAX_ALIGN	4096
 /* Padding we accept between droppable things at the end of the file. */
 #define OUTPUT_TAIL_GAP		16
 #define OUTPUT_CHUNK		(1 << 20)
@@ -70,6 +72,8 @@ struct out_elf {
 	char *strs;		/* .shstrtab contents */
 	size_t strs_size;
 	uint64_t keep_min;	/* end of ELF header, phdrs and segments */
+	GElf_Phdr *phdrs;	/* program headers */
+	size_t phnum;
 };
 
 struct range {
@@ -637,6 +641,12 @@ static int out_elf__read(struct out_elf *ef)
 				       ef->ehdr.e_phentsize > ef->keep_min)
 		ef->keep_min = ef->ehdr.e_phoff +
 			       (uint64_t)phnum * ef->ehdr.e_phentsize;
+	ef->phdrs = calloc(phnum + 1, sizeof(*ef->phdrs));
+	if (!ef->phdrs) {
+		err = out__error(ef->path, ENOMEM, "out of memory");
+		goto out;
+	}
+	ef->phnum = phnum;
 	for (i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 
@@ -646,6 +656,7 @@ static int out_elf__read(struct out_elf *ef)
 					elf_errmsg(-1));
 			goto out;
 		}
+		ef->phdrs[i] = ph;
 		if (ph.p_filesz && ph.p_offset + ph.p_filesz > ef->keep_min)
 			ef->keep_min = ph.p_offset + ph.p_filesz;
 	}
@@ -841,6 +852,26 @@ struct out_plan {
 	uint64_t str_off, sec_off, shoff;
 };
 
+/*
+ * True if a loaded segment maps the section's file bytes (an empty
+ * section: its offset).  Those bytes cannot move or change size.
+ */
+static bool out_elf__in_segment(const struct out_elf *ef,
+				const GElf_Shdr *sh)
+{
+	size_t i;
+
+	for (i = 0; i < ef->phnum; i++) {
+		const GElf_Phdr *ph = &ef->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && sh->sh_offset >= ph->p_offset &&
+		    sh->sh_offset - ph->p_offset <= ph->p_filesz &&
+		    sh->sh_size <= ph->p_filesz - (sh->sh_offset - ph->p_offset))
+			return true;
+	}
+	return false;
+}
+
 /* Find section @name, or set up adding it (and a name for it). */
 static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 			  const char *name, size_t size)
@@ -849,6 +880,7 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	size_t nlen = strlen(name), i;
 	GElf_Shdr *sh;
 	long name_off;
+	bool in_file;
 	int err;
 
 	if (ef->shnum == 0) {
@@ -923,24 +955,32 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	}
 	sh = &ef->shdrs[pl->idx];
 	pl->old_sec_size = sh->sh_size;
-	if (sh->sh_flags & SHF_ALLOC) {
-		/* In a loaded segment: can't move, can't resize. */
-		if (sh->sh_type == SHT_NOBITS || sh->sh_size != size ||
-		    sh->sh_offset > ef->size ||
-		    size > ef->size - sh->sh_offset)
-			return out__fail(ef->path, EINVAL,
-					 "%s is allocated (SHF_ALLOC); cannot change its size from %llu to %zu bytes",
-					 name, (unsigned long long)sh->sh_size,
-					 size);
-		pl->sec_in_place = true;
-	} else {
-		pl->sec_in_place = sh->sh_type != SHT_NOBITS &&
-				   size <= sh->sh_size &&
-				   sh->sh_offset % OUTPUT_SECTION_ALIGN == 0 &&
-				   sh->sh_offset <= ef->size &&
-				   sh->sh_size <= ef->size - sh->sh_offset;
-	}
+	in_file = sh->sh_type != SHT_NOBITS && sh->sh_offset <= ef->size &&
+		  sh->sh_size <= ef->size - sh->sh_offset;
+	if ((sh->sh_flags & SHF_ALLOC) && out_elf__in_segment(ef, sh))
+		/*
+		 * Its bytes are where a segment maps them.  Other data can
+		 * neither grow nor shrink there: it goes past the segments
+		 * (lld keeps the kernel linker script's empty .BTF in
+		 * .tmp_vmlinux1, which kbuild only extracts .BTF from).
+		 */
+		pl->sec_in_place = in_file && size == sh->sh_size;
+	else
+		pl->sec_in_place = in_file && size <= sh->sh_size &&
+				   sh->sh_offset % OUTPUT_SECTION_ALIGN == 0;
 	return 0;
+}
+
+/* File offset alignment for the section's data, when it moves. */
+static uint64_t out_elf__data_align(const GElf_Shdr *sh)
+{
+	uint64_t a = sh->sh_addralign;
+
+	/* An allocated section keeps its alignment: honour it in the file. */
+	if (!(sh->sh_flags & SHF_ALLOC) || a <= OUTPUT_DATA_ALIGN ||
+	    a > OUTPUT_MAX_ALIGN || (a & (a - 1)))
+		return OUTPUT_DATA_ALIGN;
+	return a;
 }
 
 /*
@@ -1013,12 +1053,19 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 	if (pl->sec_in_place) {
 		pl->sec_off = sh->sh_offset;
 	} else {
-		off = ALIGN_UP(off, OUTPUT_DATA_ALIGN);
-		off = ALIGN_UP(off, OUTPUT_SECTION_ALIGN);
+		off = ALIGN_UP(off, out_elf__data_align(sh));
 		pl->sec_off = off;
 		off += size;
 	}
-	if (!(sh->sh_flags & SHF_ALLOC)) {
+	if (sh->sh_flags & SHF_ALLOC) {
+		/*
+		 * Flags, address and alignment stay as the linker made them;
+		 * only where the bytes are and how many changes.
+		 */
+		sh->sh_type = SHT_PROGBITS;
+		sh->sh_offset = pl->sec_off;
+		sh->sh_size = size;
+	} else {
 		sh->sh_type = SHT_PROGBITS;
 		sh->sh_flags &= SHF_GROUP;	/* the group still lists it */
 		sh->sh_addr = 0;
@@ -1158,8 +1205,10 @@ int output__write_elf_sections(const char *path,
 			err = out_elf__emit(&ef, &pl, o, secs[i].data,
 					    secs[i].size);
 		free(ef.shdrs);
+		free(ef.phdrs);
 		free(ef.strs);
 		ef.shdrs = NULL;
+		ef.phdrs = NULL;
 		ef.strs = NULL;
 		if (err || i + 1 == nr)
 			break;
@@ -1169,6 +1218,9 @@ int output__write_elf_sections(const char *path,
 		if (ef.fd < 0 || fstat(ef.fd, &cur))
 			err = out__error(path, errno, "cannot read back");
 	}
+	free(ef.shdrs);		/* left by a failed read */
+	free(ef.phdrs);
+	free(ef.strs);
 	if (!err)
 		err = out__commit(&out[(nr - 1) & 1]);
 	out__end(&out[0]);

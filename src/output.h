@@ -51,8 +51,10 @@ void output_batch__free(struct output_batch *ob);
  * (replacing what they supersede when that was at the end of the file),
  * so program headers and segments stay valid.  The section is SHT_PROGBITS,
  * flags 0, alignment 1, like pahole -J makes it.  An existing SHF_ALLOC
- * section (part of a loaded segment) can only be replaced by data of the
- * same size; one with relocations (a BPF object's .BTF) not at all.
+ * section keeps its flags, address and alignment; if a loaded segment maps
+ * it, data of the same size replaces it there, other data goes past the
+ * segments (the segments keep the old bytes).  One with relocations (a BPF
+ * object's .BTF) is not replaced.
  * Mode and owner are kept; hard links are broken, as with write_raw.
  */
 int output__write_elf_section(const char *path, const char *name,

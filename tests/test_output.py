@@ -216,7 +216,9 @@ def _check_elf(orig_path, new_path, name, data, allow_alloc=False):
     # section header fields): byte-identical.
     assert [p[0] for p in n.phdrs] == [p[0] for p in o.phdrs], "phdrs"
     nb, ob = bytearray(n.b), bytearray(o.b)
-    if s["flags"] & 2:      # SHF_ALLOC: replaced in place, in a segment
+    os_ = o.sec(name)
+    if s["flags"] & 2 and os_ and s["offset"] == os_["offset"]:
+        # SHF_ALLOC, same size: replaced in place, in a segment
         end = s["offset"] + s["size"]
         nb[s["offset"]:end] = ob[s["offset"]:end]
     for raw, off, filesz in o.phdrs:
@@ -581,8 +583,11 @@ def test_output_elf_relocated_btf(ctx):
 
 
 def test_output_elf_alloc_btf(ctx):
-    """An allocated .BTF (in a segment) can be replaced in place by data
-    of the same size only; the program then sees the new bytes."""
+    """An allocated .BTF (in a segment) is replaced in place by data of
+    the same size, and the program then sees the new bytes.  Data of
+    another size goes past the segments: the header keeps its flags and
+    address, the segments their bytes (the program still sees the old
+    ones)."""
     exe = _build(ctx)
     src = r"""
 #include <stdio.h>
@@ -601,11 +606,52 @@ int main(void) { puts((const char *)btf); return 0; }
     t = _check_elf(prog, f, ".BTF", new, allow_alloc=True)
     assert t == s
     assert _sh([f]).stdout == "fedcba987654321\n"
-    ref = _read(f)
-    rc, err = _run(exe, "elf", f, ".BTF", _write(f + ".d", new + b"x"))
-    assert rc == errno.EINVAL, (rc, err)
-    assert _read(f) == ref
+    sizes = []
+    for i, n in enumerate((17, 5000, 3, 5000, 16)):
+        g = shutil.copy(f, f + ".%d" % i) if i == 0 else g
+        data = _data(n, seed=i)
+        rc, err = _run(exe, "elf", g, ".BTF", _write(g + ".d", data))
+        assert rc == 0, (n, err)
+        t = _check_elf(f, g, ".BTF", data, allow_alloc=True)
+        keep = ("name", "flags", "addr", "link", "info", "addralign",
+                "entsize")
+        assert {k: t[k] for k in keep} == {k: s[k] for k in keep}, t
+        assert t["type"] == SHT_PROGBITS and t["size"] == n
+        # Past every segment: the first move left them.
+        e = Elf(g)
+        assert t["offset"] >= max(p[1] + p[2] for p in e.phdrs), t
+        _check_readelf(f, g)
+        assert _sh([g]).stdout == "fedcba987654321\n"
+        sizes.append(os.path.getsize(g))
+    # Moving it again reuses the end of the file.
+    assert sizes[1] == sizes[3], sizes
+    assert max(sizes) <= os.path.getsize(f) + 5000 + 3 * 64 + 64, sizes
     assert not [x for x in _ls(ctx.tmp) if x.endswith(".tmp")]
+
+
+def test_output_elf_alloc_rel(ctx):
+    """An allocated .BTF in a relocatable object (no segments, as a module
+    linked by ld.lld -r can have) is replaced like any section: flags
+    kept, resized freely, in place when the data fits."""
+    exe = _build(ctx)
+    src = ('__asm__(".section .BTF,\\"a\\"\\n.balign 4\\n.previous");\n'
+           'int v = 1;\n')
+    obj = _compile(ctx, "gcc", src, os.path.join(ctx.tmp, "m.o"))
+    s = Elf(obj).sec(".BTF")
+    assert s and s["flags"] & 2 and s["size"] == 0, s
+    f = shutil.copy(obj, obj + ".w")
+    for i, n in enumerate((3000, 1000, 3000)):
+        data = _data(n, seed=i)
+        rc, err = _run(exe, "elf", f, ".BTF", _write(f + ".d", data))
+        assert rc == 0, err
+        t = _check_elf(obj, f, ".BTF", data, allow_alloc=True)
+        assert (t["flags"], t["addr"], t["addralign"]) == (
+            s["flags"], 0, 4), t
+        assert t["offset"] % 4 == 0, t
+        _check_readelf(obj, f)
+    _sh(["ld", "-r", f, "-o", f + ".r.o"])
+    r = Elf(f + ".r.o")
+    assert r.data(r.sec(".BTF")) == _data(3000, seed=2)
 
 
 def test_output_elf_32bit(ctx):
