@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * State of one CU being encoded, shared by the type pass (cu_encoder.c) and
- * the function pass (cu_funcs.c).  Private to those two files.
+ * State of one CU being encoded, shared by the per-CU passes: the driver
+ * (cu_encoder.c) and what it calls (cu_types.c, cu_vars.c, cu_funcs.c,
+ * cu_check.c; cu_die.c and cu_packed.c below them).  Private to them.
  */
 #ifndef DWARF2BTF_CU_INTERNAL_H
 #define DWARF2BTF_CU_INTERNAL_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <bpf/btf.h>
 
 #include "abbrev_cache.h"
 #include "btf_ids.h"
@@ -270,11 +272,21 @@ static inline const char *die_name(Dwarf_Die *die)
 	return n ? n : "";
 }
 
+/*
+ * cu_types.c: collect the CU's type DIEs (and its subprogram and variable
+ * DIEs) giving each type its BTF id, then emit them.
+ */
+int cu_ctx__collect_types(struct cu_ctx *ctx);
+int cu_ctx__emit_types(struct cu_ctx *ctx);
+/* The BTF id of @die's DW_AT_type (0: void). */
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 /* The same for an already read DW_AT_type attribute of @die (NULL: void). */
 int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 			  Dwarf_Attribute *attr, uint32_t *id);
+/* cu_vars.c, cu_funcs.c: the CU's variable and function candidates. */
+int cu_ctx__collect_vars(struct cu_ctx *ctx);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);
+/* cu_check.c: every emitted type is valid BTF. */
 int cu_ctx__check(struct cu_ctx *ctx);
 /* Append @die's btf_decl_tag annotations to the fragment's tag pool. */
 int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,

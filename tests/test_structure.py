@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The shape of src/: no file-level call cycle (scripts/call-graph.py over
+the objects the binary under test was built from).
+"""
+import glob
+import os
+import subprocess
+import sys
+
+
+def _call_graph(ctx, d):
+    return subprocess.run([sys.executable, os.path.join(
+        ctx.root, "scripts", "call-graph.py"), d], capture_output=True,
+        text=True, timeout=120)
+
+
+def test_no_call_cycle(ctx):
+    d = os.path.dirname(ctx.bin)
+    srcs = {os.path.basename(s)[:-2]
+            for s in glob.glob(os.path.join(ctx.root, "src", "*.c"))}
+    objs = {os.path.basename(o)[:-2]
+            for o in glob.glob(os.path.join(d, "*.o"))}
+    if not objs:
+        raise ctx.Skip("no objects beside %s" % ctx.bin)
+    assert srcs <= objs, "objects missing: %s" % sorted(srcs - objs)
+    p = _call_graph(ctx, d)
+    assert p.returncode == 0 and "cycles: none" in p.stdout, \
+        "call cycle in src/:\n" + p.stdout + p.stderr
+    # Every file but main is used by another one.
+    used = set()
+    for line in p.stdout.splitlines():
+        if " -> " in line:
+            used.update(line.split(" -> ")[1].split())
+    unused = srcs - used - {"main"}
+    assert not unused, "used by no other file: %s" % sorted(unused)
+
+
+def test_call_cycle_found(ctx):
+    """The check finds a cycle of three files, and names them."""
+    src = {"a": "int b(void); int a(void) { return b(); }",
+           "b": "int c(void); int b(void) { return c(); }",
+           "c": "int a(void); int c(void) { return a(); }",
+           "d": "int a(void); int d(void) { return a(); }"}
+    for n, text in src.items():
+        c = os.path.join(ctx.tmp, n + ".c")
+        with open(c, "w") as f:
+            f.write(text + "\n")
+        p = ctx.run(["cc", "-c", c, "-o", os.path.join(ctx.tmp, n + ".o")])
+        assert p.returncode == 0, p.stderr
+    p = _call_graph(ctx, ctx.tmp)
+    assert p.returncode == 1, p.stdout
+    assert "cycle: a b c\n" in p.stdout and "d -> a\n" in p.stdout, p.stdout
