@@ -21,7 +21,8 @@ is 1 if any test failed.  Modules may create test functions dynamically
   ctx.Skip     exception to raise to skip: raise ctx.Skip("why")
   ctx.run(args, input=None, timeout=120, cwd=None, env=None)
                subprocess.CompletedProcess, text (utf-8, undecodable bytes
-               replaced), stdout/stderr captured, never raises on exit code
+               replaced), stdout/stderr captured, never raises on exit
+               code; raises AssertionError on a sanitizer report
   ctx.fixture(name, cc, dwarf, extra=())
                object file compiled from tests/fixtures/<name>.c with
                "<cc> -g -gdwarf-<dwarf> -O2 -c" (cc "gcc" or "clang",
@@ -58,6 +59,7 @@ PRUNE_AGE = 3 * 24 * 3600
 
 sys.path.insert(0, TESTS_DIR)
 import btfparse  # noqa: E402
+import sanitizer  # noqa: E402
 
 
 class Skip(Exception):
@@ -91,9 +93,13 @@ class Ctx:
         args = [str(a) for a in args]
         if self.verbose:
             print("+ " + " ".join(args))
-        return subprocess.run(args, input=input, capture_output=True,
-                              encoding="utf-8", errors="replace",
-                              timeout=timeout, cwd=cwd, env=env)
+        p = subprocess.run(args, input=input, capture_output=True,
+                           encoding="utf-8", errors="replace",
+                           timeout=timeout, cwd=cwd, env=env)
+        if sanitizer.report(p.stderr):
+            raise AssertionError("sanitizer report from %s:\n%s"
+                                 % (" ".join(args), p.stderr[-4000:]))
+        return p
 
     def _build(self, name, cc, dwarf, extra, link):
         if cc not in ("gcc", "clang"):

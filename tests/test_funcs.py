@@ -154,9 +154,6 @@ def subprograms(ctx, path):
 def _no_sanitizer(p, cmd):
     assert p.returncode >= 0, "%s: killed by signal %d" % (
         " ".join(cmd), -p.returncode)
-    for word in ("Sanitizer", "runtime error:"):
-        assert word not in p.stderr, "%s: sanitizer report:\n%s" % (
-            " ".join(cmd), p.stderr)
 
 
 def encode(ctx, prog, out, opts=()):
