@@ -11,7 +11,7 @@ enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,
-			int (*slot_of)(unsigned int name))
+			int (*slot_of)(unsigned int name), bool libdw_only)
 {
 	const unsigned char *die;
 	Dwarf_Half version;
@@ -23,7 +23,7 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	memset(c, 0, sizeof(*c));
 	c->slot_of = slot_of;
 	/* tests compare the fast path with libdw's */
-	if (getenv("DWARF2BTF_LIBDW_ATTRS") || !cudie->cu ||
+	if (libdw_only || !cudie->cu ||
 	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL,
 			  &addr_size, &offset_size))
 		return;

@@ -59,13 +59,13 @@ struct abbrev_cache {
 /*
  * Ready the cache for @cudie's CU, its attributes sorted into slots by
  * @slot_of.  [@info_start, @info_end) is the .debug_info libdw reads.
- * Without what the fast path needs (e.g. the CU's bounds inside it), all
- * attributes are read through libdw.
+ * Without what the fast path needs (e.g. the CU's bounds inside it), or
+ * with @libdw_only (a test hook), all attributes are read through libdw.
  */
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,
-			int (*slot_of)(unsigned int name));
+			int (*slot_of)(unsigned int name), bool libdw_only);
 
 static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 {

@@ -47,7 +47,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
 	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
-			   die_attr_slot);
+			   die_attr_slot,
+			   env->opts->hooks && env->opts->hooks->libdw_attrs);
 	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
 		int lang = dwarf_srclang(cudie);
 		bool listed = false;

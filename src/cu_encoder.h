@@ -17,6 +17,7 @@
 
 #include "elf_file.h"
 #include "symtab.h"
+#include "test_hooks.h"
 
 struct btf;
 struct name_cache;
@@ -45,6 +46,7 @@ struct encode_opts {
 	int langs[MAX_LANGS];
 	int nr_langs;
 	bool langs_exclude;
+	const struct test_hooks *hooks;	/* NULL: none */
 };
 
 /* What every worker shares, read-only. */

@@ -208,14 +208,14 @@ out:
 	return 0;
 }
 
-int btf_distill(const struct btf *split, struct btf **base_out,
+int btf_distill(const struct btf *split, bool own, struct btf **base_out,
 		struct btf **split_out, char *msg, size_t msg_len)
 {
 	*msg = '\0';
 	*base_out = *split_out = NULL;
 	if (!btf__base_btf(split))
 		return -EINVAL;
-	if (btf__distill_base && !getenv("DWARF2BTF_OWN_DISTILL")) {
+	if (btf__distill_base && !own) {
 		int err = btf__distill_base(split, base_out, split_out);
 
 		return err < 0 ? (errno ? -errno : err) : 0;
@@ -455,7 +455,7 @@ static int relocate__libbpf(const struct btf *split, const struct btf *base,
 	return 0;
 }
 
-int btf_relocate(const struct btf *split, const struct btf *base,
+int btf_relocate(const struct btf *split, const struct btf *base, bool own,
 		 struct btf **out, char *msg, size_t msg_len)
 {
 	struct relocate r = { .split = split, .base = base, .msg = msg,
@@ -469,7 +469,7 @@ int btf_relocate(const struct btf *split, const struct btf *base,
 	r.dist = btf__base_btf(split);
 	if (!r.dist)
 		return -EINVAL;
-	if (btf__relocate && btf__new_split && !getenv("DWARF2BTF_OWN_DISTILL"))
+	if (btf__relocate && btf__new_split && !own)
 		return relocate__libbpf(split, base, out);
 	r.nr_dist = btf__type_cnt(r.dist);
 	r.nr_base = btf__type_cnt(base);

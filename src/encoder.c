@@ -263,7 +263,8 @@ static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
  * base written to .BTF.base, as pahole does (raw output stays plain split
  * BTF, as pahole's does too).
  */
-static int write_distilled(const char *path, struct btf *btf, size_t *size)
+static int write_distilled(const char *path, struct btf *btf, size_t *size,
+			   const struct test_hooks *hooks)
 {
 	struct output_section secs[2] = {
 		{ .name = ".BTF" }, { .name = ".BTF.base" },
@@ -273,7 +274,8 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size)
 	__u32 sz[2];
 	int err;
 
-	err = btf_distill(btf, &dist, &split, msg, sizeof(msg));
+	err = btf_distill(btf, hooks && hooks->own_distill, &dist, &split, msg,
+			  sizeof(msg));
 	if (err) {
 		pr_err("%s: cannot distill the base: %s", path,
 		       *msg ? msg : strerror(-err));
@@ -290,7 +292,7 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size)
 		secs[0].size = sz[0];
 		secs[1].size = sz[1];
 		*size = sz[0] + sz[1];
-		err = output__write_elf_sections(path, secs, 2);
+		err = output__write_elf_sections(path, secs, 2, hooks);
 	}
 	btf__free(split);
 	btf__free(dist);
@@ -306,7 +308,7 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 	int err;
 
 	if (!opts->out_path && opts->enc.distilled_base && btf__base_btf(btf))
-		return write_distilled(path, btf, size);
+		return write_distilled(path, btf, size, opts->enc.hooks);
 	data = btf__raw_data(btf, &sz);
 	if (!data) {
 		pr_err("%s: cannot serialize BTF", path);
@@ -325,9 +327,10 @@ static int write_output(const char *path, const struct encoder_opts *opts,
 	}
 	if (opts->out_path)
 		err = output__write_raw_batch(opts->out_path, data, *size,
-					      opts->out_batch);
+					      opts->out_batch, opts->enc.hooks);
 	else
-		err = output__write_elf_section(path, ".BTF", data, *size);
+		err = output__write_elf_section(path, ".BTF", data, *size,
+						opts->enc.hooks);
 	free(with_layout);
 	return err;
 }

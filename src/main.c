@@ -183,12 +183,30 @@ static int read_list(const char *list, char ***files, int *nr)
 	return err;
 }
 
+/* The only place the test hooks are read (test_hooks.h). */
+static void test_hooks__from_env(struct test_hooks *h)
+{
+	const char *s = getenv("DWARF2BTF_FAULT_WRITE");
+	char *end;
+
+	h->libdw_attrs = getenv("DWARF2BTF_LIBDW_ATTRS");
+	h->own_distill = getenv("DWARF2BTF_OWN_DISTILL");
+	h->fault_write = 0;
+	if (s && *s) {
+		errno = 0;
+		h->fault_write = strtol(s, &end, 10);
+		if (errno || *end || h->fault_write < 0)
+			h->fault_write = 0;
+	}
+}
+
 /*
  * --relocate: FILE's .BTF, split over its distilled .BTF.base, becomes
  * split BTF over BASE, written raw to OUT.
  */
 static int relocate_file(const char *file, const struct btf *base,
-			 const char *base_path, const char *out)
+			 const char *base_path, const char *out,
+			 const struct test_hooks *hooks)
 {
 	struct btf *dist, *split = NULL, *btf = NULL;
 	const void *raw;
@@ -200,7 +218,8 @@ static int relocate_file(const char *file, const struct btf *base,
 	if (dist)
 		split = btf_load__file(file, dist, &err);
 	if (split) {
-		err = btf_relocate(split, base, &btf, msg, sizeof(msg));
+		err = btf_relocate(split, base, hooks->own_distill, &btf, msg,
+				   sizeof(msg));
 		if (err)
 			pr_err("%s: cannot relocate onto %s: %s", file,
 			       base_path, *msg ? msg : strerror(-err));
@@ -208,7 +227,7 @@ static int relocate_file(const char *file, const struct btf *base,
 	if (btf) {
 		btf__set_endianness(btf, btf__endianness(split));
 		raw = btf__raw_data(btf, &size);
-		err = raw ? output__write_raw(out, raw, size) : -ENOMEM;
+		err = raw ? output__write_raw(out, raw, size, hooks) : -ENOMEM;
 		if (!raw)
 			pr_err("%s: cannot serialize BTF", file);
 	}
@@ -275,6 +294,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct encoder_opts opts = { 0 };
+	struct test_hooks hooks;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *base_path = NULL;
 	char **list = NULL;
@@ -399,6 +419,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	test_hooks__from_env(&hooks);
+	opts.enc.hooks = &hooks;
 	/* pahole's way to exclude languages without an option */
 	if (!lang_given && getenv("PAHOLE_LANG_EXCLUDE") &&
 	    features__parse_languages(getenv("PAHOLE_LANG_EXCLUDE"), true,
@@ -440,7 +462,7 @@ int main(int argc, char **argv)
 	}
 	if (relocate) {
 		err = relocate_file(list[0], opts.base, base_path,
-				    opts.out_path);
+				    opts.out_path, &hooks);
 	} else if (nr_list == 1 && !batch) {
 		err = opts.base ? encoder__prepare_base(opts.base) : 0;
 		if (err)

@@ -122,27 +122,6 @@ static int out__fail(const char *path, int err, const char *fmt, ...)
 	return err;
 }
 
-/*
- * Test hook, read once per output__*() call: DWARF2BTF_FAULT_WRITE=N makes
- * the N-th write system call (write, pwrite or copy_file_range) of that
- * call fail with ENOSPC, so tests can reach every failure point without
- * filling a disk.  Unset, empty, 0 or garbage: no fault.
- */
-static long out__fault_at(void)
-{
-	const char *s = getenv("DWARF2BTF_FAULT_WRITE");
-	char *end;
-	long n;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (errno || *end || n < 0)
-		return 0;
-	return n;
-}
-
 static bool out__fault(struct out_file *out)
 {
 	if (++out->nwrites != out->fault_at)
@@ -254,12 +233,13 @@ static int out__copy(struct out_file *out, int in_fd, uint64_t len)
 	return err;
 }
 
-static void out__init(struct out_file *out, const char *path)
+static void out__init(struct out_file *out, const char *path,
+		      const struct test_hooks *hooks)
 {
 	memset(out, 0, sizeof(*out));
 	out->path = path;
 	out->fd = -1;
-	out->fault_at = out__fault_at();
+	out->fault_at = hooks ? hooks->fault_write : 0;
 }
 
 /* Length of the directory part of @path, including the last '/'. */
@@ -533,13 +513,15 @@ void output_batch__free(struct output_batch *ob)
 	free(ob);
 }
 
-int output__write_raw(const char *path, const void *data, size_t size)
+int output__write_raw(const char *path, const void *data, size_t size,
+		      const struct test_hooks *hooks)
 {
-	return output__write_raw_batch(path, data, size, NULL);
+	return output__write_raw_batch(path, data, size, NULL, hooks);
 }
 
 int output__write_raw_batch(const char *path, const void *data, size_t size,
-			    struct output_batch *ob)
+			    struct output_batch *ob,
+			    const struct test_hooks *hooks)
 {
 	struct out_file out;
 	struct stat st;
@@ -548,7 +530,7 @@ int output__write_raw_batch(const char *path, const void *data, size_t size,
 	if (!path || (!data && size))
 		return out__fail(path ? path : "(null)", EINVAL,
 				 "bad arguments");
-	out__init(&out, path);
+	out__init(&out, path, hooks);
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
 			return out__error(path, errno, "cannot stat");
@@ -1141,11 +1123,12 @@ static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 }
 
 int output__write_elf_section(const char *path, const char *name,
-			      const void *data, size_t size)
+			      const void *data, size_t size,
+			      const struct test_hooks *hooks)
 {
 	struct output_section sec = { name, data, size };
 
-	return output__write_elf_sections(path, &sec, 1);
+	return output__write_elf_sections(path, &sec, 1, hooks);
 }
 
 /*
@@ -1154,7 +1137,8 @@ int output__write_elf_section(const char *path, const char *name,
  * together or none.
  */
 int output__write_elf_sections(const char *path,
-			       const struct output_section *secs, int nr)
+			       const struct output_section *secs, int nr,
+			       const struct test_hooks *hooks)
 {
 	struct out_elf ef = { .path = path, .fd = -1 };
 	struct out_file out[2];
@@ -1168,8 +1152,8 @@ int output__write_elf_sections(const char *path,
 	if (!path || nr < 1 || err)
 		return out__fail(path ? path : "(null)", EINVAL,
 				 "bad arguments");
-	out__init(&out[0], path);
-	out__init(&out[1], path);
+	out__init(&out[0], path, hooks);
+	out__init(&out[1], path, hooks);
 
 	ef.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ef.fd < 0)
@@ -1198,7 +1182,7 @@ int output__write_elf_sections(const char *path,
 		/* Only now, with nothing left to refuse, create the file. */
 		if (!err) {
 			out__end(o);	/* the pass before last's temp file */
-			out__init(o, path);
+			out__init(o, path, hooks);
 			err = out__open(o, &st);
 		}
 		if (!err)

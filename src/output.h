@@ -9,13 +9,15 @@
  * temporary file is removed.  They return 0 or a negative errno and print
  * exactly one "dwarf2btf: FILE: ..." line to stderr on failure.
  *
- * Test hook: DWARF2BTF_FAULT_WRITE=N (read once per call) makes the N-th
- * write system call of that call fail with ENOSPC.
+ * @hooks (test_hooks.h; NULL: none): fault_write=N makes the N-th write
+ * system call of that call fail with ENOSPC.
  */
 #ifndef DWARF2BTF_OUTPUT_H
 #define DWARF2BTF_OUTPUT_H
 
 #include <stddef.h>
+
+#include "test_hooks.h"
 
 /*
  * Write @size bytes of @data to @path atomically.  An existing @path keeps
@@ -25,7 +27,8 @@
  * (/dev/stdout), is written directly.  Replacing breaks hard links: other
  * names keep the old contents.
  */
-int output__write_raw(const char *path, const void *data, size_t size);
+int output__write_raw(const char *path, const void *data, size_t size,
+		      const struct test_hooks *hooks);
 
 /*
  * Many raw outputs (a batch of modules): each is written to its temp file
@@ -38,7 +41,8 @@ struct output_batch;
 
 struct output_batch *output_batch__new(void);
 int output__write_raw_batch(const char *path, const void *data, size_t size,
-			    struct output_batch *ob);
+			    struct output_batch *ob,
+			    const struct test_hooks *hooks);
 int output_batch__commit(struct output_batch *ob);
 void output_batch__free(struct output_batch *ob);
 
@@ -58,7 +62,8 @@ void output_batch__free(struct output_batch *ob);
  * Mode and owner are kept; hard links are broken, as with write_raw.
  */
 int output__write_elf_section(const char *path, const char *name,
-			      const void *data, size_t size);
+			      const void *data, size_t size,
+			      const struct test_hooks *hooks);
 
 /* Several sections at once (.BTF and .BTF.base): all are written or none. */
 struct output_section {
@@ -68,6 +73,7 @@ struct output_section {
 };
 
 int output__write_elf_sections(const char *path,
-			       const struct output_section *secs, int nr);
+			       const struct output_section *secs, int nr,
+			       const struct test_hooks *hooks);
 
 #endif /* DWARF2BTF_OUTPUT_H */

@@ -44,16 +44,28 @@ static void *read_all(const char *path, size_t *size)
 
 int main(int argc, char **argv)
 {
+	/* as main.c reads it; garbage or unset: no fault */
+	const char *fault = getenv("DWARF2BTF_FAULT_WRITE");
+	struct test_hooks hooks = { 0 };
 	size_t size;
 	void *data;
 	int err;
 
+	if (fault && *fault) {
+		char *end;
+
+		hooks.fault_write = strtol(fault, &end, 10);
+		if (*end || hooks.fault_write < 0)
+			hooks.fault_write = 0;
+	}
+
 	if (argc == 4 && !strcmp(argv[1], "raw")) {
 		data = read_all(argv[3], &size);
-		err = output__write_raw(argv[2], data, size);
+		err = output__write_raw(argv[2], data, size, &hooks);
 	} else if (argc == 5 && !strcmp(argv[1], "elf")) {
 		data = read_all(argv[4], &size);
-		err = output__write_elf_section(argv[2], argv[3], data, size);
+		err = output__write_elf_section(argv[2], argv[3], data, size,
+						&hooks);
 	} else {
 		fprintf(stderr, "usage: %s raw OUT DATA | elf ELF NAME DATA\n",
 			argv[0]);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Switches the tests use to reach paths that ordinary input does not.
+ * main.c reads them from the environment once, at start; below it they are
+ * passed down, never read from the environment.  A NULL hooks pointer: all
+ * off.
+ *
+ *   DWARF2BTF_LIBDW_ATTRS   (set)  every DIE read through libdw's generic
+ *                                  calls: abbrev_cache.c's fast path off
+ *   DWARF2BTF_OWN_DISTILL   (set)  our distill and relocate even where
+ *                                  libbpf has them
+ *   DWARF2BTF_FAULT_WRITE=N        the N-th write system call of each
+ *                                  output__*() call fails with ENOSPC
+ *                                  (0, unset or not a number: none)
+ */
+#ifndef DWARF2BTF_TEST_HOOKS_H
+#define DWARF2BTF_TEST_HOOKS_H
+
+#include <stdbool.h>
+
+struct test_hooks {
+	bool libdw_attrs;
+	bool own_distill;
+	long fault_write;
+};
+
+#endif /* DWARF2BTF_TEST_HOOKS_H */
