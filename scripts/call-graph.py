@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The file-level call graph of dwarf2btf's objects, and its cycles.
 
-    call-graph.py [BUILD_DIR]     (default: build)
+    call-graph.py [BUILD_DIR [SRC_DIR]]     (default: build src)
 
-An edge a -> b means a.o uses a symbol b.o defines (from nm: undefined
+Only objects with a source file SRC_DIR/NAME.c count (a build folder may
+hold stale ones).  An edge a -> b means a.o uses a symbol b.o defines (from nm: undefined
 symbol -> defining object; functions inlined from headers do not count).
 Prints one line per object, "a -> b c ...", then "cycles: none" or each
 cycle (a strongly connected set of objects); exit 1 when there is one.
@@ -65,8 +66,10 @@ def cycles(g):
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build"
+    src = sys.argv[2] if len(sys.argv) > 2 else "src"
     objs = sorted(os.path.join(d, f) for f in os.listdir(d)
-                  if f.endswith(".o"))
+                  if f.endswith(".o") and
+                  os.path.exists(os.path.join(src, f[:-2] + ".c")))
     if not objs:
         print("call-graph: no objects in %s" % d, file=sys.stderr)
         return 2

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of src/output.c (raw BTF files and .BTF ELF sections).
+"""Tests of the output stage, src/out_file.c and src/output_elf.c (raw BTF
+files and .BTF ELF sections).
 
-Until the CLI can write output, these build tests/unit/test_output.c with
-src/output.c under ASan+UBSan into ctx.tmp and drive that.
+These build tests/unit/test_output.c with those two files under
+ASan+UBSan into ctx.tmp and drive that, to reach every case directly.
 Run: python3 tests/run.py -k test_output
 """
 import errno
@@ -45,7 +46,8 @@ def _build(ctx):
          "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
          "-fno-omit-frame-pointer",
          os.path.join(root, "tests", "unit", "test_output.c"),
-         os.path.join(root, "src", "output.c"), "-o", exe] + flags)
+         os.path.join(root, "src", "out_file.c"),
+         os.path.join(root, "src", "output_elf.c"), "-o", exe] + flags)
     return exe
 
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Drives src/output.c from tests/test_output.py until the CLI exists.
+ * Drives the output stage (src/out_file.c, src/output_elf.c) from
+ * tests/test_output.py.
  *
  *   test_output raw OUT DATAFILE
  *   test_output elf ELF SECTION DATAFILE
  *
  * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
- * Build: cc tests/unit/test_output.c src/output.c \
+ * Build: cc tests/unit/test_output.c src/out_file.c src/output_elf.c \
  *            $(pkg-config --cflags --libs libelf)
  */
 #include <stdio.h>

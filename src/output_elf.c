@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Output stage: raw BTF files and .BTF sections, written via a temporary
- * file + fsync + rename so that a crash or a full disk never leaves a
- * truncated kernel image or object file behind.
+ * Add or replace a section of an ELF file (output.h), through an
+ * out_file (out_file.h): the old file is never half rewritten.
  *
  * ELF files are not rewritten by libelf's layout engine: it may move
  * sections that program headers point to.  libelf is only used to read
@@ -15,23 +14,18 @@
  * the file grow without bound.
  */
 #define _GNU_SOURCE
+#include "out_file.h"
 #include "output.h"
-#include "log.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /*
@@ -45,19 +39,8 @@
 #define OUTPUT_MAX_ALIGN	4096
 /* Padding we accept between droppable things at the end of the file. */
 #define OUTPUT_TAIL_GAP		16
-#define OUTPUT_CHUNK		(1 << 20)
 
 #define ALIGN_UP(x, a)		(((x) + (a) - 1) / (a) * (a))
-
-struct out_file {
-	const char *path;	/* as the caller named it, for messages */
-	char *target;		/* file the temp file is renamed over */
-	char *tmp;		/* temp file, NULL once renamed or if none */
-	int fd;
-	bool direct;		/* not a regular file: plain write() */
-	long fault_at;		/* fail this write (1-based) with ENOSPC */
-	long nwrites;
-};
 
 struct out_elf {
 	const char *path;
@@ -82,484 +65,6 @@ struct range {
 
 static const char zeros[4096];
 
-__attribute__((format(printf, 4, 0)))
-static int out__report(const char *path, int err, bool errstr,
-		       const char *fmt, va_list ap)
-{
-	char msg[512], ebuf[128];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* One line in one call, so concurrent messages don't mix. */
-	if (errstr)
-		pr_err("%s: %s: %s", path, msg,
-		       strerror_r(err, ebuf, sizeof(ebuf)));
-	else
-		pr_err("%s: %s", path, msg);
-	return -err;
-}
-
-/* Report a failed system call: "dwarf2btf: PATH: MSG: strerror". */
-__attribute__((format(printf, 3, 4)))
-static int out__error(const char *path, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	err = out__report(path, err, true, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-/* Report a problem the message says all about; return -@err. */
-__attribute__((format(printf, 3, 4)))
-static int out__fail(const char *path, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	err = out__report(path, err, false, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-static bool out__fault(struct out_file *out)
-{
-	if (++out->nwrites != out->fault_at)
-		return false;
-	errno = ENOSPC;
-	return true;
-}
-
-static int out__write(struct out_file *out, const void *buf, size_t len,
-		      uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n;
-
-		if (out__fault(out))
-			n = -1;
-		else if (out->direct)
-			n = write(out->fd, p, len);
-		else
-			n = pwrite(out->fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return out__error(out->path, errno, "write failed");
-		if (n == 0)
-			return out__error(out->path, EIO, "write failed");
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
-
-static int out__zero(struct out_file *out, uint64_t off, uint64_t len)
-{
-	while (len) {
-		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
-		int err = out__write(out, zeros, n, off);
-
-		if (err)
-			return err;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Copy the first @len bytes of @in_fd to offset 0 of the output. */
-static int out__copy(struct out_file *out, int in_fd, uint64_t len)
-{
-	loff_t in_off = 0, out_off = 0;
-	bool kernel_copy = true;
-	char *buf = NULL;
-	int err = 0;
-
-	while ((uint64_t)in_off < len) {
-		size_t chunk = len - in_off;
-		ssize_t n;
-
-		if (kernel_copy) {
-			/* In-kernel copy; may even share extents. */
-			if (chunk > 64 * OUTPUT_CHUNK)
-				chunk = 64 * OUTPUT_CHUNK;
-			if (out__fault(out))
-				n = -1;
-			else
-				n = copy_file_range(in_fd, &in_off, out->fd,
-						    &out_off, chunk, 0);
-			if (n > 0)
-				continue;
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
-			    errno != EINVAL && errno != EOPNOTSUPP) {
-				err = out__error(out->path, errno,
-						 "write failed");
-				break;
-			}
-			/* Not supported here (or returned 0): copy by hand. */
-			kernel_copy = false;
-			continue;
-		}
-		if (!buf) {
-			buf = malloc(OUTPUT_CHUNK);
-			if (!buf) {
-				err = out__error(out->path, ENOMEM, "copy");
-				break;
-			}
-		}
-		if (chunk > OUTPUT_CHUNK)
-			chunk = OUTPUT_CHUNK;
-		n = pread(in_fd, buf, chunk, in_off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = out__error(out->path, n < 0 ? errno : EIO,
-					 "read failed");
-			break;
-		}
-		err = out__write(out, buf, n, out_off);
-		if (err)
-			break;
-		in_off += n;
-		out_off += n;
-	}
-	free(buf);
-	return err;
-}
-
-static void out__init(struct out_file *out, const char *path,
-		      const struct test_hooks *hooks)
-{
-	memset(out, 0, sizeof(*out));
-	out->path = path;
-	out->fd = -1;
-	out->fault_at = hooks ? hooks->fault_write : 0;
-}
-
-/* Length of the directory part of @path, including the last '/'. */
-static size_t out__dir_len(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? (size_t)(slash - path) + 1 : 0;
-}
-
-/*
- * Create the temp file next to @path (after following symlinks, so the
- * link stays a link).  @old is the stat of the existing file, if any,
- * whose mode and owner the new file gets.
- */
-static int out__open(struct out_file *out, const struct stat *old)
-{
-	size_t dlen, cap;
-	const char *base;
-	int tries, err;
-
-	out->target = realpath(out->path, NULL);
-	if (!out->target)	/* new file (or dangling link): write as named */
-		out->target = strdup(out->path);
-	if (!out->target)
-		return out__error(out->path, ENOMEM, "out of memory");
-	dlen = out__dir_len(out->target);
-	base = out->target + dlen;
-	cap = strlen(out->target) + 32;
-	out->tmp = malloc(cap);
-	if (!out->tmp)
-		return out__error(out->path, ENOMEM, "out of memory");
-
-	for (tries = 0; tries < 100; tries++) {
-		uint64_t r;
-
-		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
-			r = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^
-			    (uint64_t)(uintptr_t)&r ^ (uint64_t)tries;
-		/* Hidden, and short enough for NAME_MAX. */
-		snprintf(out->tmp, cap, "%.*s.%.200s.%08x.tmp", (int)dlen,
-			 out->target, base, (unsigned int)r);
-		out->fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			       old ? 0600 : 0644);
-		if (out->fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (out->fd < 0) {
-		err = errno;
-		free(out->tmp);
-		out->tmp = NULL;
-		if (dlen)
-			return out__error(out->path, err,
-					  "cannot create a file in %.*s",
-					  (int)dlen, out->target);
-		return out__error(out->path, err,
-				  "cannot create a file in the current directory");
-	}
-	if (old) {
-		struct stat st;
-
-		/*
-		 * Only root may give files away; for others failing is fine,
-		 * the new file is then simply theirs.
-		 */
-		if (!fstat(out->fd, &st) &&
-		    (st.st_uid != old->st_uid || st.st_gid != old->st_gid)) {
-			if (fchown(out->fd, old->st_uid, old->st_gid))
-				errno = 0;
-		}
-		/* After fchown, which clears set-id bits. */
-		if (fchmod(out->fd, old->st_mode & 07777))
-			return out__error(out->path, errno,
-					  "cannot set the file mode");
-	}
-	return 0;
-}
-
-/* Best effort: make renames in the directory of @target durable. */
-static void out__sync_dir(const char *target)
-{
-	size_t dlen = out__dir_len(target);
-	char *dir = dlen ? strndup(target, dlen) : strdup(".");
-	int fd;
-
-	if (!dir)
-		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
-static int out__commit(struct out_file *out)
-{
-	int err;
-
-	if (out->direct) {
-		err = close(out->fd);
-		out->fd = -1;
-		if (err)
-			return out__error(out->path, errno, "write failed");
-		return 0;
-	}
-	if (fsync(out->fd))
-		return out__error(out->path, errno, "fsync failed");
-	err = close(out->fd);
-	out->fd = -1;
-	if (err)
-		return out__error(out->path, errno, "write failed");
-	if (rename(out->tmp, out->target))
-		return out__error(out->path, errno, "cannot replace the file");
-	free(out->tmp);
-	out->tmp = NULL;
-	/* Make the rename durable too; best effort, the data is safe. */
-	out__sync_dir(out->target);
-	return 0;
-}
-
-/* Release everything; remove the temp file unless it was committed. */
-static void out__end(struct out_file *out)
-{
-	if (out->fd >= 0)
-		close(out->fd);
-	if (out->tmp)
-		unlink(out->tmp);
-	free(out->tmp);
-	free(out->target);
-	out->fd = -1;
-	out->tmp = NULL;
-	out->target = NULL;
-}
-
-/* Fail early on a file we may not write, rather than replace it anyway. */
-static int out__check_writable(const char *path)
-{
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-		return out__error(path, errno, "not writable");
-	return 0;
-}
-
-struct output_batch {
-	pthread_mutex_t lock;
-	struct output_pending {
-		char *path;	/* as named, for messages */
-		char *target;
-		char *tmp;
-	} *items;
-	size_t nr, cap;
-};
-
-struct output_batch *output_batch__new(void)
-{
-	struct output_batch *ob = calloc(1, sizeof(*ob));
-
-	if (ob)
-		pthread_mutex_init(&ob->lock, NULL);
-	return ob;
-}
-
-/* The temp file is written and closed: queue it for the batch's commit. */
-static int out__defer(struct out_file *out, struct output_batch *ob)
-{
-	struct output_pending *p;
-	char *path;
-	int err;
-
-	err = close(out->fd);
-	out->fd = -1;
-	if (err)
-		return out__error(out->path, errno, "write failed");
-	path = strdup(out->path);
-	if (!path)
-		return out__error(out->path, ENOMEM, "out of memory");
-	pthread_mutex_lock(&ob->lock);
-	if (ob->nr == ob->cap) {
-		size_t cap = ob->cap ? ob->cap * 2 : 256;
-
-		p = realloc(ob->items, cap * sizeof(*p));
-		if (!p) {
-			pthread_mutex_unlock(&ob->lock);
-			free(path);
-			return out__error(out->path, ENOMEM, "out of memory");
-		}
-		ob->items = p;
-		ob->cap = cap;
-	}
-	p = &ob->items[ob->nr++];
-	p->path = path;
-	p->target = out->target;
-	p->tmp = out->tmp;
-	out->target = NULL;
-	out->tmp = NULL;
-	pthread_mutex_unlock(&ob->lock);
-	return 0;
-}
-
-static void output_pending__free(struct output_pending *p)
-{
-	if (p->tmp)
-		unlink(p->tmp);
-	free(p->tmp);
-	free(p->target);
-	free(p->path);
-	p->tmp = p->target = p->path = NULL;
-}
-
-/*
- * One syncfs() for the whole batch instead of an fsync() per file (two
- * with the directory's), then the renames: a thousand modules' outputs,
- * each still atomic.  A failed sync cannot be pinned on one file, so then
- * none is replaced.
- */
-int output_batch__commit(struct output_batch *ob)
-{
-	size_t i, dlen, last = 0;
-	int fd, err = 0, failed = 0;
-
-	/* one syncfs() per directory met (a batch normally has one) */
-	for (i = 0; i < ob->nr && !err; i++) {
-		dlen = out__dir_len(ob->items[i].target);
-		if (i && dlen == out__dir_len(ob->items[last].target) &&
-		    !strncmp(ob->items[i].target, ob->items[last].target, dlen))
-			continue;
-		last = i;
-		fd = open(ob->items[i].tmp, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || syncfs(fd))
-			err = errno ? errno : EIO;
-		if (fd >= 0)
-			close(fd);
-	}
-	for (i = 0; i < ob->nr; i++) {
-		struct output_pending *p = &ob->items[i];
-
-		if (err) {
-			out__error(p->path, err, "sync failed");
-			failed++;
-			continue;
-		}
-		if (rename(p->tmp, p->target)) {
-			out__error(p->path, errno, "cannot replace the file");
-			failed++;
-			continue;
-		}
-		free(p->tmp);
-		p->tmp = NULL;
-		dlen = out__dir_len(p->target);
-		if (!i || dlen != out__dir_len(ob->items[last].target) ||
-		    strncmp(p->target, ob->items[last].target, dlen))
-			out__sync_dir(p->target);
-		last = i;
-	}
-	for (i = 0; i < ob->nr; i++)
-		output_pending__free(&ob->items[i]);
-	ob->nr = 0;
-	return failed;
-}
-
-void output_batch__free(struct output_batch *ob)
-{
-	size_t i;
-
-	if (!ob)
-		return;
-	for (i = 0; i < ob->nr; i++)
-		output_pending__free(&ob->items[i]);
-	free(ob->items);
-	pthread_mutex_destroy(&ob->lock);
-	free(ob);
-}
-
-int output__write_raw(const char *path, const void *data, size_t size,
-		      const struct test_hooks *hooks)
-{
-	return output__write_raw_batch(path, data, size, NULL, hooks);
-}
-
-int output__write_raw_batch(const char *path, const void *data, size_t size,
-			    struct output_batch *ob,
-			    const struct test_hooks *hooks)
-{
-	struct out_file out;
-	struct stat st;
-	int err;
-
-	if (!path || (!data && size))
-		return out__fail(path ? path : "(null)", EINVAL,
-				 "bad arguments");
-	out__init(&out, path, hooks);
-	if (stat(path, &st)) {
-		if (errno != ENOENT)
-			return out__error(path, errno, "cannot stat");
-		err = out__open(&out, NULL);
-	} else if (S_ISDIR(st.st_mode)) {
-		return out__error(path, EISDIR, "cannot write");
-	} else if (!S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) ||
-		   !strncmp(path, "/proc/", 6)) {
-		/*
-		 * A FIFO, /dev/stdout: nothing to rename over, just write.
-		 * /dev/stdout may resolve to a regular file (shell
-		 * redirection); that open file is the one to write too.
-		 */
-		out.direct = true;
-		out.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		err = out.fd < 0 ? out__error(path, errno, "cannot open") : 0;
-	} else {
-		err = out__check_writable(path);
-		if (!err)
-			err = out__open(&out, &st);
-	}
-	if (!err)
-		err = out__write(&out, data, size, 0);
-	if (!err)
-		err = ob && !out.direct ? out__defer(&out, ob) : out__commit(&out);
-	out__end(&out);
-	return err;
-}
-
 static int out_elf__read(struct out_elf *ef)
 {
 	size_t phnum, i;
@@ -567,19 +72,19 @@ static int out_elf__read(struct out_elf *ef)
 	int err = 0;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return out__fail(ef->path, EINVAL, "libelf: %s",
+		return out_file__fail(ef->path, EINVAL, "libelf: %s",
 				 elf_errmsg(-1));
 	/* ELF_C_READ reads headers on demand: no mmap, no SIGBUS. */
 	elf = elf_begin(ef->fd, ELF_C_READ, NULL);
 	if (!elf)
-		return out__fail(ef->path, EIO, "cannot read ELF: %s",
+		return out_file__fail(ef->path, EIO, "cannot read ELF: %s",
 				 elf_errmsg(-1));
 	if (elf_kind(elf) != ELF_K_ELF) {
-		err = out__fail(ef->path, ENOEXEC, "not an ELF file");
+		err = out_file__fail(ef->path, ENOEXEC, "not an ELF file");
 		goto out;
 	}
 	if (!gelf_getehdr(elf, &ef->ehdr)) {
-		err = out__fail(ef->path, ENOEXEC, "bad ELF header: %s",
+		err = out_file__fail(ef->path, ENOEXEC, "bad ELF header: %s",
 				elf_errmsg(-1));
 		goto out;
 	}
@@ -587,27 +92,27 @@ static int out_elf__read(struct out_elf *ef)
 	ef->enc = ef->ehdr.e_ident[EI_DATA];
 	if ((ef->cls != ELFCLASS32 && ef->cls != ELFCLASS64) ||
 	    (ef->enc != ELFDATA2LSB && ef->enc != ELFDATA2MSB)) {
-		err = out__fail(ef->path, ENOEXEC, "bad ELF class or data");
+		err = out_file__fail(ef->path, ENOEXEC, "bad ELF class or data");
 		goto out;
 	}
 	if (elf_getshdrnum(elf, &ef->shnum) ||
 	    elf_getshdrstrndx(elf, &ef->shstrndx) ||
 	    elf_getphdrnum(elf, &phnum)) {
-		err = out__fail(ef->path, ENOEXEC, "bad ELF header: %s",
+		err = out_file__fail(ef->path, ENOEXEC, "bad ELF header: %s",
 				elf_errmsg(-1));
 		goto out;
 	}
 	/* Room for up to two new sections (.shstrtab and ours). */
 	ef->shdrs = calloc(ef->shnum + 3, sizeof(*ef->shdrs));
 	if (!ef->shdrs) {
-		err = out__error(ef->path, ENOMEM, "out of memory");
+		err = out_file__error(ef->path, ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < ef->shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 
 		if (!scn || !gelf_getshdr(scn, &ef->shdrs[i])) {
-			err = out__fail(ef->path, ENOEXEC,
+			err = out_file__fail(ef->path, ENOEXEC,
 					"bad section header %zu: %s", i,
 					elf_errmsg(-1));
 			goto out;
@@ -625,7 +130,7 @@ static int out_elf__read(struct out_elf *ef)
 			       (uint64_t)phnum * ef->ehdr.e_phentsize;
 	ef->phdrs = calloc(phnum + 1, sizeof(*ef->phdrs));
 	if (!ef->phdrs) {
-		err = out__error(ef->path, ENOMEM, "out of memory");
+		err = out_file__error(ef->path, ENOMEM, "out of memory");
 		goto out;
 	}
 	ef->phnum = phnum;
@@ -633,7 +138,7 @@ static int out_elf__read(struct out_elf *ef)
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, i, &ph)) {
-			err = out__fail(ef->path, ENOEXEC,
+			err = out_file__fail(ef->path, ENOEXEC,
 					"bad program header %zu: %s", i,
 					elf_errmsg(-1));
 			goto out;
@@ -655,17 +160,17 @@ static int out_elf__read_strs(struct out_elf *ef, size_t extra)
 	uint64_t done = 0;
 
 	if (ef->shstrndx >= ef->shnum)
-		return out__fail(ef->path, ENOEXEC,
+		return out_file__fail(ef->path, ENOEXEC,
 				 "no section name string table");
 	sh = &ef->shdrs[ef->shstrndx];
 	if (sh->sh_type != SHT_STRTAB || sh->sh_offset > ef->size ||
 	    sh->sh_size > ef->size - sh->sh_offset)
-		return out__fail(ef->path, ENOEXEC,
+		return out_file__fail(ef->path, ENOEXEC,
 				 "bad section name string table");
 	ef->strs_size = sh->sh_size;
 	ef->strs = malloc(ef->strs_size + extra);
 	if (!ef->strs)
-		return out__error(ef->path, ENOMEM, "out of memory");
+		return out_file__error(ef->path, ENOMEM, "out of memory");
 	while (done < ef->strs_size) {
 		ssize_t n = pread(ef->fd, ef->strs + done,
 				  ef->strs_size - done, sh->sh_offset + done);
@@ -673,7 +178,7 @@ static int out_elf__read_strs(struct out_elf *ef, size_t extra)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return out__error(ef->path, n < 0 ? errno : EIO,
+			return out_file__error(ef->path, n < 0 ? errno : EIO,
 					  "read failed");
 		done += n;
 	}
@@ -871,7 +376,7 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 		ef->strs_size = 1 + sizeof(shstrtab) + nlen + 1;
 		ef->strs = calloc(1, ef->strs_size);
 		if (!ef->strs)
-			return out__error(ef->path, ENOMEM, "out of memory");
+			return out_file__error(ef->path, ENOMEM, "out of memory");
 		memcpy(ef->strs + 1, shstrtab, sizeof(shstrtab));
 		memcpy(ef->strs + 1 + sizeof(shstrtab), name, nlen);
 		ef->shdrs[1] = (GElf_Shdr){ .sh_name = 1,
@@ -886,7 +391,7 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	}
 
 	if (ef->shstrndx == SHN_UNDEF)
-		return out__fail(ef->path, ENOEXEC,
+		return out_file__fail(ef->path, ENOEXEC,
 				 "no section name string table");
 	err = out_elf__read_strs(ef, nlen + 2);
 	if (err)
@@ -919,7 +424,7 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 
 	pl->new_shnum = ef->shnum;
 	if (pl->idx == ef->shstrndx)
-		return out__fail(ef->path, EINVAL,
+		return out_file__fail(ef->path, EINVAL,
 				 "%s holds the section names; not replacing it",
 				 name);
 	/* Relocations against it would patch our new data. */
@@ -931,7 +436,7 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 		    r->sh_info != pl->idx)
 			continue;
 		rn = out_elf__name(ef, r);
-		return out__fail(ef->path, EINVAL,
+		return out_file__fail(ef->path, EINVAL,
 				 "%s has relocations (%s); not replacing it",
 				 name, rn ? rn : "?");
 	}
@@ -1066,7 +571,7 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 		pl->shoff = ef->ehdr.e_shoff;
 	}
 	if (ef->cls == ELFCLASS32 && off > UINT32_MAX)
-		return out__fail(ef->path, EFBIG, "too big for ELF32 with %s",
+		return out_file__fail(ef->path, EFBIG, "too big for ELF32 with %s",
 				 name);
 
 	/* Extended numbering lives in section 0 (gABI). */
@@ -1102,21 +607,21 @@ static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 					pl->new_shnum, table) ||
 	    out_elf__to_file(ef, ELF_T_EHDR, &ef->ehdr, 1, ehdr)) {
 		free(table);
-		return out__fail(ef->path, ENOMEM, "cannot build ELF headers");
+		return out_file__fail(ef->path, ENOMEM, "cannot build ELF headers");
 	}
-	err = out__copy(out, ef->fd, pl->keep);
+	err = out_file__copy(out, ef->fd, pl->keep);
 	if (!err && pl->str_moved)
-		err = out__write(out, ef->strs, ef->strs_size, pl->str_off);
+		err = out_file__write(out, ef->strs, ef->strs_size, pl->str_off);
 	if (!err)
-		err = out__write(out, data, size, pl->sec_off);
+		err = out_file__write(out, data, size, pl->sec_off);
 	if (!err && pl->sec_in_place && pl->old_sec_size > size)
 		/* No stale tail of the old contents. */
-		err = out__zero(out, pl->sec_off + size,
+		err = out_file__zero(out, pl->sec_off + size,
 				pl->old_sec_size - size);
 	if (!err)
-		err = out__write(out, table, table_size, pl->shoff);
+		err = out_file__write(out, table, table_size, pl->shoff);
 	if (!err)
-		err = out__write(out, ehdr, ef->cls == ELFCLASS64 ?
+		err = out_file__write(out, ehdr, ef->cls == ELFCLASS64 ?
 				 sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr), 0);
 	free(table);
 	return err;
@@ -1150,20 +655,20 @@ int output__write_elf_sections(const char *path,
 		    (!secs[i].data && secs[i].size))
 			err = EINVAL;
 	if (!path || nr < 1 || err)
-		return out__fail(path ? path : "(null)", EINVAL,
+		return out_file__fail(path ? path : "(null)", EINVAL,
 				 "bad arguments");
-	out__init(&out[0], path, hooks);
-	out__init(&out[1], path, hooks);
+	out_file__init(&out[0], path, hooks);
+	out_file__init(&out[1], path, hooks);
 
 	ef.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ef.fd < 0)
-		return out__error(path, errno, "cannot open");
+		return out_file__error(path, errno, "cannot open");
 	if (fstat(ef.fd, &st))
-		err = out__error(path, errno, "cannot stat");
+		err = out_file__error(path, errno, "cannot stat");
 	else if (!S_ISREG(st.st_mode))
-		err = out__fail(path, EINVAL, "not a regular file");
+		err = out_file__fail(path, EINVAL, "not a regular file");
 	else
-		err = out__check_writable(path);
+		err = out_file__check_writable(path);
 	cur = st;
 	for (i = 0; !err && i < nr; i++) {
 		struct out_file *o = &out[i & 1];
@@ -1181,9 +686,9 @@ int output__write_elf_sections(const char *path,
 					      secs[i].size);
 		/* Only now, with nothing left to refuse, create the file. */
 		if (!err) {
-			out__end(o);	/* the pass before last's temp file */
-			out__init(o, path, hooks);
-			err = out__open(o, &st);
+			out_file__end(o);	/* the pass before last's temp file */
+			out_file__init(o, path, hooks);
+			err = out_file__open(o, &st);
 		}
 		if (!err)
 			err = out_elf__emit(&ef, &pl, o, secs[i].data,
@@ -1200,15 +705,15 @@ int output__write_elf_sections(const char *path,
 		close(ef.fd);
 		ef.fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
 		if (ef.fd < 0 || fstat(ef.fd, &cur))
-			err = out__error(path, errno, "cannot read back");
+			err = out_file__error(path, errno, "cannot read back");
 	}
 	free(ef.shdrs);		/* left by a failed read */
 	free(ef.phdrs);
 	free(ef.strs);
 	if (!err)
-		err = out__commit(&out[(nr - 1) & 1]);
-	out__end(&out[0]);
-	out__end(&out[1]);
+		err = out_file__commit(&out[(nr - 1) & 1]);
+	out_file__end(&out[0]);
+	out_file__end(&out[1]);
 	if (ef.fd >= 0)
 		close(ef.fd);
 	return err;
