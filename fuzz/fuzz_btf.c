@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../src/btf_diff.h"
+#include "../src/diff_cmd.h"
 
 static char path[64];
 
@@ -33,6 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, f);
 	fclose(f);
-	btf_diff__main(3, argv);
+	diff_cmd__main(3, argv);
 	return 0;
 }

@@ -1,13 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+/* Comparing the items (btf_items.h) of two BTFs by meaning. */
 #ifndef DWARF2BTF_BTF_DIFF_H
 #define DWARF2BTF_BTF_DIFF_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "btf_items.h"
+
+struct btf_diff_counts {
+	size_t only_a[CAT_NR];
+	size_t only_b[CAT_NR];
+	size_t differ[CAT_NR];
+};
+
 /*
- * `dwarf2btf diff A B [--base BASE] [options]`: semantic comparison of two
- * BTF blobs (raw BTF files or ELF files with a .BTF section), ignoring type
- * ids and order.  @argv[0] is "diff".  Returns the exit code: 0 same,
- * 1 different, 2 usage or read error.
+ * Count, per category, the items only in @a, only in @b, and those in both
+ * that differ; with @show print them to @out: "- ITEM" only in A, "+ ITEM"
+ * only in B, "~ KEY" then "- old" / "+ new" parts.  Sorts both lists.
+ * 0 or -ENOMEM.
  */
-int btf_diff__main(int argc, char **argv);
+int btf_diff__items(FILE *out, struct btf_items *a, struct btf_items *b,
+		    bool show, struct btf_diff_counts *cnt);
 
 #endif /* DWARF2BTF_BTF_DIFF_H */

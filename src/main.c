@@ -17,9 +17,9 @@
 
 #include <bpf/btf.h>
 
-#include "btf_diff.h"
 #include "batch.h"
 #include "btf_load.h"
+#include "diff_cmd.h"
 #include "distill.h"
 #include "encoder.h"
 #include "features.h"
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
 	features__set_default(&opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
-		return btf_diff__main(argc - 1, argv + 1);
+		return diff_cmd__main(argc - 1, argv + 1);
 
 	while ((c = getopt_long(argc, argv, "o:j::hJV", longopts, NULL)) != -1) {
 		switch (c) {

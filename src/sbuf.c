@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A growing string with a sticky error (sbuf.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbuf.h"
+
+void sbuf__reserve(struct sbuf *b, size_t extra)
+{
+	size_t need, cap;
+	char *s;
+
+	if (b->err)
+		return;
+	if (extra > SBUF_MAX || b->len + extra > SBUF_MAX) {
+		b->err = -E2BIG;
+		return;
+	}
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	s = realloc(b->s, cap);
+	if (!s) {
+		b->err = -ENOMEM;
+		return;
+	}
+	if (!b->s)
+		s[0] = '\0';
+	b->s = s;
+	b->cap = cap;
+}
+
+void sbuf__addn(struct sbuf *b, const char *s, size_t n)
+{
+	sbuf__reserve(b, n);
+	if (b->err)
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sbuf__add(struct sbuf *b, const char *s)
+{
+	sbuf__addn(b, s, strlen(s));
+}
+
+void sbuf__addc(struct sbuf *b, char c)
+{
+	sbuf__addn(b, &c, 1);
+}
+
+void sbuf__addf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[128];	/* only numbers and short words are formatted */
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	sbuf__addn(b, tmp, n);
+}
+
+void sbuf__add_sb(struct sbuf *b, const struct sbuf *o)
+{
+	if (o->err && !b->err)
+		b->err = o->err;
+	if (o->len)
+		sbuf__addn(b, o->s, o->len);
+}
+
+void sbuf__prepend(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	sbuf__reserve(b, n);
+	if (b->err)
+		return;
+	memmove(b->s + n, b->s, b->len + 1);
+	memcpy(b->s, s, n);
+	b->len += n;
+}
+
+void sbuf__add_name(struct sbuf *b, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			break;
+	}
+	if (!*p) {
+		sbuf__addn(b, name, p - name);
+		return;
+	}
+	for (p = name; *p; p++)
+		sbuf__addc(b, ((unsigned char)*p < 0x20 || *p == 0x7f) ? '?' : *p);
+}
+
+void sbuf__free(struct sbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+char *sbuf__take(struct sbuf *b, int *err)
+{
+	char *s;
+
+	sbuf__reserve(b, 0);
+	if (b->err) {
+		if (!*err)
+			*err = b->err;
+		sbuf__free(b);
+		return NULL;
+	}
+	s = b->s;
+	memset(b, 0, sizeof(*b));
+	return s;
+}
