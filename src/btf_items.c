@@ -26,7 +26,7 @@
  * anonymous types shared many times could expand exponentially
  * (sbuf.h's SBUF_MAX bounds one rendering).
  */
-#define MAX_DEPTH	128		/* nested anonymous types / protos */
+#define RENDER_MAX_DEPTH	128		/* nested anonymous types / protos */
 #define MAX_CHAIN	256		/* modifiers in a row */
 
 const char *const btf_item_cat_names[CAT_NR] = {
@@ -278,7 +278,7 @@ static void render__decl(struct render *r, uint32_t id, const char *name,
 	const char *q;
 	int steps;
 
-	if (depth > MAX_DEPTH) {
+	if (depth > RENDER_MAX_DEPTH) {
 		if (!r->err)
 			r->err = -ELOOP;
 		return;

@@ -23,90 +23,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "call_abi.h"
 #include "cu_internal.h"
-
-#define MAX_REG_PARAMS	8
-#define LOC_UNKNOWN	(-1)
-
-/*
- * How a machine passes arguments, as far as pahole 1.31 checks it (its
- * arch__nr_register_params(), arch__set_register_params() and
- * arch__agg_use_two_regs()).
- */
-struct call_abi {
-	int nr_regs;			/* argument registers; 0: none checked */
-	int regs[MAX_REG_PARAMS];	/* their DWARF numbers; -1: any */
-	unsigned int addr_size;		/* bytes in one */
-	bool agg_two_regs;		/* a struct of two words takes two */
-};
-
-static void call_abi__init(struct call_abi *abi, unsigned int machine,
-			   unsigned int addr_size)
-{
-	static const int x86_64[] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
-	static const int s390[] = { 2, 3, 4, 5, 6 };		/* r2-r6 */
-	static const int arm[] = { 0, 1, 2, 3, 4, 5, 6, 7 };	/* r0-r7, x0-x7 */
-	const int *regs = NULL;
-	int i;
-
-	memset(abi, 0, sizeof(*abi));
-	abi->addr_size = addr_size ? addr_size : 8;
-	abi->agg_two_regs = machine != EM_S390;
-	switch (machine) {
-	case EM_S390:
-		abi->nr_regs = 5;
-		regs = s390;
-		break;
-	case EM_X86_64:
-		abi->nr_regs = 6;
-		regs = x86_64;
-		break;
-	case EM_SPARC:
-	case EM_SPARCV9:
-		abi->nr_regs = 6;
-		break;
-	case EM_ARM:
-	case EM_AARCH64:
-		abi->nr_regs = 8;
-		regs = arm;
-		break;
-	case EM_ARC:
-	case EM_MIPS:
-	case EM_PPC:
-	case EM_PPC64:
-	case EM_RISCV:
-		abi->nr_regs = 8;
-		break;
-	default:
-		break;
-	}
-	for (i = 0; i < MAX_REG_PARAMS; i++)
-		abi->regs[i] = regs && i < abi->nr_regs ? regs[i] : -1;
-}
-
-/* A value this size goes in one register (or the machine never splits). */
-static bool call_abi__one_reg(const struct call_abi *abi, uint64_t size)
-{
-	return size <= abi->addr_size || !abi->agg_two_regs;
-}
-
-/* Passed in memory, not in registers. */
-static bool call_abi__in_memory(const struct call_abi *abi, uint64_t size)
-{
-	return size > (abi->agg_two_regs ? 2 : 1) * (uint64_t)abi->addr_size;
-}
-
-/* What a parameter's location says, read as pahole reads it. */
-struct param_loc {
-	int reg;		/* the DWARF register it arrives in */
-	bool konst;		/* the first entry is a constant */
-	bool stack;		/* the first entry is on the stack (fbreg) */
-	/*
-	 * A struct in pieces: bit N set when a piece starts at byte N of the
-	 * first (second) register-sized half.
-	 */
-	unsigned long first, second;
-};
+#include "param_loc.h"
 
 struct fn_param {
 	Dwarf_Off off;
@@ -161,7 +80,7 @@ static uint64_t type_size(Dwarf_Die t, unsigned int ptr_size)
 {
 	int i;
 
-	for (i = 0; i < MAX_DEPTH; i++) {
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
 		Dwarf_Word sz;
 
 		if (dwarf_tag(&t) == DW_TAG_pointer_type)
@@ -179,7 +98,7 @@ static bool type_is_struct(Dwarf_Die t)
 {
 	int i;
 
-	for (i = 0; i < MAX_DEPTH; i++) {
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
 		int tag = dwarf_tag(&t);
 
 		if (tag == DW_TAG_structure_type)
@@ -207,157 +126,6 @@ static bool type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
 	return die__struct_is_packed(t, abi->addr_size, little_endian);
 }
 
-static int op_reg(const Dwarf_Op *op)
-{
-	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
-		return op->atom - DW_OP_reg0;
-	if (op->atom == DW_OP_regx)
-		return op->number;
-	return LOC_UNKNOWN;
-}
-
-static int op_breg(const Dwarf_Op *op)
-{
-	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31)
-		return op->atom - DW_OP_breg0;
-	if (op->atom == DW_OP_bregx)
-		return op->number;
-	return LOC_UNKNOWN;
-}
-
-static bool op_is_const(const Dwarf_Op *op)
-{
-	return (op->atom >= DW_OP_lit0 && op->atom <= DW_OP_lit31) ||
-	       op->atom == DW_OP_constu || op->atom == DW_OP_consts;
-}
-
-static void param_loc__set_reg(struct param_loc *pl, int reg)
-{
-	if (pl->reg == LOC_UNKNOWN && reg != LOC_UNKNOWN)
-		pl->reg = reg;
-}
-
-static void param_loc__set_piece(unsigned long *fields, long off)
-{
-	if (off >= 0 && off < (long)(sizeof(*fields) * 8))
-		*fields |= 1UL << off;
-}
-
-static bool ops_have_stack_value(const Dwarf_Op *ops, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (ops[i].atom == DW_OP_stack_value)
-			return true;
-	return false;
-}
-
-/* One location entry of more than one operation. */
-static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
-			     size_t n, int entry, uint64_t size,
-			     const struct call_abi *abi)
-{
-	long off = 0;
-	size_t i;
-
-	if (op_is_const(&ops[0])) {
-		if (entry == 0)
-			pl->konst = true;
-		return;
-	}
-	if (call_abi__one_reg(abi, size)) {
-		if (entry != 0)
-			return;
-		if (op_reg(&ops[0]) != LOC_UNKNOWN)
-			param_loc__set_reg(pl, op_reg(&ops[0]));
-		else if (ops_have_stack_value(ops, n))
-			param_loc__set_reg(pl, op_breg(&ops[0]));
-		return;
-	}
-	/* An aggregate in two registers: which bytes each piece holds. */
-	for (i = 0; i < n; i++) {
-		if (ops[i].atom == DW_OP_piece) {
-			if (i == 0) {	/* the first bytes are not there */
-				off = ops[i].number;
-				continue;
-			}
-			if (off < abi->addr_size)
-				param_loc__set_piece(&pl->first, off);
-			else
-				param_loc__set_piece(&pl->second,
-						     off - abi->addr_size);
-			off += ops[i].number;
-		} else {
-			param_loc__set_reg(pl, op_reg(&ops[i]));
-		}
-	}
-}
-
-/*
- * Where a parameter arrives, read from its location (list) the way pahole
- * reads it: mostly the first entry counts, but an entry value of a
- * register, in any entry, tells the incoming register, and the pieces of
- * a struct are gathered from every entry.
- */
-static void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
-			      uint64_t size, const struct call_abi *abi)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t offset = 0;
-	Dwarf_Op *ops;
-	size_t nops;
-	int entry;
-
-	for (entry = 0;; entry++) {
-		Dwarf_Attribute sub;
-		Dwarf_Op *sops;
-		size_t n, nsops;
-		bool sv;
-
-		/* Nothing later can change what is known already. */
-		if (entry > 0 && pl->reg != LOC_UNKNOWN &&
-		    call_abi__one_reg(abi, size))
-			break;
-		offset = dwarf_getlocations(loc, offset, &base, &start, &end,
-					    &ops, &nops);
-		if (offset <= 0)
-			break;
-		if (!nops)
-			continue;
-		n = nops;
-		sv = ops[n - 1].atom == DW_OP_stack_value;
-		if (n == 2 && sv)
-			n = 1;
-		if (n != 1) {
-			param_loc__multi(pl, ops, n, entry, size, abi);
-			continue;
-		}
-		switch (ops[0].atom) {
-		case DW_OP_fbreg:
-			if (entry == 0)
-				pl->stack = true;
-			break;
-		case DW_OP_entry_value:
-		case DW_OP_GNU_entry_value:
-			if (!dwarf_getlocation_attr(loc, &ops[0], &sub) &&
-			    !dwarf_getlocation(&sub, &sops, &nsops) && nsops == 1)
-				param_loc__set_reg(pl, op_reg(&sops[0]));
-			break;
-		default:
-			if (entry != 0)
-				break;
-			if (op_is_const(&ops[0]))
-				pl->konst = true;
-			else if (op_reg(&ops[0]) != LOC_UNKNOWN)
-				param_loc__set_reg(pl, op_reg(&ops[0]));
-			else if (sv)
-				param_loc__set_reg(pl, op_breg(&ops[0]));
-			break;
-		}
-	}
-}
-
 /*
  * The member a struct parameter in pieces is reduced to: the one piece
  * starting at a member's offset, in one register only.  Only a parameter
@@ -379,7 +147,7 @@ static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
 		      abi->addr_size + (Dwarf_Word)__builtin_ctzl(second);
 	if (!dwarf_hasattr(die, DW_AT_name) || !die_ref(die, DW_AT_type, &t))
 		return 0;
-	for (i = 0; i < MAX_DEPTH && !(die_udata(&t, DW_AT_byte_size, &sz) && sz); i++)
+	for (i = 0; i < DIE_MAX_DEPTH && !(die_udata(&t, DW_AT_byte_size, &sz) && sz); i++)
 		if (!die_ref(&t, DW_AT_type, &t))
 			return 0;
 	if (dwarf_tag(&t) != DW_TAG_structure_type)

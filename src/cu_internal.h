@@ -20,7 +20,8 @@
 #include "name_cache.h"
 #include "log.h"
 
-#define MAX_DEPTH	128	/* DIE nesting; deeper input is treated as corrupt */
+/* DIE nesting, and steps along a chain of types: beyond, corrupt DWARF */
+#define DIE_MAX_DEPTH	128
 
 enum node_kind {
 	NODE_TYPE,		/* emits exactly one BTF type */

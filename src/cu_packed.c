@@ -55,10 +55,10 @@ static bool pk_strip(Dwarf_Die *die, Dwarf_Die *out)
 
 	if (!die_type(die, out))
 		return false;
-	for (i = 0; i < MAX_DEPTH && is_typedef_or_modifier(dwarf_tag(out)); i++)
+	for (i = 0; i < DIE_MAX_DEPTH && is_typedef_or_modifier(dwarf_tag(out)); i++)
 		if (!die_type(out, out))
 			return false;
-	return i < MAX_DEPTH;
+	return i < DIE_MAX_DEPTH;
 }
 
 static uint64_t udata_or(Dwarf_Die *die, int name, uint64_t dflt)
@@ -127,7 +127,7 @@ static uint64_t pk_size(struct pk *pk, Dwarf_Die *t)
 		/* "empty base optimization" */
 		return size == 1 && !has_members(t) ? 0 : size;
 	}
-	if (++pk->depth > MAX_DEPTH)
+	if (++pk->depth > DIE_MAX_DEPTH)
 		return 0;
 	size = pk_size(pk, &next);
 	pk->depth--;
@@ -225,7 +225,7 @@ static uint64_t pk_alignment(struct pk *pk, Dwarf_Die *t)
 	uint64_t a = 1;
 	Dwarf_Die e;
 
-	if (++pk->depth > MAX_DEPTH || --pk->budget < 0) {
+	if (++pk->depth > DIE_MAX_DEPTH || --pk->budget < 0) {
 		pk->depth--;
 		return 1;
 	}

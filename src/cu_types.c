@@ -160,8 +160,8 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 	Dwarf_Die child;
 	int ret, err;
 
-	if (depth > MAX_DEPTH) {
-		cu_err(ctx, parent, "DIE nesting deeper than %d", MAX_DEPTH);
+	if (depth > DIE_MAX_DEPTH) {
+		cu_err(ctx, parent, "DIE nesting deeper than %d", DIE_MAX_DEPTH);
 		return -EINVAL;
 	}
 	ret = abbrev_cache__child(&ctx->abbrevs, parent, &child);
@@ -343,7 +343,7 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
 		*id = n->id;
 		return 0;
 	}
-	if (n->state == NODE_RESOLVING || depth > MAX_DEPTH) {
+	if (n->state == NODE_RESOLVING || depth > DIE_MAX_DEPTH) {
 		cu_err(ctx, &n->die, "type reference cycle");
 		return -ELOOP;
 	}
@@ -409,7 +409,7 @@ static Dwarf_Word die_type_size(Dwarf_Die *die)
 	Dwarf_Die type = *die;
 	int i;
 
-	for (i = 0; i < MAX_DEPTH; i++) {
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
 		Dwarf_Attribute attr;
 		Dwarf_Word sz;
 
@@ -550,7 +550,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 		Dwarf_Word enc = 0;
 		int i;
 
-		for (i = 0; i < MAX_DEPTH && dwarf_tag(&base) != DW_TAG_base_type; i++)
+		for (i = 0; i < DIE_MAX_DEPTH && dwarf_tag(&base) != DW_TAG_base_type; i++)
 			if (!dwarf_attr(&base, DW_AT_type, &attr) ||
 			    !dwarf_formref_die(&attr, &base))
 				break;

@@ -33,7 +33,7 @@
 #define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
 #define ID_MAX		0x7fffffffu		/* larger values are marks */
 #define IDENT_DEPTH	16
-#define MAX_DEPTH	4096	/* of the recursive walks */
+#define DEDUP_MAX_DEPTH	4096	/* of the recursive walks */
 
 /* Ids chained by hash bucket, the latest added first. */
 struct chains {
@@ -833,7 +833,7 @@ static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
 {
 	int r;
 
-	if (d->depth >= MAX_DEPTH)
+	if (d->depth >= DEDUP_MAX_DEPTH)
 		return -ELOOP;
 	d->depth++;
 	r = sd__equiv_one(d, cand, canon);
@@ -1034,7 +1034,7 @@ static int sd__ref_field(struct split_dedup *d, uint32_t *ref)
 {
 	int64_t r;
 
-	if (d->depth >= MAX_DEPTH)
+	if (d->depth >= DEDUP_MAX_DEPTH)
 		return -ELOOP;
 	d->depth++;
 	r = sd__ref(d, *ref);
