@@ -23,8 +23,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "base_index.h"
 #include "btf_ids.h"
-#include "hash.h"
+#include "dedup_hash.h"
 #include "split_dedup.h"
 #include "u32_map.h"
 #include "zalloc.h"
@@ -35,30 +36,7 @@
 #define IDENT_DEPTH	16
 #define DEDUP_MAX_DEPTH	4096	/* of the recursive walks */
 
-/* Ids chained by hash bucket, the latest added first. */
-struct chains {
-	uint32_t *head;		/* per bucket: an id, 0 for none */
-	uint32_t *next;		/* per id - first */
-	uint64_t *hash;		/* per id - first */
-	uint32_t mask;
-	uint32_t first;
-	uint32_t cap;		/* entries in next and hash */
-	uint32_t nr_buckets;
-};
-
-struct base_index {
-	const struct btf *btf;
-	uint32_t nr;		/* btf__type_cnt() */
-	struct chains types;	/* dedup candidates, by shallow hash */
-	struct chains names;	/* structs and unions, by name */
-	/* every string of the base: offset + 1 by hash of the string */
-	char *strs;
-	uint32_t str_len;
-	uint32_t *str_slots;
-	uint32_t str_mask;
-};
-
-#define XLAT_NONE	UINT32_MAX
+#define XLAT_NONE	BASE_STR_NONE
 
 struct split_dedup {
 	const struct base_index *idx;
@@ -75,266 +53,13 @@ struct split_dedup {
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
 	int depth;		/* of sd__equiv() and sd__ref() */
-	struct chains split;	/* canonical module types, by shallow hash */
-	struct chains names;	/* canonical module structs and unions */
+	struct id_chains split;	/* canonical module types, by shallow hash */
+	struct id_chains names;	/* canonical module structs and unions */
 	uint32_t *new_id;	/* per module type: its id in the output */
 	uint32_t cap_new;
 	/* module string offset + 1 -> base offset: written behind const */
 	struct u32_map *xlat;
 };
-
-static int chains__init(struct chains *c, uint32_t first, uint32_t nr)
-{
-	uint32_t nb = 16;
-
-	while (nb < 2 * (uint64_t)nr && nb < (1u << 31))
-		nb *= 2;
-	if (nr > c->cap) {
-		free(c->next);
-		free(c->hash);
-		c->next = malloc(nr * sizeof(*c->next));
-		c->hash = malloc(nr * sizeof(*c->hash));
-		c->cap = c->next && c->hash ? nr : 0;
-		if (!c->cap)
-			return -ENOMEM;
-	}
-	if (nb > c->nr_buckets) {
-		free(c->head);
-		c->head = malloc(nb * sizeof(*c->head));
-		c->nr_buckets = c->head ? nb : 0;
-		if (!c->head)
-			return -ENOMEM;
-	}
-	memset(c->head, 0, nb * sizeof(*c->head));
-	c->mask = nb - 1;
-	c->first = first;
-	return 0;
-}
-
-static void chains__free(struct chains *c)
-{
-	free(c->head);
-	free(c->next);
-	free(c->hash);
-	memset(c, 0, sizeof(*c));
-}
-
-static void chains__add(struct chains *c, uint32_t id, uint64_t h)
-{
-	uint32_t b = h & c->mask;
-
-	c->next[id - c->first] = c->head[b];
-	c->hash[id - c->first] = h;
-	c->head[b] = id;
-}
-
-/* The first id with hash H after ID (0: from the start), 0 at the end. */
-static uint32_t chains__next(const struct chains *c, uint64_t h, uint32_t id)
-{
-	id = id ? c->next[id - c->first] : c->head[h & c->mask];
-	while (id && c->hash[id - c->first] != h)
-		id = c->next[id - c->first];
-	return id;
-}
-
-static uint64_t hash_mix(uint64_t h, uint64_t v)
-{
-	return h * 31 + v;
-}
-
-static uint64_t hash_name(const struct btf *btf, uint32_t off)
-{
-	const char *s = btf__name_by_offset(btf, off);
-
-	return hash_str(s ? s : "");
-}
-
-static uint64_t hash_common(const struct btf *btf, const struct btf_type *t)
-{
-	return hash_mix(hash_mix(hash_name(btf, t->name_off), t->info), t->size);
-}
-
-static uint64_t hash_int_tag(const struct btf *btf, const struct btf_type *t)
-{
-	return hash_mix(hash_common(btf, t), *(const uint32_t *)(t + 1));
-}
-
-/* Names only: an enum without values (declared) matches a full one. */
-static uint64_t hash_enum(const struct btf *btf, const struct btf_type *t)
-{
-	return hash_name(btf, t->name_off);
-}
-
-static uint64_t hash_struct(const struct btf *btf, const struct btf_type *t)
-{
-	const struct btf_member *m = btf_members(t);
-	uint64_t h = hash_common(btf, t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		h = hash_mix(hash_mix(h, hash_name(btf, m->name_off)), m->offset);
-	return h;
-}
-
-static uint64_t hash_array(const struct btf *btf, const struct btf_type *t)
-{
-	const struct btf_array *a = btf_array(t);
-	uint64_t h = hash_common(btf, t);
-
-	return hash_mix(hash_mix(hash_mix(h, a->type), a->index_type),
-			a->nelems);
-}
-
-static uint64_t hash_proto(const struct btf *btf, const struct btf_type *t)
-{
-	const struct btf_param *p = btf_params(t);
-	uint64_t h = hash_common(btf, t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, p++)
-		h = hash_mix(hash_mix(h, hash_name(btf, p->name_off)), p->type);
-	return h;
-}
-
-/* The hash a type is a candidate under; false for VAR and DATASEC. */
-static bool hash_type(const struct btf *btf, const struct btf_type *t,
-		      uint64_t *h)
-{
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_DECL_TAG:
-		*h = hash_int_tag(btf, t);
-		return true;
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-		*h = hash_enum(btf, t);
-		return true;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		*h = hash_struct(btf, t);
-		return true;
-	case BTF_KIND_ARRAY:
-		*h = hash_array(btf, t);
-		return true;
-	case BTF_KIND_FUNC_PROTO:
-		*h = hash_proto(btf, t);
-		return true;
-	case BTF_KIND_VAR:
-	case BTF_KIND_DATASEC:
-		return false;
-	default:
-		*h = hash_common(btf, t);
-		return true;
-	}
-}
-
-/*
- * Index the base's string section, so that a module's name is compared
- * with a base name as one offset with another (str_xlat) rather than by
- * strcmp() at every comparison.
- */
-static int base_index__strings(struct base_index *idx)
-{
-	const struct btf_header *h;
-	const char *raw, *p, *end;
-	uint32_t size, n = 0, nb = 16, i, hdr_len, str_off;
-	bool swap;
-
-	raw = btf__raw_data(idx->btf, &size);
-	if (!raw || size < sizeof(*h))
-		return -EINVAL;
-	h = (const void *)raw;
-	swap = h->magic != BTF_MAGIC;
-	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
-	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
-	idx->str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
-	if ((uint64_t)hdr_len + str_off + idx->str_len > size)
-		return -EINVAL;
-	/* a copy: libbpf may serialize the base anew and free this one */
-	idx->strs = malloc(idx->str_len + 1);
-	if (!idx->strs)
-		return -ENOMEM;
-	memcpy(idx->strs, raw + hdr_len + str_off, idx->str_len);
-	end = idx->strs + idx->str_len;
-	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
-		n++;
-	while (nb < 2 * (uint64_t)n && nb < (1u << 31))
-		nb *= 2;
-	idx->str_slots = zalloc(nb, sizeof(*idx->str_slots));
-	if (!idx->str_slots)
-		return -ENOMEM;
-	idx->str_mask = nb - 1;
-	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1) {
-		if (p + strnlen(p, end - p) == end)
-			break;	/* not terminated: not a string */
-		for (i = hash_str(p) & idx->str_mask; idx->str_slots[i];
-		     i = (i + 1) & idx->str_mask)
-			if (!strcmp(idx->strs + idx->str_slots[i] - 1, p))
-				break;
-		if (!idx->str_slots[i])
-			idx->str_slots[i] = p - idx->strs + 1;
-	}
-	return 0;
-}
-
-/* The base's offset of string S, or XLAT_NONE. */
-static uint32_t base_index__str_off(const struct base_index *idx,
-				    const char *s)
-{
-	uint32_t i;
-
-	for (i = hash_str(s) & idx->str_mask; idx->str_slots[i];
-	     i = (i + 1) & idx->str_mask)
-		if (!strcmp(idx->strs + idx->str_slots[i] - 1, s))
-			return idx->str_slots[i] - 1;
-	return XLAT_NONE;
-}
-
-int base_index__new(const struct btf *base, struct base_index **out)
-{
-	struct base_index *idx = calloc(1, sizeof(*idx));
-	uint32_t id;
-	int err;
-
-	*out = NULL;
-	if (!idx)
-		return -ENOMEM;
-	idx->btf = base;
-	idx->nr = btf__type_cnt(base);
-	err = chains__init(&idx->types, 0, idx->nr) ?:
-	      chains__init(&idx->names, 0, idx->nr);
-	if (err) {
-		base_index__free(idx);
-		return err;
-	}
-	for (id = 1; id < idx->nr; id++) {
-		const struct btf_type *t = btf__type_by_id(base, id);
-		uint64_t h;
-
-		if (hash_type(base, t, &h))
-			chains__add(&idx->types, id, h);
-		if (btf_is_composite(t))
-			chains__add(&idx->names, id, hash_name(base, t->name_off));
-	}
-	err = base_index__strings(idx);
-	if (err) {
-		base_index__free(idx);
-		return err;
-	}
-	*out = idx;
-	return 0;
-}
-
-void base_index__free(struct base_index *idx)
-{
-	if (!idx)
-		return;
-	chains__free(&idx->types);
-	chains__free(&idx->names);
-	free(idx->str_slots);
-	free(idx->strs);
-	free(idx);
-}
 
 struct split_dedup *split_dedup__new(const struct base_index *idx)
 {
@@ -362,8 +87,8 @@ void split_dedup__free(struct split_dedup *d)
 	free(d->hypot_list);
 	free(d->dirty);
 	free(d->new_id);
-	chains__free(&d->split);
-	chains__free(&d->names);
+	id_chains__free(&d->split);
+	id_chains__free(&d->names);
 	if (d->xlat)
 		u32_map__free(d->xlat);
 	free(d->xlat);
@@ -572,11 +297,11 @@ static uint32_t sd__next_cand(const struct split_dedup *d, uint64_t h,
 			      uint32_t id)
 {
 	if (!id || id >= d->start) {
-		id = chains__next(&d->split, h, id);
+		id = id_chains__next(&d->split, h, id);
 		if (id)
 			return id;
 	}
-	return chains__next(&d->idx->types, h, id >= d->start ? 0 : id);
+	return id_chains__next(&d->idx->types, h, id >= d->start ? 0 : id);
 }
 
 #define for_each_cand(d, h, id) \
@@ -884,7 +609,7 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
-		h = hash_int_tag(d->mod, t);
+		h = dedup_hash__int_tag(d->mod, t);
 		for_each_cand(d, h, cand) {
 			c = sd__type(d, cand);
 			if (btf_kind(c) == BTF_KIND_INT &&
@@ -896,7 +621,7 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		h = hash_enum(d->mod, t);
+		h = dedup_hash__enum(d->mod, t);
 		for_each_cand(d, h, cand) {
 			c = sd__type(d, cand);
 			if (!btf_is_any_enum(c))
@@ -919,7 +644,7 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 		break;
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
-		h = hash_common(d->mod, t);
+		h = dedup_hash__common(d->mod, t);
 		for_each_cand(d, h, cand) {
 			c = sd__type(d, cand);
 			if (eq_common(d, id, t, cand, c)) {
@@ -933,7 +658,7 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		chains__add(&d->split, id, h);
+		id_chains__add(&d->split, id, h);
 	return 0;
 }
 
@@ -946,7 +671,7 @@ static int sd__composite(struct split_dedup *d, uint32_t id)
 
 	if (sd__mapped(d, id) || !btf_is_composite(t))
 		return 0;
-	h = hash_struct(d->mod, t);
+	h = dedup_hash__struct(d->mod, t);
 	for_each_cand(d, h, cand) {
 		c = sd__type(d, cand);
 		/* a FWD candidate here would make a loop FWD <-> struct */
@@ -969,7 +694,7 @@ static int sd__composite(struct split_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		chains__add(&d->split, id, h);
+		id_chains__add(&d->split, id, h);
 	return 0;
 }
 
@@ -977,19 +702,19 @@ static int sd__composite(struct split_dedup *d, uint32_t id)
 static uint32_t sd__unique_named(const struct split_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = sd__type(d, id);
-	uint64_t h = hash_name(d->mod, t->name_off);
+	uint64_t h = dedup_hash__name(d->mod, t->name_off);
 	uint32_t found = 0, c;
 
-	for (c = chains__next(&d->names, h, 0); c;
-	     c = chains__next(&d->names, h, c)) {
+	for (c = id_chains__next(&d->names, h, 0); c;
+	     c = id_chains__next(&d->names, h, c)) {
 		if (!sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
 			continue;
 		if (found)
 			return 0;
 		found = c;
 	}
-	for (c = chains__next(&d->idx->names, h, 0); c;
-	     c = chains__next(&d->idx->names, h, c)) {
+	for (c = id_chains__next(&d->idx->names, h, 0); c;
+	     c = id_chains__next(&d->idx->names, h, c)) {
 		if (d->map[c] != c ||
 		    !sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
 			continue;
@@ -1006,14 +731,14 @@ static int sd__resolve_fwds(struct split_dedup *d)
 	uint32_t id, c;
 	int err;
 
-	err = chains__init(&d->names, d->start, d->end - d->start);
+	err = id_chains__init(&d->names, d->start, d->end - d->start);
 	if (err)
 		return err;
 	for (id = d->start; id < d->end; id++) {
 		const struct btf_type *t = sd__type(d, id);
 
 		if (btf_is_composite(t) && d->map[id] == id)
-			chains__add(&d->names, id, hash_name(d->mod, t->name_off));
+			id_chains__add(&d->names, id, dedup_hash__name(d->mod, t->name_off));
 	}
 	for (id = d->start; id < d->end; id++) {
 		const struct btf_type *t = sd__type(d, id);
@@ -1072,25 +797,25 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 	case BTF_KIND_FUNC:
 	case BTF_KIND_TYPE_TAG:
 		err = sd__ref_field(d, &t->type);
-		h = hash_common(d->mod, t);
+		h = dedup_hash__common(d->mod, t);
 		eq = eq_common;
 		break;
 	case BTF_KIND_DECL_TAG:
 		err = sd__ref_field(d, &t->type);
-		h = hash_int_tag(d->mod, t);
+		h = dedup_hash__int_tag(d->mod, t);
 		eq = eq_int_tag;
 		break;
 	case BTF_KIND_ARRAY:
 		err = sd__ref_field(d, &btf_array(t)->type) ?:
 		      sd__ref_field(d, &btf_array(t)->index_type);
-		h = hash_array(d->mod, t);
+		h = dedup_hash__array(d->mod, t);
 		eq = eq_array;
 		break;
 	case BTF_KIND_FUNC_PROTO:
 		err = sd__ref_field(d, &t->type);
 		for (i = 0; !err && i < btf_vlen(t); i++)
 			err = sd__ref_field(d, &btf_params(t)[i].type);
-		h = hash_proto(d->mod, t);
+		h = dedup_hash__proto(d->mod, t);
 		eq = eq_proto;
 		break;
 	default:
@@ -1107,7 +832,7 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		chains__add(&d->split, id, h);
+		id_chains__add(&d->split, id, h);
 	return to;
 }
 
@@ -1161,7 +886,7 @@ static int sd__prepare(struct split_dedup *d, struct btf *mod)
 		if (!d->new_id)
 			return -ENOMEM;
 	}
-	err = chains__init(&d->split, d->start, n);
+	err = id_chains__init(&d->split, d->start, n);
 	if (err)
 		return err;
 	for (i = d->start; i < d->end; i++) {

@@ -11,12 +11,10 @@
 #ifndef DWARF2BTF_SPLIT_DEDUP_H
 #define DWARF2BTF_SPLIT_DEDUP_H
 
-struct btf;
-struct base_index;
-struct split_dedup;
+#include "base_index.h"
 
-int base_index__new(const struct btf *base, struct base_index **out);
-void base_index__free(struct base_index *idx);
+struct btf;
+struct split_dedup;
 
 /* One per worker: scratch space reused from module to module. */
 struct split_dedup *split_dedup__new(const struct base_index *idx);
