@@ -17,6 +17,7 @@
 
 #include "btf_ids.h"
 #include "btf_items.h"
+#include "grow.h"
 #include "log.h"
 #include "sbuf.h"
 
@@ -573,17 +574,9 @@ static void render__tag_target(struct render *r, const struct btf_type *tag,
 
 static int btf_items__push(struct btf_items *it, struct btf_item *x)
 {
-	struct btf_item *v;
-	size_t cap;
-
-	if (it->n == it->cap) {
-		cap = it->cap ? it->cap * 2 : 1024;
-		v = realloc(it->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		it->v = v;
-		it->cap = cap;
-	}
+	if (grow_array((void **)&it->v, &it->cap, it->n + 1, sizeof(*it->v),
+		       1024))
+		return -ENOMEM;
 	it->v[it->n++] = *x;
 	return 0;
 }

@@ -185,8 +185,8 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	Dwarf_Die origin, t;
 	int err;
 
-	if (grow((void **)&fs->params, &fs->cap_params, fs->nr_params,
-		 sizeof(*p)))
+	if (grow_array((void **)&fs->params, &fs->cap_params, fs->nr_params + 1,
+		       sizeof(*p), 256))
 		return -ENOMEM;
 	p = &fs->params[fs->nr_params];
 	memset(p, 0, sizeof(*p));
@@ -243,7 +243,8 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	    !(name = dwarf_formstring(&attr)) ||
 	    !(key = elf_symtab__find_key(ctx->env->syms, name)))
 		return 0;
-	if (grow((void **)&fs->fns, &fs->cap_fns, fs->nr_fns, sizeof(*fn)))
+	if (grow_array((void **)&fs->fns, &fs->cap_fns, fs->nr_fns + 1,
+		       sizeof(*fn), 256))
 		return -ENOMEM;
 	fn = &fs->fns[fs->nr_fns];
 	memset(fn, 0, sizeof(*fn));
@@ -596,10 +597,10 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	key = fn->key;
 
 	np = fn->nr_params + (fn->varargs ? 1 : 0);
-	if (grow((void **)&ctx->frag->funcs, &ctx->cap_frag_funcs,
-		 ctx->frag->nr_funcs, sizeof(*fc)) ||
-	    grow((void **)&ctx->frag->params, &ctx->cap_frag_params,
-		 ctx->frag->nr_params + np, sizeof(*fp)))
+	if (grow_array((void **)&ctx->frag->funcs, &ctx->cap_frag_funcs,
+		       ctx->frag->nr_funcs + 1, sizeof(*fc), 256) ||
+	    grow_array((void **)&ctx->frag->params, &ctx->cap_frag_params,
+		       ctx->frag->nr_params + np + 1, sizeof(*fp), 256))
 		return -ENOMEM;
 	fc = &ctx->frag->funcs[ctx->frag->nr_funcs++];
 	fc->key = key->key;

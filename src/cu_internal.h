@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "abbrev_cache.h"
+#include "grow.h"
 #include "btf_ids.h"
 #include "cu_encoder.h"
 #include "name_cache.h"
@@ -221,24 +222,6 @@ struct cu_ctx {
 			 ##__VA_ARGS__);				\
 	(ctx)->reported = true;						\
 } while (0)
-
-static inline int grow(void **arr, size_t *cap, size_t nr, size_t elem)
-{
-	size_t ncap;
-	void *n;
-
-	if (nr < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 256;
-	while (ncap <= nr)
-		ncap *= 2;
-	n = realloc(*arr, ncap * elem);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
 
 static inline bool die_flag(Dwarf_Die *die, int name)
 {

@@ -71,10 +71,10 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 
 	struct cu_node *n;
 
-	if (grow((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes,
-		 sizeof(*ctx->nodes)) ||
-	    grow((void **)&ctx->node_offs, &ctx->cap_offs, ctx->nr_nodes,
-		 sizeof(*ctx->node_offs)))
+	if (grow_array((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes + 1,
+		       sizeof(*ctx->nodes), 256) ||
+	    grow_array((void **)&ctx->node_offs, &ctx->cap_offs,
+		       ctx->nr_nodes + 1, sizeof(*ctx->node_offs), 256))
 		return -ENOMEM;
 	ctx->node_offs[ctx->nr_nodes] = dwarf_dieoffset(die);
 	n = &ctx->nodes[ctx->nr_nodes++];
@@ -114,7 +114,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
 			   Dwarf_Die *die)
 {
-	if (grow((void **)arr, cap, *nr, sizeof(**arr)))
+	if (grow_array((void **)arr, cap, *nr + 1, sizeof(**arr), 256))
 		return -ENOMEM;
 	(*arr)[(*nr)++] = *die;
 	return 0;
@@ -141,8 +141,8 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	n = ctx->nr_scratch - base;
 	if (ctx->nr_members + n > UINT32_MAX)
 		return -E2BIG;
-	if (n && grow((void **)&ctx->members, &ctx->cap_members,
-		      ctx->nr_members + n, sizeof(*ctx->members)))
+	if (n && grow_array((void **)&ctx->members, &ctx->cap_members,
+			    ctx->nr_members + n + 1, sizeof(*ctx->members), 256))
 		return -ENOMEM;
 	if (n)
 		memcpy(ctx->members + ctx->nr_members, ctx->scratch + base,
@@ -862,8 +862,8 @@ static int pool_decl_tag(void *arg, const char *value)
 	struct tag_pool *tp = arg;
 	struct cu_fragment *f = tp->ctx->frag;
 
-	if (grow((void **)&f->tags, &tp->ctx->cap_frag_tags, f->nr_tags,
-		 sizeof(*f->tags)))
+	if (grow_array((void **)&f->tags, &tp->ctx->cap_frag_tags,
+		       f->nr_tags + 1, sizeof(*f->tags), 256))
 		return -ENOMEM;
 	f->tags[f->nr_tags].value = value;
 	f->tags[f->nr_tags].component = tp->component;

@@ -170,8 +170,8 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		size = btf__resolve_size(ctx->btf, type);
 		if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
 			continue;
-		if (grow((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
-			 ctx->frag->nr_vars, sizeof(*vc)))
+		if (grow_array((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
+			       ctx->frag->nr_vars + 1, sizeof(*vc), 256))
 			return -ENOMEM;
 		name = cu_ctx__keep_name(ctx, &nattr, name);
 		if (!name)

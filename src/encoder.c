@@ -11,6 +11,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "grow.h"
 #include "cu_queue.h"
 #include "merge.h"
 #include "elf_file.h"
@@ -56,16 +57,9 @@ static int collect_cus(const char *path, Dwarf *dw,
 				      &subdie)) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
 			continue;
-		if (n == cap) {
-			Dwarf_Die *na;
-
-			cap = cap ? cap * 2 : 1024;
-			na = realloc(arr, cap * sizeof(*arr));
-			if (!na) {
-				free(arr);
-				return -ENOMEM;
-			}
-			arr = na;
+		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
+			free(arr);
+			return -ENOMEM;
 		}
 		arr[n++] = cudie;
 		cu_queue__drop_listed(env, &dropped, dwarf_dieoffset(&cudie),

@@ -23,6 +23,7 @@
 #include "distill.h"
 #include "encoder.h"
 #include "features.h"
+#include "grow.h"
 #include "log.h"
 #include "output.h"
 
@@ -141,14 +142,41 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+/* The input files, from the command line and --files-from. */
+struct file_list {
+	char **v;
+	size_t nr, cap;
+};
+
+static int file_list__add(struct file_list *fl, const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p || grow_array((void **)&fl->v, &fl->cap, fl->nr + 1,
+			     sizeof(*fl->v), 64) || fl->nr >= INT_MAX) {
+		free(p);
+		return -ENOMEM;
+	}
+	fl->v[fl->nr++] = p;
+	return 0;
+}
+
+static void file_list__free(struct file_list *fl)
+{
+	while (fl->nr > 0)
+		free(fl->v[--fl->nr]);
+	free(fl->v);
+	memset(fl, 0, sizeof(*fl));
+}
+
 /*
  * --files-from=LIST: input paths one per line ("-": standard input), for
- * more modules than a command line holds.  Appended to *files.
+ * more modules than a command line holds.  Appended to @fl.
  */
-static int read_list(const char *list, char ***files, int *nr)
+static int read_list(const char *list, struct file_list *fl)
 {
 	FILE *f = strcmp(list, "-") ? fopen(list, "re") : stdin;
-	char *line = NULL, **v;
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	int err = 0;
@@ -163,15 +191,9 @@ static int read_list(const char *list, char ***files, int *nr)
 			line[--n] = '\0';
 		if (!n)
 			continue;
-		v = realloc(*files, (*nr + 1) * sizeof(*v));
-		if (!v || !(v[*nr] = strdup(line))) {
-			if (v)
-				*files = v;
-			err = -ENOMEM;
+		err = file_list__add(fl, line);
+		if (err)
 			break;
-		}
-		*files = v;
-		(*nr)++;
 	}
 	if (!err && ferror(f))
 		err = -EIO;
@@ -237,13 +259,6 @@ static int relocate_file(const char *file, const struct btf *base,
 	return err;
 }
 
-static void free_list(char **files, int nr)
-{
-	while (nr > 0)
-		free(files[--nr]);
-	free(files);
-}
-
 static int parse_jobs(const char *s, int *jobs)
 {
 	char *end;
@@ -297,11 +312,11 @@ int main(int argc, char **argv)
 	struct test_hooks hooks;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *base_path = NULL;
-	char **list = NULL;
+	struct file_list list = { 0 };
 	bool batch = false;	/* --files-from: -o is a directory */
 	bool lang_given = false, btf_attributes = false;
 	bool relocate = false;
-	int c, err, nr_list = 0;
+	int c, err;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
 	features__set_default(&opts.enc);
@@ -364,8 +379,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FILES_FROM:
 			batch = true;
-			if (read_list(optarg, &list, &nr_list)) {
-				free_list(list, nr_list);
+			if (read_list(optarg, &list)) {
+				file_list__free(&list);
 				return 1;
 			}
 			break;
@@ -429,54 +444,48 @@ int main(int argc, char **argv)
 	/* whatever --btf_features says, as in pahole */
 	if (btf_attributes)
 		opts.enc.attributes = true;
-	for (; optind < argc && nr_list >= 0; optind++) {
-		char **v = realloc(list, (nr_list + 1) * sizeof(*v));
-
-		if (!v || !(v[nr_list] = strdup(argv[optind]))) {
-			if (v)
-				list = v;
+	for (; optind < argc; optind++) {
+		if (file_list__add(&list, argv[optind])) {
 			pr_err("out of memory");
-			free_list(list, nr_list);
+			file_list__free(&list);
 			return 1;
 		}
-		list = v;
-		nr_list++;
 	}
-	if (!nr_list) {
+	if (!list.nr) {
 		pr_err("missing input FILE (see --help)");
-		free_list(list, nr_list);
+		file_list__free(&list);
 		return 2;
 	}
-	if (relocate && (!base_path || !opts.out_path || nr_list != 1 ||
+	if (relocate && (!base_path || !opts.out_path || list.nr != 1 ||
 			 batch)) {
 		pr_err("--relocate takes one FILE, --base and -o (see --help)");
-		free_list(list, nr_list);
+		file_list__free(&list);
 		return 2;
 	}
 	if (base_path) {
 		opts.base = btf_load__file(base_path, NULL, &err);
 		if (!opts.base) {
-			free_list(list, nr_list);
+			file_list__free(&list);
 			return 1;
 		}
 	}
 	if (relocate) {
-		err = relocate_file(list[0], opts.base, base_path,
+		err = relocate_file(list.v[0], opts.base, base_path,
 				    opts.out_path, &hooks);
-	} else if (nr_list == 1 && !batch) {
+	} else if (list.nr == 1 && !batch) {
 		err = opts.base ? encoder__prepare_base(opts.base) : 0;
 		if (err)
 			pr_err("%s: %s", base_path, strerror(-err));
 		else
-			err = encoder__run(list[0], &opts);
+			err = encoder__run(list.v[0], &opts);
 	} else {
 		/* Several FILEs: -o names a directory. */
 		const char *dir = opts.out_path;
 
 		opts.out_path = NULL;
-		err = batch__run(list, nr_list, &opts, dir);
+		err = batch__run(list.v, list.nr, &opts, dir);
 	}
-	free_list(list, nr_list);
+	file_list__free(&list);
 	btf__free(opts.base);
 	return err ? 1 : 0;
 }

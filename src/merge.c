@@ -12,24 +12,8 @@
 #include <bpf/btf.h>
 
 #include "dedup.h"
+#include "grow.h"
 #include "merge.h"
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*arr, ncap * elem);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
 
 int merge_state__init(struct merge_state *m, uint32_t min_growth,
 		      struct btf *base, unsigned int ptr_size)
@@ -97,17 +81,17 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	}
 	base = first - 1;
 	a->nr_types_in += frag->nr_types_in;
-	if (grow((void **)&a->funcs, &m->cap_funcs, a->nr_funcs + frag->nr_funcs,
-		 sizeof(*a->funcs)) ||
-	    grow((void **)&a->params, &m->cap_params,
-		 a->nr_params + frag->nr_params, sizeof(*a->params)) ||
-	    grow((void **)&a->vars, &m->cap_vars, a->nr_vars + frag->nr_vars,
-		 sizeof(*a->vars))) {
+	if (grow_array((void **)&a->funcs, &m->cap_funcs,
+		       a->nr_funcs + frag->nr_funcs, sizeof(*a->funcs), 64) ||
+	    grow_array((void **)&a->params, &m->cap_params,
+		       a->nr_params + frag->nr_params, sizeof(*a->params), 64) ||
+	    grow_array((void **)&a->vars, &m->cap_vars,
+		       a->nr_vars + frag->nr_vars, sizeof(*a->vars), 64)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (grow((void **)&a->tags, &m->cap_tags, a->nr_tags + frag->nr_tags,
-		 sizeof(*a->tags))) {
+	if (grow_array((void **)&a->tags, &m->cap_tags,
+		       a->nr_tags + frag->nr_tags, sizeof(*a->tags), 64)) {
 		err = -ENOMEM;
 		goto out;
 	}

@@ -5,6 +5,7 @@
  * file behind; raw BTF alone or as a batch (out_file.h, output.h).
  */
 #define _GNU_SOURCE
+#include "grow.h"
 #include "out_file.h"
 #include "output.h"
 #include "log.h"
@@ -355,17 +356,11 @@ static int out_file__defer(struct out_file *out, struct output_batch *ob)
 	if (!path)
 		return out_file__error(out->path, ENOMEM, "out of memory");
 	pthread_mutex_lock(&ob->lock);
-	if (ob->nr == ob->cap) {
-		size_t cap = ob->cap ? ob->cap * 2 : 256;
-
-		p = realloc(ob->items, cap * sizeof(*p));
-		if (!p) {
-			pthread_mutex_unlock(&ob->lock);
-			free(path);
-			return out_file__error(out->path, ENOMEM, "out of memory");
-		}
-		ob->items = p;
-		ob->cap = cap;
+	if (grow_array((void **)&ob->items, &ob->cap, ob->nr + 1,
+		       sizeof(*ob->items), 256)) {
+		pthread_mutex_unlock(&ob->lock);
+		free(path);
+		return out_file__error(out->path, ENOMEM, "out of memory");
 	}
 	p = &ob->items[ob->nr++];
 	p->path = path;

@@ -2,16 +2,17 @@
 /* A growing string with a sticky error (sbuf.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sbuf.h"
 
 void sbuf__reserve(struct sbuf *b, size_t extra)
 {
-	size_t need, cap;
-	char *s;
+	bool fresh = !b->s;
 
 	if (b->err)
 		return;
@@ -19,21 +20,12 @@ void sbuf__reserve(struct sbuf *b, size_t extra)
 		b->err = -E2BIG;
 		return;
 	}
-	need = b->len + extra + 1;
-	if (need <= b->cap)
-		return;
-	cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap *= 2;
-	s = realloc(b->s, cap);
-	if (!s) {
+	if (grow_array((void **)&b->s, &b->cap, b->len + extra + 1, 1, 64)) {
 		b->err = -ENOMEM;
 		return;
 	}
-	if (!b->s)
-		s[0] = '\0';
-	b->s = s;
-	b->cap = cap;
+	if (fresh)
+		b->s[0] = '\0';
 }
 
 void sbuf__addn(struct sbuf *b, const char *s, size_t n)

@@ -26,6 +26,7 @@
 #include "base_index.h"
 #include "btf_ids.h"
 #include "dedup_hash.h"
+#include "grow.h"
 #include "split_dedup.h"
 #include "u32_map.h"
 #include "zalloc.h"
@@ -330,28 +331,12 @@ static uint32_t sd__resolve_fwd(const struct split_dedup *d, uint32_t id)
 	return btf_is_fwd(sd__type(d, r)) ? id : r;
 }
 
-static int grow_u32(uint32_t **arr, size_t *cap, size_t need)
-{
-	size_t n = *cap ? *cap * 2 : 256;
-	uint32_t *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*arr, n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 /* Base types are their own canonical ids: remember any we redirect. */
 static int sd__set_map(struct split_dedup *d, uint32_t id, uint32_t to)
 {
 	if (id < d->start && d->map[id] == id) {
-		if (grow_u32(&d->dirty, &d->cap_dirty, d->nr_dirty + 1))
+		if (grow_array((void **)&d->dirty, &d->cap_dirty,
+			       d->nr_dirty + 1, sizeof(uint32_t), 256))
 			return -ENOMEM;
 		d->dirty[d->nr_dirty++] = id;
 	}
@@ -361,7 +346,8 @@ static int sd__set_map(struct split_dedup *d, uint32_t id, uint32_t to)
 
 static int sd__hypot_add(struct split_dedup *d, uint32_t canon, uint32_t cand)
 {
-	if (grow_u32(&d->hypot_list, &d->cap_hypot, d->nr_hypot + 1))
+	if (grow_array((void **)&d->hypot_list, &d->cap_hypot, d->nr_hypot + 1,
+		       sizeof(uint32_t), 256))
 		return -ENOMEM;
 	d->hypot_list[d->nr_hypot++] = canon;
 	d->hypot[canon] = cand;

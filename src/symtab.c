@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hash.h"
 #include "log.h"
 #include "symtab.h"
@@ -95,15 +96,8 @@ static int elf_syms__sort(struct elf_sym *syms, size_t n)
 static int elf_symtab__push(struct elf_sym **arr, size_t *nr, size_t *cap,
 			    const struct elf_sym *s)
 {
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 1024;
-		struct elf_sym *n = realloc(*arr, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		*arr = n;
-		*cap = ncap;
-	}
+	if (grow_array((void **)arr, cap, *nr + 1, sizeof(**arr), 1024))
+		return -ENOMEM;
 	(*arr)[(*nr)++] = *s;
 	return 0;
 }
@@ -323,15 +317,8 @@ static int elf_symtab__push_id(struct btf_id_sym **ids, size_t *nr,
 			       size_t *cap, const char *name, uint64_t addr,
 			       uint64_t size)
 {
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		struct btf_id_sym *n = realloc(*ids, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		*ids = n;
-		*cap = ncap;
-	}
+	if (grow_array((void **)ids, cap, *nr + 1, sizeof(**ids), 256))
+		return -ENOMEM;
 	(*ids)[(*nr)++] = (struct btf_id_sym){ name, addr, size };
 	return 0;
 }
