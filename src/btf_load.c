@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
@@ -19,40 +20,38 @@
 #include <bpf/libbpf.h>
 
 #include "btf_load.h"
+#include "log.h"
 
 struct check {
 	const struct btf *btf;
 	const char *path;
-	__u32 cnt;
+	uint32_t cnt;
 };
 
-static int check_id(const struct check *c, __u32 id, __u32 ref)
+static int check_id(const struct check *c, uint32_t id, uint32_t ref)
 {
 	if (ref < c->cnt)
 		return 0;
-	fprintf(stderr, "dwarf2btf: %s: type [%u]: bad type id %u\n",
-		c->path, id, ref);
+	pr_err("%s: type [%u]: bad type id %u", c->path, id, ref);
 	return -EINVAL;
 }
 
-static int check_name(const struct check *c, __u32 id, __u32 off)
+static int check_name(const struct check *c, uint32_t id, uint32_t off)
 {
 	if (btf__name_by_offset(c->btf, off))
 		return 0;
-	fprintf(stderr, "dwarf2btf: %s: type [%u]: bad name offset %u\n",
-		c->path, id, off);
+	pr_err("%s: type [%u]: bad name offset %u", c->path, id, off);
 	return -EINVAL;
 }
 
-static int validate_type(const struct check *c, __u32 id)
+static int validate_type(const struct check *c, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(c->btf, id);
-	__u16 i, vlen;
+	uint16_t i, vlen;
 	int err;
 
 	if (!t) {
-		fprintf(stderr, "dwarf2btf: %s: type [%u] missing\n",
-			c->path, id);
+		pr_err("%s: type [%u] missing", c->path, id);
 		return -EINVAL;
 	}
 	vlen = btf_vlen(t);
@@ -72,9 +71,8 @@ static int validate_type(const struct check *c, __u32 id)
 		return check_id(c, id, t->type);
 	case BTF_KIND_DECL_TAG:
 		if (btf_decl_tag(t)->component_idx < -1) {
-			fprintf(stderr,
-				"dwarf2btf: %s: type [%u]: bad component_idx %d\n",
-				c->path, id, btf_decl_tag(t)->component_idx);
+			pr_err("%s: type [%u]: bad component_idx %d",
+			       c->path, id, btf_decl_tag(t)->component_idx);
 			return -EINVAL;
 		}
 		return check_id(c, id, t->type);
@@ -102,7 +100,7 @@ static int validate_type(const struct check *c, __u32 id)
 	case BTF_KIND_ENUM64:
 		for (i = 0; i < vlen; i++) {
 			/* first word of struct btf_enum64 is name_off */
-			const __u32 *e = (const __u32 *)(btf_enum64(t)) + 3 * i;
+			const uint32_t *e = (const uint32_t *)(btf_enum64(t)) + 3 * i;
 
 			err = check_name(c, id, e[0]);
 			if (err)
@@ -138,7 +136,7 @@ int btf_load__validate(const struct btf *btf, const char *path)
 	struct check c = {
 		.btf = btf, .path = path, .cnt = btf__type_cnt(btf),
 	};
-	__u32 id = base ? btf__type_cnt(base) : 1;
+	uint32_t id = base ? btf__type_cnt(base) : 1;
 	int err;
 
 	for (; id < c.cnt; id++) {
@@ -158,7 +156,7 @@ static bool looks_standalone(const struct btf *btf)
 {
 	const struct btf_header *h;
 	const char *raw;
-	__u32 size, hdr_len, str_off, str_len;
+	uint32_t size, hdr_len, str_off, str_len;
 	bool swap;
 
 	raw = btf__raw_data(btf, &size);
@@ -220,7 +218,7 @@ static struct btf *parse_long_header(const char *path, size_t size,
 {
 	struct btf_header h;
 	struct btf *btf = NULL;
-	__u32 hdr_len, i;
+	uint32_t hdr_len, i;
 	unsigned char *raw;
 	ssize_t n;
 	bool swap;
@@ -275,14 +273,14 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 	 */
 	if (stat(path, &st) || access(path, R_OK)) {
 		e = -errno;
-		fprintf(stderr, "dwarf2btf: %s: %s\n", path, strerror(errno));
+		pr_err("%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode) || !st.st_size) {
 		e = -EINVAL;
-		fprintf(stderr, "dwarf2btf: %s: %s\n", path,
-			S_ISDIR(st.st_mode) ? "is a directory" :
-			S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+		pr_err("%s: %s", path,
+		       S_ISDIR(st.st_mode) ? "is a directory" :
+		       S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
 		goto fail;
 	}
 	btf = parse_long_header(path, st.st_size, base, &e);
@@ -292,19 +290,17 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 	}
 	if (e) {
 		if (e == -ENOENT) {
-			fprintf(stderr, "dwarf2btf: %s: no .BTF section\n",
-				path);
+			pr_err("%s: no .BTF section", path);
 		} else {
 			libbpf_strerror((int)e, msg, sizeof(msg));
-			fprintf(stderr, "dwarf2btf: %s: cannot read BTF: %s%s\n",
-				path, msg, e == -EINVAL && !base ?
-				" (split BTF without its base?)" : "");
+			pr_err("%s: cannot read BTF: %s%s",
+			       path, msg, e == -EINVAL && !base ?
+			       " (split BTF without its base?)" : "");
 		}
 		goto fail;
 	}
 	if (base && looks_standalone(btf)) {
-		fprintf(stderr, "dwarf2btf: %s: not split BTF, but a base was given\n",
-			path);
+		pr_err("%s: not split BTF, but a base was given", path);
 		btf__free(btf);
 		e = -EINVAL;
 		goto fail;
@@ -388,17 +384,17 @@ struct btf *btf_load__elf_section(const char *path, const char *name,
 	if (!raw) {
 		if (!e)
 			e = -ENOENT;
-		fprintf(stderr, "dwarf2btf: %s: %s%s\n", path,
-			e == -ENOENT ? "no section " : "",
-			e == -ENOENT ? name : strerror(-e));
+		pr_err("%s: %s%s", path,
+		       e == -ENOENT ? "no section " : "",
+		       e == -ENOENT ? name : strerror(-e));
 		goto fail;
 	}
 	btf = btf__new(raw, size);
 	free(raw);
 	e = libbpf_get_error(btf);
 	if (e) {
-		fprintf(stderr, "dwarf2btf: %s: cannot read BTF of %s: %s\n",
-			path, name, strerror(-e));
+		pr_err("%s: cannot read BTF of %s: %s",
+		       path, name, strerror(-e));
 		btf = NULL;
 		goto fail;
 	}

@@ -12,15 +12,12 @@
 #include <bpf/btf.h>
 
 #include "dedup.h"
+#include "libbpf_compat.h"
 
 /*
- * Debian's libbpf 1.1 exports the accessor as btf_ext__get_raw_data();
- * later releases as btf_ext__raw_data().  Take whichever is there.
+ * libbpf 1.1 exports the accessor as btf_ext__get_raw_data(), later
+ * releases as btf_ext__raw_data() (libbpf_compat.h): whichever is there.
  */
-const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
-#pragma weak btf_ext__raw_data
-#pragma weak btf_ext__get_raw_data
-
 bool dedup__can_track(void)
 {
 	return btf_ext__raw_data || btf_ext__get_raw_data;

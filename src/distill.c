@@ -24,14 +24,8 @@
 
 #include "btf_ids.h"
 #include "distill.h"
+#include "libbpf_compat.h"
 
-#pragma weak btf__distill_base
-#pragma weak btf__relocate
-#pragma weak btf__new_split
-struct btf *btf__new_split(const void *data, __u32 size, struct btf *base_btf);
-int btf__distill_base(const struct btf *src_btf, struct btf **new_base_btf,
-		      struct btf **new_split_btf);
-int btf__relocate(struct btf *btf, const struct btf *base_btf);
 
 #define MARKED	UINT32_MAX	/* a base type the module uses, not placed yet */
 
