@@ -17,7 +17,7 @@ SANITIZE   ?=
 PKGS       := libbpf libdw libelf zlib
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread \
-	      -DDWARF2BTF_VERSION='"$(VERSION)"'
+	      -Isrc -DDWARF2BTF_VERSION='"$(VERSION)"'
 LDLIBS     += -pthread
 
 ifneq ($(SANITIZE),)
@@ -28,7 +28,9 @@ BUILD      := $(BUILD)-san
 endif
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-SRCS       := $(sort $(wildcard src/*.c))
+# src/ follows the pipeline: input/ -> cu/ -> merge/ -> decide/ -> output/,
+# run from src/*.c; diff/ is the diff subcommand, lib/ what all share.
+SRCS       := $(sort $(wildcard src/*.c src/*/*.c))
 OBJS       := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS))
 BIN        := $(BUILD)/dwarf2btf
 
@@ -42,7 +44,7 @@ $(DEPS_STAMP):
 	@touch $@
 
 $(BUILD)/%.o: src/%.c | $(DEPS_STAMP)
-	@mkdir -p $(BUILD)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) -MMD -MP -c -o $@ $<
 
 $(BIN): $(OBJS)
@@ -69,7 +71,7 @@ bench: $(BIN)
 FUZZ_BUILD  := build-fuzz
 FUZZ_TIME   ?= 60
 FUZZ_SRCS   := $(filter-out src/main.c,$(SRCS))
-FUZZ_FLAGS  := -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS  := -g -O1 -std=gnu11 -Isrc -fsanitize=fuzzer,address,undefined \
 	       -fno-sanitize-recover=undefined -DDWARF2BTF_VERSION='"$(VERSION)"'
 
 $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)

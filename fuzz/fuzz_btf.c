@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../src/diff_cmd.h"
+#include "diff/diff_cmd.h"
 
 static char path[64];
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../src/encoder.h"
-#include "../src/features.h"
+#include "pipeline.h"
+#include "btf_features.h"
 
 static char path[64];
 
@@ -24,7 +24,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct encoder_opts o = { .jobs = 1, .out_path = "/dev/null" };
+	struct pipeline_opts o = { .jobs = 1, .out_path = "/dev/null" };
 	FILE *f = fopen(path, "wb");
 
 	if (!f)
@@ -32,10 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	features__set_default(&o.enc);
-	encoder__run(path, &o);
+	pipeline__run(path, &o);
 	/* again with what the default leaves off: more of the code reads it */
 	o.enc.true_signature = true;
 	o.enc.global_vars = true;
-	encoder__run(path, &o);
+	pipeline__run(path, &o);
 	return 0;
 }

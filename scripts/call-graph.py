@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""The file-level call graph of dwarf2btf's objects, and its cycles.
+"""The call graph of dwarf2btf's objects, file by file and folder by
+folder, and its cycles.
 
     call-graph.py [BUILD_DIR [SRC_DIR]]     (default: build src)
 
-Only objects with a source file SRC_DIR/NAME.c count (a build folder may
-hold stale ones).  An edge a -> b means a.o uses a symbol b.o defines (from nm: undefined
-symbol -> defining object; functions inlined from headers do not count).
-Prints one line per object, "a -> b c ...", then "cycles: none" or each
-cycle (a strongly connected set of objects); exit 1 when there is one.
+BUILD_DIR/PATH.o is the object of SRC_DIR/PATH.c (objects without a
+source, stale ones, do not count).  An edge a -> b means a.o uses a
+symbol b.o defines (from nm: undefined symbol -> defining object;
+functions inlined from headers do not count).  Prints one line per
+object, "a -> b c ...", then the same per folder ("." for SRC_DIR
+itself), then "cycles: none" or each cycle (a strongly connected set of
+objects or of folders); exit 1 when there is one.
 """
 import os
 import subprocess
@@ -16,10 +19,9 @@ import sys
 
 
 def graph(objs):
-    """{object name: sorted names it uses} for the given .o paths."""
+    """{object name: sorted names it uses} for the given {name: .o path}."""
     defs, uses = {}, {}
-    for o in objs:
-        name = os.path.basename(o)[:-2]
+    for name, o in sorted(objs.items()):
         uses[name] = set()
         out = subprocess.run(["nm", o], capture_output=True, text=True,
                              check=True).stdout
@@ -64,19 +66,37 @@ def cycles(g):
     return sorted(found)
 
 
+def folders(g):
+    """The graph of the folders the objects are in."""
+    fg = {}
+    for n, used in g.items():
+        d = os.path.dirname(n) or "."
+        fg.setdefault(d, set()).update(
+            os.path.dirname(u) or "." for u in used)
+    return {d: sorted(u - {d}) for d, u in fg.items()}
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build"
     src = sys.argv[2] if len(sys.argv) > 2 else "src"
-    objs = sorted(os.path.join(d, f) for f in os.listdir(d)
-                  if f.endswith(".o") and
-                  os.path.exists(os.path.join(src, f[:-2] + ".c")))
+    objs = {}
+    for top, _, files in os.walk(d):
+        for f in files:
+            rel = os.path.relpath(os.path.join(top, f), d)[:-2]
+            if f.endswith(".o") and \
+                    os.path.exists(os.path.join(src, rel + ".c")):
+                objs[rel] = os.path.join(top, f)
     if not objs:
         print("call-graph: no objects in %s" % d, file=sys.stderr)
         return 2
     g = graph(objs)
+    fg = folders(g)
     for n in sorted(g):
         print("%s -> %s" % (n, " ".join(g[n])))
-    c = cycles(g)
+    print()
+    for n in sorted(fg):
+        print("%s/ -> %s" % (n, " ".join(u + "/" for u in fg[n])))
+    c = cycles(g) + [[x + "/" for x in comp] for comp in cycles(fg)]
     if not c:
         print("cycles: none")
         return 0

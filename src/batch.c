@@ -17,10 +17,10 @@
 #include <bpf/btf.h>
 
 #include "batch.h"
-#include "log.h"
-#include "output.h"
+#include "lib/log.h"
+#include "output/output.h"
 #include "stats.h"
-#include "split_dedup.h"
+#include "merge/split_dedup.h"
 
 struct batch {
 	pthread_mutex_t lock;
@@ -30,7 +30,7 @@ struct batch {
 	int next;
 	int done;
 	int failed;
-	const struct encoder_opts *opts;
+	const struct pipeline_opts *opts;
 	const void *base_raw;	/* the base as raw BTF, copied per thread */
 	uint32_t base_size;
 	const struct base_index *base_idx;	/* built once, read-only */
@@ -76,7 +76,7 @@ static struct btf *batch__base_copy(struct batch *b, int *err)
 		*err = -errno ? -errno : -ENOMEM;
 		return NULL;
 	}
-	*err = encoder__prepare_base(base);
+	*err = pipeline__prepare_base(base);
 	if (*err) {
 		btf__free(base);
 		return NULL;
@@ -103,7 +103,7 @@ static void *batch__worker(void *arg)
 	if (base_err)
 		pr_err("cannot copy the base BTF: %s", strerror(-base_err));
 	for (;;) {
-		struct encoder_opts o = *b->opts;
+		struct pipeline_opts o = *b->opts;
 		struct stats fst = { 0 };
 		char out[PATH_MAX];
 		const char *file;
@@ -137,7 +137,7 @@ static void *batch__worker(void *arg)
 			err = base_err;
 		}
 		if (!err)
-			err = encoder__run(file, &o);
+			err = pipeline__run(file, &o);
 
 		pthread_mutex_lock(&b->lock);
 		b->done++;
@@ -214,7 +214,7 @@ static int batch__check_names(char *const *files, int nr, const char *dir)
 	return 0;
 }
 
-int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
+int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	       const char *out_dir)
 {
 	struct batch b = {

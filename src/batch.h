@@ -7,7 +7,7 @@
 #ifndef DWARF2BTF_BATCH_H
 #define DWARF2BTF_BATCH_H
 
-#include "encoder.h"
+#include "pipeline.h"
 
 /*
  * Encode @files[0..@nr) with @opts->jobs files at a time.  With @out_dir,
@@ -16,7 +16,7 @@
  * A file that fails is reported and the others go on.  Returns the number
  * of files that failed, or -errno when the run itself could not start.
  */
-int batch__run(char *const *files, int nr, const struct encoder_opts *opts,
+int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	       const char *out_dir);
 
 #endif

@@ -28,11 +28,11 @@
 #include <unistd.h>
 
 #include "cu_queue.h"
-#include "elf_file.h"
-#include "dedup.h"
-#include "name_cache.h"
-#include "merge.h"
-#include "log.h"
+#include "input/elf_file.h"
+#include "merge/dedup.h"
+#include "cu/name_cache.h"
+#include "merge/merge.h"
+#include "lib/log.h"
 
 #define ERRLEN	512
 #define EPOCH_BATCHES	8

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "cu_encoder.h"
+#include "cu/cu_encoder.h"
 
 #define CU_BATCH	32
 

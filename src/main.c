@@ -18,14 +18,14 @@
 #include <bpf/btf.h>
 
 #include "batch.h"
-#include "btf_load.h"
-#include "diff_cmd.h"
-#include "distill.h"
-#include "encoder.h"
-#include "features.h"
-#include "grow.h"
-#include "log.h"
-#include "output.h"
+#include "lib/btf_load.h"
+#include "diff/diff_cmd.h"
+#include "output/distill.h"
+#include "pipeline.h"
+#include "btf_features.h"
+#include "lib/grow.h"
+#include "lib/log.h"
+#include "output/output.h"
 
 static void usage(FILE *f)
 {
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct encoder_opts opts = { 0 };
+	struct pipeline_opts opts = { 0 };
 	struct test_hooks hooks;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *base_path = NULL;
@@ -473,11 +473,11 @@ int main(int argc, char **argv)
 		err = relocate_file(list.v[0], opts.base, base_path,
 				    opts.out_path, &hooks);
 	} else if (list.nr == 1 && !batch) {
-		err = opts.base ? encoder__prepare_base(opts.base) : 0;
+		err = opts.base ? pipeline__prepare_base(opts.base) : 0;
 		if (err)
 			pr_err("%s: %s", base_path, strerror(-err));
 		else
-			err = encoder__run(list.v[0], &opts);
+			err = pipeline__run(list.v[0], &opts);
 	} else {
 		/* Several FILEs: -o names a directory. */
 		const char *dir = opts.out_path;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""src/grow.h, the one array growth helper: doubling and overflow checks
+"""src/lib/grow.h, the one array growth helper: doubling and overflow checks
 (tests/unit/test_grow.c under ASan and UBSan)."""
 import os
 
@@ -8,6 +8,7 @@ def test_grow(ctx):
     exe = os.path.join(ctx.tmp, "test_grow")
     p = ctx.run([os.environ.get("CC", "cc"), "-std=gnu11", "-O1", "-g",
                  "-Wall", "-Wextra", "-Werror",
+                 "-I" + os.path.join(ctx.root, "src"),
                  "-fsanitize=address,undefined",
                  "-fno-sanitize-recover=undefined",
                  os.path.join(ctx.root, "tests", "unit", "test_grow.c"),

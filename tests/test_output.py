@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of the output stage, src/out_file.c and src/output_elf.c (raw BTF
+"""Tests of the output stage, src/output/out_file.c and output_elf.c (raw BTF
 files and .BTF ELF sections).
 
 These build tests/unit/test_output.c with those two files under
@@ -42,12 +42,14 @@ def _build(ctx):
     root = str(ctx.root)
     flags = _sh(["pkg-config", "--cflags", "--libs", "libelf"]).stdout.split()
     _sh([os.environ.get("CC", "cc"), "-std=gnu11", "-O1", "-g",
+         "-I" + os.path.join(root, "src"),
          "-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror",
          "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
          "-fno-omit-frame-pointer",
          os.path.join(root, "tests", "unit", "test_output.c"),
-         os.path.join(root, "src", "out_file.c"),
-         os.path.join(root, "src", "output_elf.c"), "-o", exe] + flags)
+         os.path.join(root, "src", "output", "out_file.c"),
+         os.path.join(root, "src", "output", "output_elf.c"), "-o", exe] +
+        flags)
     return exe
 
 

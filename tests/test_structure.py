@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The shape of src/: no file-level call cycle (scripts/call-graph.py over
-the objects the binary under test was built from).
+"""The shape of src/: no call cycle between files or between folders
+(scripts/call-graph.py over the objects the binary under test was built
+from).
 """
 import glob
 import os
@@ -16,20 +17,21 @@ def _call_graph(ctx, d, src):
 
 def test_no_call_cycle(ctx):
     d = os.path.dirname(ctx.bin)
-    srcs = {os.path.basename(s)[:-2]
-            for s in glob.glob(os.path.join(ctx.root, "src", "*.c"))}
-    objs = {os.path.basename(o)[:-2]
-            for o in glob.glob(os.path.join(d, "*.o"))}
+    src = os.path.join(ctx.root, "src")
+    srcs = {os.path.relpath(s, src)[:-2] for s in
+            glob.glob(os.path.join(src, "**", "*.c"), recursive=True)}
+    objs = {os.path.relpath(o, d)[:-2] for o in
+            glob.glob(os.path.join(d, "**", "*.o"), recursive=True)}
     if not objs:
         raise ctx.Skip("no objects beside %s" % ctx.bin)
     assert srcs <= objs, "objects missing: %s" % sorted(srcs - objs)
-    p = _call_graph(ctx, d, os.path.join(ctx.root, "src"))
+    p = _call_graph(ctx, d, src)
     assert p.returncode == 0 and "cycles: none" in p.stdout, \
         "call cycle in src/:\n" + p.stdout + p.stderr
     # Every file but main is used by another one.
     used = set()
     for line in p.stdout.splitlines():
-        if " -> " in line:
+        if " -> " in line and not line.split(" -> ")[0].endswith("/"):
             used.update(line.split(" -> ")[1].split())
     unused = srcs - used - {"main"}
     assert not unused, "used by no other file: %s" % sorted(unused)
@@ -50,3 +52,22 @@ def test_call_cycle_found(ctx):
     p = _call_graph(ctx, ctx.tmp, ctx.tmp)
     assert p.returncode == 1, p.stdout
     assert "cycle: a b c\n" in p.stdout and "d -> a\n" in p.stdout, p.stdout
+
+
+def test_folder_cycle_found(ctx):
+    """Files calling one way can still make folders call in a circle:
+    p/x -> q/y -> p/z."""
+    src = {"p/x": "int y(void); int x(void) { return y(); }",
+           "q/y": "int z(void); int y(void) { return z(); }",
+           "p/z": "int z(void) { return 1; }"}
+    for n, text in src.items():
+        os.makedirs(os.path.join(ctx.tmp, os.path.dirname(n)), exist_ok=True)
+        c = os.path.join(ctx.tmp, n + ".c")
+        with open(c, "w") as f:
+            f.write(text + "\n")
+        p = ctx.run(["cc", "-c", c, "-o", os.path.join(ctx.tmp, n + ".o")])
+        assert p.returncode == 0, p.stderr
+    p = _call_graph(ctx, ctx.tmp, ctx.tmp)
+    assert p.returncode == 1, p.stdout
+    assert "cycle: p/ q/\n" in p.stdout and "cycle: p/x" not in p.stdout, \
+        p.stdout

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/grow.h: doubling from the first capacity, and no overflow: a size
+ * src/lib/grow.h: doubling from the first capacity, and no overflow: a size
  * that would not fit fails with -ENOMEM and leaves the array as it was.
  * Prints "ok" and exits 0, else names the failed check and exits 1.
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../src/grow.h"
+#include "lib/grow.h"
 
 #define CHECK(c) do { if (!(c)) { printf("failed: %s\n", #c); return 1; } } while (0)
 

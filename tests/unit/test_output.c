@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Drives the output stage (src/out_file.c, src/output_elf.c) from
+ * Drives the output stage (src/output/out_file.c, output_elf.c) from
  * tests/test_output.py.
  *
  *   test_output raw OUT DATAFILE
  *   test_output elf ELF SECTION DATAFILE
  *
  * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
- * Build: cc tests/unit/test_output.c src/out_file.c src/output_elf.c \
+ * Build: cc -Isrc tests/unit/test_output.c src/output/out_file.c \
+ *            src/output/output_elf.c \
  *            $(pkg-config --cflags --libs libelf)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/output.h"
+#include "output/output.h"
 
 static void *read_all(const char *path, size_t *size)
 {

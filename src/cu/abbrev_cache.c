@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cu/abbrev_cache.h"
+
+enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
+
+void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
+			const unsigned char *info_start,
+			const unsigned char *info_end,
+			int (*slot_of)(unsigned int name), bool libdw_only)
+{
+	const unsigned char *die;
+	Dwarf_Half version;
+	uint8_t unit_type, addr_size, offset_size;
+	Dwarf_Off start, next;
+	Elf *elf;
+	bool big;
+
+	memset(c, 0, sizeof(*c));
+	c->slot_of = slot_of;
+	/* tests compare the fast path with libdw's */
+	if (libdw_only || !cudie->cu ||
+	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL,
+			  &addr_size, &offset_size))
+		return;
+	elf = dwarf_getelf(dwarf_cu_getdwarf(cudie->cu));
+	big = elf && elf_getident(elf, NULL) &&
+	      elf_getident(elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	/* block lengths are read in the host's order */
+	if (!elf || big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	    version < 2 || version > 5)
+		return;
+	start = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), start, &next, NULL,
+			    NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    next < dwarf_dieoffset(cudie))
+		return;
+	/* a unit length past the section (corrupt input): libdw's turn */
+	die = cudie->addr;
+	if (!info_start || die < info_start || die > info_end ||
+	    next - dwarf_dieoffset(cudie) > (size_t)(info_end - die))
+		return;
+	c->version = version;
+	c->addr_size = addr_size;
+	c->offset_size = offset_size;
+	c->cu_start = (const unsigned char *)cudie->addr -
+		      dwarf_cuoffset(cudie);
+	c->cu_end = (const unsigned char *)cudie->addr +
+		    (next - dwarf_dieoffset(cudie));
+}
+
+/* How many bytes a value of @form takes, or -1 if that varies. */
+static long abbrev_cache__form_fixed_size(const struct abbrev_cache *c, unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return c->addr_size;
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return c->offset_size;
+	case DW_FORM_ref_addr:
+		return c->version < 3 ? c->addr_size : c->offset_size;
+	default:
+		return -1;
+	}
+}
+
+static bool form_is_uleb(unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_ref_udata:
+	case DW_FORM_strx:
+	case DW_FORM_addrx:
+	case DW_FORM_loclistx:
+	case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const unsigned char *skip_uleb(const unsigned char *p,
+				      const unsigned char *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (p < end) {
+		if (shift < 64)
+			*v |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+	return NULL;
+}
+
+/* A 1, 2 or 4 byte value in the file's byte order (the host's). */
+static uint64_t read_native(const unsigned char *p, size_t k)
+{
+	uint16_t n2;
+	uint32_t n4;
+
+	if (k == 1)
+		return *p;
+	if (k == 2) {
+		memcpy(&n2, p, 2);
+		return n2;
+	}
+	memcpy(&n4, p, 4);
+	return n4;
+}
+
+/* Past the value of @form at @p; NULL if it runs past @end. */
+static const unsigned char *abbrev_cache__skip_form(const struct abbrev_cache *c,
+				      unsigned int form,
+				      const unsigned char *p,
+				      const unsigned char *end)
+{
+	long fixed = abbrev_cache__form_fixed_size(c, form);
+	uint64_t n;
+
+	if (fixed >= 0) {
+		n = fixed;
+	} else if (form_is_uleb(form)) {
+		return skip_uleb(p, end, &n);
+	} else if (form == DW_FORM_string) {
+		const unsigned char *z = memchr(p, 0, end - p);
+
+		return z ? z + 1 : NULL;
+	} else if (form == DW_FORM_block1 || form == DW_FORM_block2 ||
+		   form == DW_FORM_block4) {
+		size_t k = form == DW_FORM_block1 ? 1 :
+			   form == DW_FORM_block2 ? 2 : 4;
+
+		if ((size_t)(end - p) < k)
+			return NULL;
+		n = read_native(p, k);
+		p += k;
+	} else if (form == DW_FORM_block || form == DW_FORM_exprloc) {
+		p = skip_uleb(p, end, &n);
+		if (!p)
+			return NULL;
+	} else {
+		return NULL;
+	}
+	return (uint64_t)(end - p) < n ? NULL : p + n;
+}
+
+static bool abbrev_cache__form_known(const struct abbrev_cache *c, unsigned int form)
+{
+	return abbrev_cache__form_fixed_size(c, form) >= 0 || form_is_uleb(form) ||
+	       form == DW_FORM_string || form == DW_FORM_block1 ||
+	       form == DW_FORM_block2 || form == DW_FORM_block4 ||
+	       form == DW_FORM_block || form == DW_FORM_exprloc;
+}
+
+/*
+ * Not dwarf_getattrcnt(): elfutils 0.188 miscounts an abbreviation with
+ * an implicit constant (DW_FORM_implicit_const's value is not skipped).
+ */
+static void abbrev_spec__build(const struct abbrev_cache *c,
+			       struct abbrev_spec *s, Dwarf_Abbrev *ab)
+{
+	unsigned int name, form;
+	Dwarf_Sword data;
+	long at = 0;
+	size_t i;
+
+	s->state = SPEC_LIBDW;
+	s->sib_idx = -1;
+	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
+	     i++) {
+		int slot = c->slot_of(name);
+		long size = abbrev_cache__form_fixed_size(c, form);
+
+		/* libdw points an implicit constant into .debug_abbrev */
+		if (i == ABBREV_SPEC_ATTRS || !abbrev_cache__form_known(c, form) ||
+		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
+			return;
+		s->a[i].name = name;
+		s->a[i].form = form;
+		s->a[i].slot = slot;
+		s->a[i].size = size;
+		if (name == DW_AT_sibling && (form == DW_FORM_ref1 ||
+		    form == DW_FORM_ref2 || form == DW_FORM_ref4)) {
+			s->sib_idx = i;
+			s->sib_at = at;
+			s->sib_size = size;
+		}
+		at = at < 0 || size < 0 ? -1 : at + size;
+	}
+	s->nr = i;
+	s->fixed_size = at <= INT16_MAX ? at : -1;
+	s->children = dwarf_abbrevhaschildren(ab) == DW_CHILDREN_yes;
+	s->state = SPEC_FAST;
+}
+
+struct libdw_attrs {
+	const struct abbrev_cache *c;
+	Dwarf_Attribute *attrs;
+	uint32_t *have;
+};
+
+static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
+{
+	struct libdw_attrs *la = arg;
+	int slot = la->c->slot_of(dwarf_whatattr(attr));
+
+	if (slot >= 0) {
+		la->attrs[slot] = *attr;
+		*la->have |= 1u << slot;
+	}
+	return DWARF_CB_OK;
+}
+
+/* The spec of @die's abbreviation, if the fast path reads it. */
+static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
+						    Dwarf_Die *die)
+{
+	const unsigned char *p = die->addr;
+	struct abbrev_spec *s;
+
+	if (!c->cu_end || !p || !*p || *p >= ABBREV_CACHE_CODES)
+		return NULL;
+	s = &c->spec[*p];
+	if (s->state == SPEC_UNKNOWN) {
+		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
+			return NULL;
+		abbrev_spec__build(c, s, die->abbrev);
+	}
+	return s->state == SPEC_FAST ? s : NULL;
+}
+
+/* Past attribute @i of @s, whose value is at @p; NULL past the CU. */
+static const unsigned char *abbrev_spec__skip(const struct abbrev_cache *c,
+					      const struct abbrev_spec *s,
+					      size_t i, const unsigned char *p)
+{
+	if (s->a[i].size >= 0)
+		return c->cu_end - p >= s->a[i].size ? p + s->a[i].size : NULL;
+	return abbrev_cache__skip_form(c, s->a[i].form, p, c->cu_end);
+}
+
+int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
+			Dwarf_Attribute *attrs, uint32_t *have)
+{
+	struct libdw_attrs la = { .c = c, .attrs = attrs, .have = have };
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p = die->addr;
+	size_t i;
+
+	*have = 0;
+	if (!s)
+		goto libdw;
+	p++;
+	for (i = 0; i < s->nr; i++) {
+		int slot = s->a[i].slot;
+
+		if (slot >= 0) {
+			attrs[slot] = (Dwarf_Attribute){
+				.code = s->a[i].name,
+				.form = s->a[i].form,
+				.valp = (unsigned char *)p,
+				.cu = die->cu,
+			};
+			*have |= 1u << slot;
+		}
+		p = abbrev_spec__skip(c, s, i, p);
+		if (!p) {
+			*have = 0;
+			goto libdw;	/* which says what is wrong */
+		}
+	}
+	return 0;
+libdw:
+	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
+}
+
+/* Where a DW_AT_sibling value at @p points, if forward in the CU. */
+static const unsigned char *abbrev_cache__sibling_at(const struct abbrev_cache *c,
+				       Dwarf_Die *die, const unsigned char *p,
+				       size_t size)
+{
+	uint64_t off = read_native(p, size);
+
+	if (off < (uint64_t)(c->cu_end - c->cu_start) &&
+	    c->cu_start + off > (const unsigned char *)die->addr)
+		return c->cu_start + off;
+	return NULL;
+}
+
+/*
+ * Past @die's attributes, *@sib where its DW_AT_sibling points (NULL if
+ * none we can use); NULL if the fast path cannot read it.
+ */
+static const unsigned char *die__attrs_end(struct abbrev_cache *c,
+					   Dwarf_Die *die, bool *children,
+					   const unsigned char **sib)
+{
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p = die->addr;
+	size_t i;
+
+	if (!s)
+		return NULL;
+	*sib = NULL;
+	p++;
+	if (s->fixed_size >= 0) {
+		if (c->cu_end - p < s->fixed_size)
+			return NULL;
+		if (s->sib_idx >= 0)
+			*sib = abbrev_cache__sibling_at(c, die, p + s->sib_at, s->sib_size);
+		*children = s->children;
+		return p + s->fixed_size;
+	}
+	for (i = 0; i < s->nr; i++) {
+		const unsigned char *q = abbrev_spec__skip(c, s, i, p);
+
+		if (!q)
+			return NULL;
+		if ((long)i == s->sib_idx)
+			*sib = abbrev_cache__sibling_at(c, die, p, s->sib_size);
+		p = q;
+	}
+	*children = s->children;
+	return p;
+}
+
+#define SKIP_DEPTH	256
+
+/* Past the children list starting at @p (its null entry included). */
+static const unsigned char *abbrev_cache__skip_children(struct abbrev_cache *c,
+					  struct Dwarf_CU *cu,
+					  const unsigned char *p, int depth)
+{
+	while (p < c->cu_end && !(*p & 0x80)) {
+		Dwarf_Die d = { .addr = (void *)p, .cu = cu };
+		const unsigned char *sib;
+		bool children;
+
+		if (!*p)
+			return p + 1;
+		p = die__attrs_end(c, &d, &children, &sib);
+		if (!p)
+			return NULL;
+		if (children) {
+			if (sib)
+				p = sib;
+			else if (depth < SKIP_DEPTH)
+				p = abbrev_cache__skip_children(c, cu, p, depth + 1);
+			else
+				return NULL;
+			if (!p)
+				return NULL;
+		}
+	}
+	return NULL;	/* libdw's turn: multi-byte codes, truncation */
+}
+
+/* A DIE at @p, or 1 at the end of the list; -2: ask libdw. */
+static int abbrev_cache__die_at(const struct abbrev_cache *c, Dwarf_Die *from,
+		  const unsigned char *p, Dwarf_Die *out)
+{
+	if (p >= c->cu_end)
+		return -2;
+	if (*p & 0x80)		/* a code, or a null entry, of many bytes */
+		return -2;
+	if (!*p)
+		return 1;
+	*out = (Dwarf_Die){ .addr = (void *)p, .cu = from->cu };
+	return 0;
+}
+
+/* @die's first child (@child) or next sibling, as libdw would find it. */
+static int die__next(struct abbrev_cache *c, Dwarf_Die *die, Dwarf_Die *out,
+		     bool child)
+{
+	const unsigned char *p, *sib;
+	bool children;
+	int ret;
+
+	p = die__attrs_end(c, die, &children, &sib);
+	if (p && child && !children)
+		return 1;
+	if (p && !child && children)
+		p = sib ? sib : abbrev_cache__skip_children(c, die->cu, p, 0);
+	ret = p ? abbrev_cache__die_at(c, die, p, out) : -2;
+	if (ret != -2)
+		return ret;
+	return child ? dwarf_child(die, out) : dwarf_siblingof(die, out);
+}
+
+int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
+			Dwarf_Die *child)
+{
+	return die__next(c, die, child, true);
+}
+
+int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
+			  Dwarf_Die *sibling)
+{
+	return die__next(c, die, sibling, false);
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Checking a CU's fragment the way the kernel's BTF verifier will, before
+ * it is merged: corrupt DWARF must give an error naming the DIE, never BTF
+ * that the kernel rejects (or that sends libbpf's dedup into a loop).
+ *
+ *  - no loop of modifiers (pointer, typedef, const, volatile, restrict,
+ *    type tag) that comes back to itself;
+ *  - no type that contains itself by value (through members, array
+ *    elements, typedefs and qualifiers);
+ *  - members inside their struct, arrays under 4 GiB.
+ *
+ * Modifier chains are walked iteratively; by-value nesting deeper than
+ * MAX_NESTING is an error rather than a deep recursion.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/cu_internal.h"
+
+enum { WHITE, GREY, BLACK };
+
+static bool is_modifier(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Only the CU's own ids [first, nr) are checked: they never refer to
+ * earlier CUs' types, which were checked when they were added.
+ */
+struct check {
+	struct cu_ctx *ctx;
+	const struct btf *btf;
+	uint32_t first;
+	uint32_t nr;
+	uint8_t *color;
+	int64_t *size;		/* memo of check__size(), -1: not yet */
+	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
+};
+
+static bool check__mine(const struct check *c, uint32_t id)
+{
+	return id >= c->first && id < c->nr;
+}
+
+static uint8_t *check__color(struct check *c, uint32_t id)
+{
+	return &c->color[id - c->first];
+}
+
+static Dwarf_Die *check__die(struct check *c, uint32_t id)
+{
+	return id >= c->first && id < c->nr && c->die_of[id - c->first] ?
+	       c->die_of[id - c->first] : c->ctx->cudie;
+}
+
+/* A modifier chain is a path: walk it, marking, until it ends or loops. */
+static int check__modifier_loops(struct check *c)
+{
+	uint32_t id, cur;
+
+	memset(c->color, WHITE, c->nr - c->first);
+	for (id = c->first; id < c->nr; id++) {
+		if (*check__color(c, id) != WHITE)
+			continue;
+		for (cur = id; check__mine(c, cur) && *check__color(c, cur) == WHITE;) {
+			const struct btf_type *t = btf__type_by_id(c->btf, cur);
+
+			*check__color(c, cur) = GREY;
+			if (!is_modifier(t))
+				break;
+			cur = t->type;
+		}
+		if (check__mine(c, cur) && *check__color(c, cur) == GREY &&
+		    is_modifier(btf__type_by_id(c->btf, cur))) {
+			cu_err(c->ctx, check__die(c, cur),
+			       "type refers to itself through qualifiers or pointers");
+			return -ELOOP;
+		}
+		for (cur = id; check__mine(c, cur) && *check__color(c, cur) == GREY;) {
+			const struct btf_type *t = btf__type_by_id(c->btf, cur);
+
+			*check__color(c, cur) = BLACK;
+			if (!is_modifier(t))
+				break;
+			cur = t->type;
+		}
+	}
+	return 0;
+}
+
+#define SIZE_CAP	(1ull << 40)	/* far past anything BTF can hold */
+#define SZ_UNKNOWN	(-1)
+#define SZ_BUSY		(-2)		/* being computed: met again = a loop */
+#define SZ_NONE		(-3)		/* no size (void, fwd, function) */
+#define MAX_NESTING	512
+
+/*
+ * The byte size of type @id, memoized per id.  Computing it visits what the
+ * type holds by value (members, array elements, through typedefs and
+ * qualifiers, never through pointers), so the same walk finds a type that
+ * contains itself, members past their struct and arrays over 4 GiB.
+ */
+static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
+{
+	const struct btf_type *t;
+	int64_t res, ms;
+	uint64_t end;
+	int i;
+
+	if (!check__mine(c, id))
+		return id ? btf__resolve_size(c->btf, id) : SZ_NONE;
+	if (c->size[id - c->first] >= 0 || c->size[id - c->first] == SZ_NONE)
+		return c->size[id - c->first];
+	if (c->size[id - c->first] == SZ_BUSY) {
+		cu_err(c->ctx, check__die(c, id), "type contains itself by value");
+		*err = -ELOOP;
+		return SZ_NONE;
+	}
+	if (depth > MAX_NESTING) {
+		cu_err(c->ctx, check__die(c, id), "types nested too deeply");
+		*err = -E2BIG;
+		return SZ_NONE;
+	}
+	c->size[id - c->first] = SZ_BUSY;
+	t = btf__type_by_id(c->btf, id);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		res = t->size;
+		break;
+	case BTF_KIND_PTR:
+		res = c->ctx->env->ef->ptr_size;
+		break;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		res = check__size(c, t->type, depth + 1, err);
+		break;
+	case BTF_KIND_ARRAY:
+		res = check__size(c, btf_array(t)->type, depth + 1, err);
+		if (res >= 0) {
+			end = (uint64_t)res * btf_array(t)->nelems;
+			if (end > UINT32_MAX && !*err) {
+				cu_err(c->ctx, check__die(c, id),
+				       "array of %u elements too large for BTF",
+				       btf_array(t)->nelems);
+				*err = -E2BIG;
+			}
+			res = end > SIZE_CAP ? (int64_t)SIZE_CAP : (int64_t)end;
+		}
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(t) && !*err; i++) {
+			end = btf_member_bit_offset(t, i);
+			if (btf_member_bitfield_size(t, i)) {
+				end += btf_member_bitfield_size(t, i);
+			} else {
+				ms = check__size(c, btf_members(t)[i].type,
+						 depth + 1, err);
+				if (*err)
+					break;
+				if (ms < 0) {
+					cu_err(c->ctx, check__die(c, id),
+					       "member %d has no size", i);
+					*err = -EINVAL;
+					break;
+				}
+				end += (uint64_t)ms * 8;
+			}
+			if (end > (uint64_t)t->size * 8) {
+				cu_err(c->ctx, check__die(c, id),
+				       "member %d ends at bit %llu, past the %u-byte type",
+				       i, (unsigned long long)end, t->size);
+				*err = -EINVAL;
+			}
+		}
+		res = t->size;
+		break;
+	default:
+		res = SZ_NONE;
+		break;
+	}
+	if (res < 0)
+		res = SZ_NONE;
+	c->size[id - c->first] = res;
+	return res;
+}
+
+static int check__sizes(struct check *c)
+{
+	uint32_t id;
+	int err = 0;
+
+	for (id = c->first; id < c->nr && !err; id++)
+		check__size(c, id, 0, &err);
+	return err;
+}
+
+int cu_ctx__check(struct cu_ctx *ctx)
+{
+	struct check c = {
+		.ctx = ctx,
+		.btf = ctx->btf,
+		.first = ctx->first_id,
+		.nr = btf__type_cnt(ctx->btf),
+	};
+	size_t i;
+	int err;
+
+	c.color = malloc(c.nr - c.first + 1);
+	c.size = malloc((c.nr - c.first + 1) * sizeof(*c.size));
+	c.die_of = calloc(c.nr - c.first + 1, sizeof(*c.die_of));
+	if (!c.color || !c.size || !c.die_of) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(c.size, 0xff, (c.nr - c.first + 1) * sizeof(*c.size));
+	for (i = 0; i < ctx->nr_nodes; i++)
+		if (ctx->nodes[i].kind == NODE_TYPE && check__mine(&c, ctx->nodes[i].id))
+			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;
+	err = check__modifier_loops(&c);
+	if (!err)
+		err = check__sizes(&c);
+out:
+	free(c.color);
+	free(c.size);
+	free(c.die_of);
+	return err;
+}

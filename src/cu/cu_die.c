@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading one DIE: its attributes in one pass (attribute slots), names kept
+ * past the CU, btf_type_tag/btf_decl_tag annotations (clang's and gcc's),
+ * member offsets.  The bottom of the per-CU code: it calls no other stage.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cu/cu_internal.h"
+
+int die_attr_slot(unsigned int name)
+{
+	switch (name) {
+	case DW_AT_name: return DA_NAME;
+	case DW_AT_type: return DA_TYPE;
+	case DW_AT_byte_size: return DA_BYTE_SIZE;
+	case DW_AT_bit_size: return DA_BIT_SIZE;
+	case DW_AT_data_member_location: return DA_DATA_MEMBER_LOCATION;
+	case DW_AT_data_bit_offset: return DA_DATA_BIT_OFFSET;
+	case DW_AT_bit_offset: return DA_BIT_OFFSET;
+	case DW_AT_declaration: return DA_DECLARATION;
+	case DW_AT_external: return DA_EXTERNAL;
+	case DW_AT_encoding: return DA_ENCODING;
+	case DW_AT_upper_bound: return DA_UPPER_BOUND;
+	case DW_AT_count: return DA_COUNT;
+	case DW_AT_const_value: return DA_CONST_VALUE;
+	default: return -1;
+	}
+}
+
+const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
+			      const char *name)
+{
+	if (!name || attr->form != DW_FORM_string)
+		return name;
+	return str_arena__dup(&ctx->frag->strs, name);
+}
+
+int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da)
+{
+	return abbrev_cache__attrs(&ctx->abbrevs, die, da->a, &da->have) ?
+	       -EINVAL : 0;
+}
+
+/* gcc's DW_AT_GNU_annotation chain of @die: see die__for_each_annotation. */
+static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
+					int (*fn)(void *arg, const char *value),
+					void *arg)
+{
+	const char *type_tags[GNU_ANNOTATION_MAX];
+	Dwarf_Die cur = *die, next;
+	Dwarf_Attribute attr;
+	int n = 0, steps = 0, err;
+
+	while (dwarf_attr(&cur, DW_AT_GNU_annotation, &attr) &&
+	       dwarf_formref_die(&attr, &next) &&
+	       dwarf_tag(&next) == DW_TAG_GNU_annotation) {
+		const char *name = dwarf_diename(&next), *value;
+
+		if (++steps > GNU_ANNOTATION_MAX)
+			return -ELOOP;
+		value = dwarf_attr(&next, DW_AT_const_value, &attr) ?
+			dwarf_formstring(&attr) : NULL;
+		if (!decl && (!name || strcmp(name, "btf_type_tag")))
+			break;
+		if (decl && name && !strcmp(name, "btf_decl_tag") && value) {
+			err = fn(arg, value);
+			if (err)
+				return err;
+		} else if (!decl && value) {
+			type_tags[n++] = value;
+		}
+		cur = next;
+	}
+	while (n--) {
+		err = fn(arg, type_tags[n]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int die__for_each_annotation(Dwarf_Die *die, bool decl,
+			     int (*fn)(void *arg, const char *value), void *arg)
+{
+	const char *want = decl ? "btf_decl_tag" : "btf_type_tag";
+	Dwarf_Die child;
+	int ret = 1, err, found = 0;
+
+	if (dwarf_haschildren(die))
+		ret = dwarf_child(die, &child);
+	while (ret == 0) {
+		if (dwarf_tag(&child) == DW_TAG_LLVM_annotation) {
+			const char *name = dwarf_diename(&child);
+			Dwarf_Attribute attr;
+			const char *value;
+
+			if (name && !strcmp(name, want) &&
+			    dwarf_attr(&child, DW_AT_const_value, &attr) &&
+			    (value = dwarf_formstring(&attr))) {
+				err = fn(arg, value);
+				if (err)
+					return err;
+				found++;
+			}
+		}
+		ret = dwarf_siblingof(&child, &child);
+	}
+	if (ret < 0)
+		return -EINVAL;
+	if (found && !decl)
+		return 0;
+	return die__for_each_gnu_annotation(die, decl, fn, arg);
+}
+
+/* DW_AT_data_member_location: a constant, or (DWARF 2) an expression. */
+int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (!attr)
+		return 0;
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		return dwarf_formudata(attr, off) ? -EINVAL : 0;
+	default:
+		if (dwarf_getlocation(attr, &ops, &nops) || nops != 1)
+			return -EINVAL;
+		if (ops[0].atom != DW_OP_plus_uconst && ops[0].atom != DW_OP_constu)
+			return -EINVAL;
+		*off = ops[0].number;
+		return 0;
+	}
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DWARF -> BTF for one compilation unit: the driver of the per-CU passes.
+ * Types (cu_types.c), their check (cu_check.c), then the variable
+ * (cu_vars.c) and function (cu_funcs.c) candidates, all into the CU's
+ * fragment.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/cu_internal.h"
+
+/* "GNU C17 15.1.0 -O2 ...": 15; 0 for other producers. */
+static int producer_gcc_major(const char *producer)
+{
+	const char *p;
+
+	if (!producer || strncmp(producer, "GNU ", 4))
+		return 0;
+	p = strchr(producer + 4, ' ');	/* past the language */
+	return p ? atoi(p + 1) : 0;
+}
+
+int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
+		       struct btf *btf, struct name_cache *names,
+		       struct cu_fragment *out, char *errbuf, size_t errlen)
+{
+	struct cu_ctx ctx = {
+		.env = env,
+		.names = names,
+		.cudie = cudie,
+		.cu_off = dwarf_dieoffset(cudie),
+		.btf = btf,
+		.next_id = btf__type_cnt(btf),
+		.first_id = btf__type_cnt(btf),
+		.little_endian = !env->ef->big_endian,
+		.frag = out,
+		.errbuf = errbuf,
+		.errlen = errlen,
+	};
+	int err, i;
+
+	memset(out, 0, sizeof(*out));
+
+	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
+	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
+			   die_attr_slot,
+			   env->opts->hooks && env->opts->hooks->libdw_attrs);
+	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
+		int lang = dwarf_srclang(cudie);
+		bool listed = false;
+
+		for (i = 0; i < env->opts->nr_langs; i++)
+			listed |= lang == env->opts->langs[i];
+		if (listed == env->opts->langs_exclude)
+			return 0;	/* nothing from it */
+	}
+	{
+		Dwarf_Attribute attr;
+		const char *producer;
+
+		producer = dwarf_attr(cudie, DW_AT_producer, &attr) ?
+			   dwarf_formstring(&attr) : NULL;
+		ctx.clang = producer && strstr(producer, "clang");
+		ctx.annotations = ctx.clang || producer_gcc_major(producer) >= 15;
+	}
+	err = cu_ctx__collect_types(&ctx);
+	if (!err)
+		err = cu_ctx__emit_types(&ctx);
+	if (!err)
+		err = cu_ctx__check(&ctx);
+	if (err)
+		goto out;
+	out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
+	err = cu_ctx__collect_vars(&ctx);
+	if (err)
+		goto out;
+	err = cu_ctx__collect_funcs(&ctx);
+out:
+	if (err && !ctx.reported)
+		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
+	free(ctx.nodes);
+	free(ctx.members);
+	free(ctx.scratch);
+	free(ctx.node_offs);
+	free(ctx.node_hash);
+	free(ctx.subprogs);
+	free(ctx.vars);
+	if (err)
+		cu_fragment__free(out);
+	return err;
+}
+
+void cu_fragment__free(struct cu_fragment *frag)
+{
+	btf__free(frag->btf);
+	str_arena__free(&frag->strs);
+	free(frag->funcs);
+	free(frag->params);
+	free(frag->tags);
+	free(frag->vars);
+	memset(frag, 0, sizeof(*frag));
+}

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Function candidates of one CU, with the facts the later decision needs:
+ * where each parameter lives, whether the compiler changed the signature.
+ *
+ * The rules follow upstream pahole's defaults (see docs/functions.md):
+ * x86-64, for one, passes the first six integer arguments in rdi, rsi, rdx,
+ * rcx, r8, r9; a parameter found elsewhere means the compiler changed the
+ * calling convention, and BTF would then describe the function wrongly.
+ * Each machine has its registers (struct call_abi); on one pahole knows
+ * none for, nothing is checked.
+ *
+ * With true_signature, a clang function marked DW_CC_nocall (its arguments
+ * changed by the optimizer) is described as it is really called: what is
+ * not passed is dropped, and a struct of which one member alone is passed
+ * in a register becomes that member ("p__b").
+ */
+#include <dwarf.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/call_abi.h"
+#include "cu/cu_internal.h"
+#include "cu/param_loc.h"
+
+struct fn_param {
+	Dwarf_Off off;
+	Dwarf_Off origin_off;	/* 0: no DW_AT_abstract_origin */
+	const char *name;
+	uint32_t type_id;
+	uint64_t byte_size;
+	int idx;
+	struct param_loc loc;
+	bool has_loc;
+	bool has_const;
+	bool is_struct;
+	bool packed;		/* a named struct by value that looks packed */
+	/* the only member in a register, when the struct is in pieces */
+	const char *member;
+	uint32_t member_type;
+	bool member_is_struct;
+	/* found by the analysis */
+	bool optimized;		/* not passed */
+	bool unexpected;	/* not where the ABI puts it */
+	bool use_member;	/* passed as member, not as the whole struct */
+};
+
+struct fn_info {
+	Dwarf_Die die;
+	const struct elf_func_key *key;
+	size_t first_param, nr_params;
+	uint32_t ret_type;
+	bool varargs;
+	bool reordered;
+	bool nocall;
+};
+
+struct fn_set {
+	struct fn_info *fns;
+	size_t nr_fns, cap_fns;
+	struct fn_param *params;
+	size_t nr_params, cap_params;
+	struct fn_param **by_off;	/* params sorted by DIE offset */
+	struct call_abi abi;
+};
+
+static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, name, &attr) && dwarf_formref_die(&attr, out);
+}
+
+/* Byte size of a type: a pointer is a register, else the first size found. */
+static uint64_t type_size(Dwarf_Die t, unsigned int ptr_size)
+{
+	int i;
+
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
+		Dwarf_Word sz;
+
+		if (dwarf_tag(&t) == DW_TAG_pointer_type)
+			return ptr_size;
+		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
+			return sz;
+		if (!die_ref(&t, DW_AT_type, &t))
+			return 0;
+	}
+	return 0;
+}
+
+/* A struct passed by value, seen through typedefs and const only. */
+static bool type_is_struct(Dwarf_Die t)
+{
+	int i;
+
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag == DW_TAG_structure_type)
+			return true;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type)
+			return false;
+		if (!die_ref(&t, DW_AT_type, &t))
+			return false;
+	}
+	return false;
+}
+
+/*
+ * A named struct that looks packed (cu_packed.c), the parameter's own type:
+ * pahole follows no typedef here.
+ */
+static bool type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
+			   bool little_endian)
+{
+	int tag = dwarf_tag(t);
+
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
+	     tag != DW_TAG_interface_type) || !dwarf_hasattr(t, DW_AT_name))
+		return false;
+	return die__struct_is_packed(t, abi->addr_size, little_endian);
+}
+
+/*
+ * The member a struct parameter in pieces is reduced to: the one piece
+ * starting at a member's offset, in one register only.  Only a parameter
+ * with its own name and type (no abstract origin) is looked at.
+ */
+static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
+				 Dwarf_Die *die, const struct call_abi *abi)
+{
+	unsigned long first = p->loc.first, second = p->loc.second;
+	Dwarf_Attribute attr;
+	Dwarf_Die t, m;
+	Dwarf_Word off, sz;
+	int i, ret;
+
+	if ((!first) == (!second) ||
+	    __builtin_popcountl(first) > 1 || __builtin_popcountl(second) > 1)
+		return 0;
+	off = first ? (Dwarf_Word)__builtin_ctzl(first) :
+		      abi->addr_size + (Dwarf_Word)__builtin_ctzl(second);
+	if (!dwarf_hasattr(die, DW_AT_name) || !die_ref(die, DW_AT_type, &t))
+		return 0;
+	for (i = 0; i < DIE_MAX_DEPTH && !(die_udata(&t, DW_AT_byte_size, &sz) && sz); i++)
+		if (!die_ref(&t, DW_AT_type, &t))
+			return 0;
+	if (dwarf_tag(&t) != DW_TAG_structure_type)
+		return 0;
+	for (ret = dwarf_child(&t, &m); ret == 0; ret = dwarf_siblingof(&m, &m)) {
+		Dwarf_Word moff, bits;
+		const char *name;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		if (die_udata(&m, DW_AT_data_bit_offset, &bits)) {
+			if (bits != off * 8)
+				continue;
+		} else if (!dwarf_attr(&m, DW_AT_data_member_location, &attr) ||
+			   member_byte_offset(&attr, &moff) || moff != off) {
+			continue;
+		}
+		if (!dwarf_attr(&m, DW_AT_name, &attr) ||
+		    !(name = dwarf_formstring(&attr)) || !dwarf_hasattr(&m, DW_AT_type))
+			return 0;
+		p->member = cu_ctx__keep_name(ctx, &attr, name);
+		if (!p->member)
+			return -ENOMEM;
+		p->member_is_struct = die_type(&m, &t) && type_is_struct(t);
+		return cu_ctx__type_ref(ctx, &m, &p->member_type);
+	}
+	return 0;
+}
+
+static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
+			     Dwarf_Die *die, int idx)
+{
+	Dwarf_Attribute attr;
+	struct fn_param *p;
+	Dwarf_Die origin, t;
+	int err;
+
+	if (grow_array((void **)&fs->params, &fs->cap_params, fs->nr_params + 1,
+		       sizeof(*p), 256))
+		return -ENOMEM;
+	p = &fs->params[fs->nr_params];
+	memset(p, 0, sizeof(*p));
+	p->off = dwarf_dieoffset(die);
+	p->idx = idx;
+	p->loc.reg = LOC_UNKNOWN;
+	if (die_ref(die, DW_AT_abstract_origin, &origin))
+		p->origin_off = dwarf_dieoffset(&origin);
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr) &&
+	    (p->name = dwarf_formstring(&attr)) &&
+	    !(p->name = cu_ctx__keep_name(ctx, &attr, p->name)))
+		return -ENOMEM;
+	err = cu_ctx__type_ref(ctx, die, &p->type_id);
+	if (err)
+		return err;
+	if (die_type(die, &t)) {
+		p->byte_size = type_size(t, ctx->env->ef->ptr_size);
+		p->is_struct = type_is_struct(t);
+		/* it matters only after the argument registers */
+		p->packed = idx >= fs->abi.nr_regs &&
+			    type_is_packed(&t, &fs->abi, ctx->little_endian);
+	}
+	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
+	if (dwarf_attr(die, DW_AT_location, &attr)) {
+		p->has_loc = true;
+		param_loc__decode(&p->loc, &attr, p->byte_size, &fs->abi);
+		if (ctx->env->opts->true_signature) {
+			err = fn_param__find_member(p, ctx, die, &fs->abi);
+			if (err)
+				return err;
+		}
+	}
+	fs->nr_params++;
+	return 0;
+}
+
+static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	const struct elf_func_key *key;
+	struct fn_info *fn;
+	Dwarf_Die child, origin;
+	Dwarf_Attribute attr;
+	const char *name;
+	Dwarf_Word cc;
+	int ret, idx = 0, err;
+
+	/*
+	 * Declarations (every called extern function has one) and functions
+	 * without an ELF symbol can never be candidates, nor abstract
+	 * origins of one: leave them before reading their parameters.
+	 */
+	if (die_flag(die, DW_AT_declaration) ||
+	    !dwarf_attr_integrate(die, DW_AT_name, &attr) ||
+	    !(name = dwarf_formstring(&attr)) ||
+	    !(key = elf_symtab__find_key(ctx->env->syms, name)))
+		return 0;
+	if (grow_array((void **)&fs->fns, &fs->cap_fns, fs->nr_fns + 1,
+		       sizeof(*fn), 256))
+		return -ENOMEM;
+	fn = &fs->fns[fs->nr_fns];
+	memset(fn, 0, sizeof(*fn));
+	fn->die = *die;
+	fn->key = key;
+	fn->first_param = fs->nr_params;
+
+	/* The return type: own, else the abstract origin's (not the spec's). */
+	if (dwarf_hasattr(die, DW_AT_type)) {
+		err = cu_ctx__type_ref(ctx, die, &fn->ret_type);
+	} else if (die_ref(die, DW_AT_abstract_origin, &origin)) {
+		err = cu_ctx__type_ref(ctx, &origin, &fn->ret_type);
+	} else {
+		err = 0;
+	}
+	if (err)
+		return err;
+
+	/*
+	 * DW_CC_nocall: the compiler changed how it is called.  A concrete
+	 * instance says so on its abstract origin; an abstract (inline) one
+	 * has the source signature.
+	 */
+	if (!die_udata(die, DW_AT_inline, &cc) || cc == DW_INL_not_inlined) {
+		Dwarf_Die *from = die;
+
+		if (dwarf_hasattr(die, DW_AT_abstract_origin))
+			from = die_ref(die, DW_AT_abstract_origin, &origin) ?
+			       &origin : NULL;
+		fn->nocall = from &&
+			     die_udata(from, DW_AT_calling_convention, &cc) &&
+			     cc == DW_CC_nocall;
+	}
+
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
+	while (ret == 0) {
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
+
+		if (tag == DW_TAG_formal_parameter) {
+			err = fn_set__add_param(fs, ctx, &child, idx++);
+			if (err)
+				return err;
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			fn->varargs = true;
+		}
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+	}
+	if (ret < 0) {
+		cu_err(ctx, die, "cannot read parameters");
+		return -EINVAL;
+	}
+	fn->nr_params = fs->nr_params - fn->first_param;
+	fs->nr_fns++;
+	return 0;
+}
+
+static int param_ptr__cmp(const void *a, const void *b)
+{
+	const struct fn_param *x = *(struct fn_param *const *)a;
+	const struct fn_param *y = *(struct fn_param *const *)b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static struct fn_param *fn_set__find_param(struct fn_set *fs, Dwarf_Off off)
+{
+	size_t lo = 0, hi = fs->nr_params;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fs->by_off[mid]->off == off)
+			return fs->by_off[mid];
+		if (fs->by_off[mid]->off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * An abstract (inline) function learns where its parameters live from the
+ * out-of-line instances of this CU; a concrete instance whose parameters
+ * are not at the origin's positions had its signature changed.
+ */
+static int fn_set__link_origins(struct fn_set *fs)
+{
+	size_t i, j;
+
+	fs->by_off = malloc((fs->nr_params ? fs->nr_params : 1) *
+			    sizeof(*fs->by_off));
+	if (!fs->by_off)
+		return -ENOMEM;
+	for (i = 0; i < fs->nr_params; i++)
+		fs->by_off[i] = &fs->params[i];
+	qsort(fs->by_off, fs->nr_params, sizeof(*fs->by_off), param_ptr__cmp);
+
+	for (i = 0; i < fs->nr_fns; i++) {
+		struct fn_info *fn = &fs->fns[i];
+
+		for (j = 0; j < fn->nr_params; j++) {
+			struct fn_param *p = &fs->params[fn->first_param + j];
+			struct fn_param *o;
+
+			if (!p->origin_off)
+				continue;
+			o = fn_set__find_param(fs, p->origin_off);
+			if (!o)
+				continue;
+			o->has_loc |= p->has_loc;
+			o->has_const |= p->has_const;
+			o->loc.konst |= p->loc.konst;
+			o->loc.stack |= p->loc.stack;
+			if (p->loc.reg != LOC_UNKNOWN)
+				o->loc.reg = p->loc.reg;
+			if (p->byte_size)
+				o->byte_size = p->byte_size;
+			o->loc.first |= p->loc.first;
+			o->loc.second |= p->loc.second;
+			if (p->member && !o->member) {
+				o->member = p->member;
+				o->member_type = p->member_type;
+				o->member_is_struct = p->member_is_struct;
+			}
+			if (o->idx != p->idx)
+				fn->reordered = true;
+		}
+	}
+	return 0;
+}
+
+static int fn_param__slots(const struct fn_param *p, const struct call_abi *abi)
+{
+	return call_abi__one_reg(abi, p->byte_size) ? 1 :
+	       (int)((p->byte_size + abi->addr_size - 1) / abi->addr_size);
+}
+
+/* Is the parameter after @p in the register right after @p's slots? */
+static bool fn_param__next_keeps_slots(const struct fn_param *p, const struct fn_param *end,
+			     int reg_idx, int slots, const struct call_abi *abi)
+{
+	const struct fn_param *next = p + 1;
+
+	if (next == end || next->loc.reg == LOC_UNKNOWN)
+		return false;
+	return reg_idx + slots < abi->nr_regs &&
+	       next->loc.reg == abi->regs[reg_idx + slots];
+}
+
+/*
+ * clang, signature unchanged: each parameter's register must be one of
+ * the registers of its own slots.
+ */
+static void fn_params__match_clang(struct fn_param *ps, size_t n,
+				   const struct call_abi *abi)
+{
+	int reg_idx = 0, k;
+	size_t j;
+
+	for (j = 0; j < n && reg_idx < abi->nr_regs; j++) {
+		struct fn_param *p = &ps[j];
+		int slots = fn_param__slots(p, abi);
+		bool found = false;
+
+		if (call_abi__in_memory(abi, p->byte_size))
+			continue;
+		/* a machine without known registers finds none (as pahole) */
+		if (p->loc.reg != LOC_UNKNOWN) {
+			for (k = reg_idx; k < reg_idx + slots && k < abi->nr_regs; k++)
+				if (abi->regs[k] == p->loc.reg)
+					found = true;
+			p->unexpected = !found;
+		}
+		reg_idx += slots;
+	}
+}
+
+/*
+ * Walk the argument registers in order and mark each parameter optimized
+ * (not passed) or unexpected (not in its register).  @ts: true_signature
+ * for a function whose signature the compiler changed, which finds what
+ * is really passed instead of giving up.
+ */
+static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts,
+			      const struct call_abi *abi)
+{
+	struct fn_param *end = ps + n;
+	int reg_idx = 0;
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		struct fn_param *p = &ps[j];
+		bool in_memory = call_abi__in_memory(abi, p->byte_size);
+		bool regs_left = reg_idx < abi->nr_regs;
+		int slots = fn_param__slots(p, abi);
+		bool consumes = true;
+
+		if (p->has_loc) {
+			if (ts && p->loc.konst) {
+				p->optimized = true;
+				consumes = false;
+			} else if (!regs_left) {
+				consumes = false;
+			} else if (ts && p->loc.stack) {
+				if (in_memory)
+					consumes = false;
+				else
+					p->unexpected = true;
+			} else if (p->loc.reg == LOC_UNKNOWN) {
+				if (ts)
+					p->unexpected = true;
+				else
+					p->optimized = true;
+			} else if (abi->regs[reg_idx] >= 0 &&
+				   p->loc.reg != abi->regs[reg_idx]) {
+				p->unexpected = true;
+			} else if (ts && (p->loc.first || p->loc.second)) {
+				/* a struct in pieces */
+				if (p->loc.first && p->loc.second) {
+					reg_idx += slots;	/* all of it */
+					continue;
+				}
+				if (fn_param__next_keeps_slots(p, end, reg_idx, slots, abi)) {
+					p->member = NULL;
+					reg_idx += slots;
+					continue;
+				}
+				if (p->member) {
+					p->use_member = true;
+					reg_idx++;
+					continue;
+				}
+			}
+		} else if (p->has_const && !clang) {
+			p->optimized = true;
+		} else if (ts) {
+			if (regs_left &&
+			    fn_param__next_keeps_slots(p, end, reg_idx, slots, abi)) {
+				reg_idx += slots;
+				continue;
+			}
+			p->optimized = true;
+			consumes = false;
+		}
+		if (consumes)
+			reg_idx += in_memory ? 1 : slots;
+	}
+}
+
+/*
+ * pahole's "uncertain parameter location": a function with at least as
+ * many parameters as argument registers, one after those a packed struct
+ * by value (on a machine without known registers: any parameter).
+ */
+static bool fn_params__uncertain(const struct fn_param *ps, size_t n,
+				 const struct call_abi *abi)
+{
+	size_t j;
+
+	if (n < (size_t)abi->nr_regs)
+		return false;
+	for (j = abi->nr_regs; j < n; j++)
+		if (ps[j].packed)
+			return true;
+	return false;
+}
+
+static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
+				bool clang, bool ts)
+{
+	bool optimized = false, unexpected = false, has_struct = false;
+	struct fn_param *ps;
+	size_t j;
+
+	/* without parameters fs->params may not even exist */
+	if (fn->nr_params) {
+		ps = &fs->params[fn->first_param];
+		if (clang && !fn->nocall)
+			fn_params__match_clang(ps, fn->nr_params, &fs->abi);
+		else
+			fn_params__locate(ps, fn->nr_params, clang, ts,
+					  &fs->abi);
+	}
+	for (j = 0; j < fn->nr_params; j++) {
+		const struct fn_param *p = &ps[j];
+
+		if (p->optimized || !p->has_loc)
+			optimized = true;
+		unexpected |= p->unexpected;
+		has_struct |= p->use_member ? p->member_is_struct : p->is_struct;
+	}
+	return (optimized ? FUNC_CAND_OPTIMIZED : 0) |
+	       (fn->nr_params && fn_params__uncertain(ps, fn->nr_params,
+						      &fs->abi) ?
+		FUNC_CAND_UNCERTAIN : 0) |
+	       (unexpected && !has_struct ? FUNC_CAND_BAD_REG : 0) |
+	       (fn->reordered ? FUNC_CAND_REORDERED : 0) |
+	       (fn->nocall && clang ? FUNC_CAND_NOCALL : 0);
+}
+
+/*
+ * The name and type parameter @p gets in BTF.  Returns 1, 0 when it is left
+ * out, or -ENOMEM.
+ */
+static int fn_param__btf(const struct fn_param *p, struct cu_ctx *ctx,
+			 const struct fn_info *fn, bool ts,
+			 struct func_param *fp)
+{
+	char *joined;
+	size_t len;
+
+	/* reordered: what has no location or is optimized was not passed */
+	if (fn->reordered && (!p->has_loc || p->optimized))
+		return 0;
+	fp->name = p->name;
+	fp->type_id = p->type_id;
+	if (!ts)
+		return 1;
+	if (p->optimized)
+		return 0;
+	if (p->use_member)
+		fp->type_id = p->member_type;
+	if (!p->member)
+		return 1;
+	len = strlen(p->name) + strlen(p->member) + 3;
+	joined = malloc(len);
+	if (!joined)
+		return -ENOMEM;
+	snprintf(joined, len, "%s__%s", p->name, p->member);
+	fp->name = str_arena__dup(&ctx->frag->strs, joined);
+	free(joined);
+	return fp->name ? 1 : -ENOMEM;
+}
+
+static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
+			    struct fn_info *fn, bool clang)
+{
+	const struct elf_func_key *key;
+	struct func_param *fp;
+	struct func_cand *fc;
+	Dwarf_Addr low;
+	size_t j, np;
+	bool ts;
+	int err;
+
+	for (j = 0; j < fn->nr_params; j++)
+		if (!fs->params[fn->first_param + j].name)
+			return 0;
+	key = fn->key;
+
+	np = fn->nr_params + (fn->varargs ? 1 : 0);
+	if (grow_array((void **)&ctx->frag->funcs, &ctx->cap_frag_funcs,
+		       ctx->frag->nr_funcs + 1, sizeof(*fc), 256) ||
+	    grow_array((void **)&ctx->frag->params, &ctx->cap_frag_params,
+		       ctx->frag->nr_params + np + 1, sizeof(*fp), 256))
+		return -ENOMEM;
+	fc = &ctx->frag->funcs[ctx->frag->nr_funcs++];
+	fc->key = key->key;
+	fc->addr = dwarf_lowpc(&fn->die, &low) == 0 ? low : 0;
+	fc->ret_type = fn->ret_type;
+	fc->first_param = ctx->frag->nr_params;
+	fc->nr_params = np;
+	ts = ctx->env->opts->true_signature && clang && fn->nocall;
+	fc->flags = fn_set__analyze(fs, fn, clang, ts);
+	for (j = 0; j < fn->nr_params; j++) {
+		fp = &ctx->frag->params[ctx->frag->nr_params];
+		err = fn_param__btf(&fs->params[fn->first_param + j], ctx, fn,
+				    ts, fp);
+		if (err < 0)
+			return err;
+		ctx->frag->nr_params += err;
+		fc->nr_params -= !err;
+	}
+	if (fn->varargs) {
+		fp = &ctx->frag->params[ctx->frag->nr_params++];
+		fp->name = "";
+		fp->type_id = 0;
+	}
+	fc->first_tag = ctx->frag->nr_tags;
+	fc->nr_tags = 0;
+	err = cu_ctx__collect_decl_tags(ctx, &fn->die, -1, &fc->nr_tags);
+	if (err)
+		return err;
+	{
+		Dwarf_Die child;
+		int ret, idx = 0;
+
+		ret = dwarf_child(&fn->die, &child);
+		while (ret == 0 && !err) {
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter)
+				err = cu_ctx__collect_decl_tags(ctx, &child, idx++,
+								&fc->nr_tags);
+			ret = dwarf_siblingof(&child, &child);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int cu_ctx__collect_funcs(struct cu_ctx *ctx)
+{
+	struct fn_set fs = { 0 };
+	uint8_t addr_size = 0;
+	bool clang;
+	size_t i;
+	int err = 0;
+
+	if (!ctx->env->syms->nr_keys)
+		return 0;
+	clang = ctx->clang;
+	if (dwarf_cu_info(ctx->cudie->cu, NULL, NULL, NULL, NULL, NULL,
+			  &addr_size, NULL))
+		addr_size = ctx->env->ef->ptr_size;
+	call_abi__init(&fs.abi, ctx->env->ef->ehdr.e_machine, addr_size);
+
+	for (i = 0; i < ctx->nr_subprogs && !err; i++)
+		err = fn_set__add_fn(&fs, ctx, &ctx->subprogs[i]);
+	if (!err)
+		err = fn_set__link_origins(&fs);
+	for (i = 0; i < fs.nr_fns && !err; i++)
+		err = fn_set__add_cand(&fs, ctx, &fs.fns[i], clang);
+	free(fs.fns);
+	free(fs.params);
+	free(fs.by_off);
+	return err;
+}

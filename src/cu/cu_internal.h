@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * State of one CU being encoded, shared by the per-CU passes: the driver
+ * (cu_encoder.c) and what it calls (cu_types.c, cu_vars.c, cu_funcs.c,
+ * cu_check.c; cu_die.c and cu_packed.c below them).  Private to them.
+ */
+#ifndef DWARF2BTF_CU_INTERNAL_H
+#define DWARF2BTF_CU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <bpf/btf.h>
+
+#include "cu/abbrev_cache.h"
+#include "lib/grow.h"
+#include "lib/btf_ids.h"
+#include "cu/cu_encoder.h"
+#include "cu/name_cache.h"
+#include "lib/log.h"
+
+/* DIE nesting, and steps along a chain of types: beyond, corrupt DWARF */
+#define DIE_MAX_DEPTH	128
+
+enum node_kind {
+	NODE_TYPE,		/* emits exactly one BTF type */
+	NODE_ALIAS,		/* resolves to its DW_AT_type (e.g. _Atomic) */
+	NODE_VOID,		/* resolves to void (unspecified type) */
+};
+
+enum node_state {
+	NODE_UNRESOLVED,
+	NODE_RESOLVING,
+	NODE_RESOLVED,
+};
+
+struct cu_node {
+	Dwarf_Die die;
+	uint32_t first_member;	/* composites: into cu_ctx.members */
+	uint32_t nr_members;
+	uint32_t id;		/* for a tagged pointer: the PTR, after its tags */
+	uint16_t nr_tags;	/* btf_type_tag annotations of a pointer */
+	uint8_t kind;
+	uint8_t state;
+};
+
+/* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
+#define DW_TAG_LLVM_annotation	0x6000
+/*
+ * gcc >= 15's: a DIE's DW_AT_GNU_annotation refers to a DW_TAG_GNU_annotation
+ * DIE, whose own DW_AT_GNU_annotation refers to the next one.
+ */
+#define DW_TAG_GNU_annotation	0x6001
+#define DW_AT_GNU_annotation	0x2139
+/* More than this in one chain is corrupt DWARF (or a loop). */
+#define GNU_ANNOTATION_MAX	256
+
+/*
+ * Calls @fn for each btf_type_tag or btf_decl_tag (per @decl) annotation
+ * of @die; stops at the first non-zero return.  clang's children come in
+ * DWARF order.  gcc's chain is read as upstream pahole reads it: decl tags
+ * in chain order; type tags only without clang ones, up to the first
+ * other annotation, and handed over last first, because gcc chains them
+ * from the pointer outward where clang lists them from the pointee (both
+ * then give the same TYPE_TAG order).
+ */
+int die__for_each_annotation(Dwarf_Die *die, bool decl,
+			     int (*fn)(void *arg, const char *value), void *arg);
+
+/*
+ * The attributes of one DIE we may need, read in a single pass over its
+ * attribute list (dwarf_attr() rescans the list for every attribute).
+ */
+enum die_attr_slot {
+	DA_NAME,
+	DA_TYPE,
+	DA_BYTE_SIZE,
+	DA_BIT_SIZE,
+	DA_DATA_MEMBER_LOCATION,
+	DA_DATA_BIT_OFFSET,
+	DA_BIT_OFFSET,
+	DA_DECLARATION,
+	DA_EXTERNAL,
+	DA_ENCODING,
+	DA_UPPER_BOUND,
+	DA_COUNT,
+	DA_CONST_VALUE,
+	DA__MAX,
+};
+
+struct die_attrs {
+	uint32_t have;		/* 1 << slot for each attribute present */
+	Dwarf_Attribute a[DA__MAX];
+};
+
+struct cu_ctx;
+
+/*
+ * cu_packed.c: does struct DIE @t look packed, as pahole infers it from
+ * the layout (its function rules leave out a function taking one on the
+ * stack)?
+ */
+bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
+			   bool little_endian);
+
+/* DW_AT_data_member_location in bytes: a constant or a DWARF 2 expression. */
+int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
+
+/*
+ * @name, read from @attr, such that it can be kept past this CU: copied
+ * into the fragment when it was inline in .debug_info (str_arena.h).
+ * NULL without memory.
+ */
+const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
+			      const char *name);
+
+/* The die_attr_slot of DWARF attribute @name, or -1. */
+int die_attr_slot(unsigned int name);
+int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da);
+
+static inline Dwarf_Attribute *die_attrs__at(struct die_attrs *da,
+					     enum die_attr_slot s)
+{
+	return da->have & (1u << s) ? &da->a[s] : NULL;
+}
+
+static inline bool die_attrs__udata(struct die_attrs *da,
+				    enum die_attr_slot s, Dwarf_Word *v)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, s);
+
+	return a && !dwarf_formudata(a, v);
+}
+
+static inline bool die_attrs__flag(struct die_attrs *da, enum die_attr_slot s)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, s);
+	bool f = false;
+
+	if (a)
+		dwarf_formflag(a, &f);
+	return f;
+}
+
+static inline const char *die_attrs__name(struct die_attrs *da)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, DA_NAME);
+
+	return a ? dwarf_formstring(a) : NULL;
+}
+
+/* Names are set after the fact from name_cache offsets (btf_ids.h). */
+static inline struct btf_member *btf_last_member(struct btf *btf)
+{
+	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
+
+	return btf_members(t) + btf_vlen(t) - 1;
+}
+
+static inline void btf_last_enum_name(struct btf *btf, bool enum64,
+				      uint32_t off)
+{
+	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
+
+	if (enum64)
+		btf_enum64(t)[btf_vlen(t) - 1].name_off = off;
+	else
+		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
+}
+
+struct cu_ctx {
+	const struct encode_env *env;
+	struct name_cache *names;
+	Dwarf_Die *cudie;
+	uint64_t cu_off;
+	struct btf *btf;
+	struct cu_node *nodes;
+	Dwarf_Off *node_offs;	/* nodes' DIE offsets */
+	size_t nr_nodes, cap_nodes, cap_offs;
+	/*
+	 * Members, seen once while collecting, are kept (each composite's
+	 * together) so that emitting does not walk and decode them again.
+	 */
+	Dwarf_Die *members, *scratch;
+	size_t nr_members, cap_members, nr_scratch, cap_scratch;
+	uint32_t *node_hash;	/* open addressing: DIE offset -> node + 1 */
+	size_t hash_mask;
+	Dwarf_Off cu_start;	/* for CU-relative references */
+	Dwarf_Die *subprogs;
+	size_t nr_subprogs, cap_subprogs;
+	Dwarf_Die *vars;
+	size_t nr_vars, cap_vars;
+	size_t cap_frag_vars, cap_frag_funcs, cap_frag_params, cap_frag_tags;
+	uint32_t first_id;	/* the CU's first type id in the batch BTF */
+	uint32_t next_id;
+	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
+	bool need_index_type;
+	bool reported;		/* errbuf holds the error */
+	bool clang;		/* producer: only clang emits LLVM annotations */
+	bool annotations;	/* clang, or gcc >= 15: may have annotations */
+	char *errbuf;
+	size_t errlen;
+	bool little_endian;
+	struct cu_fragment *frag;
+	struct abbrev_cache abbrevs;
+};
+
+/*
+ * The first error found in a CU is kept (not printed: the consumer prints
+ * the first failure in CU order, so a run says one line, the same one for
+ * any -j).
+ */
+#define cu_err(ctx, die, fmt, ...) do {					\
+	if (!(ctx)->reported)						\
+		snprintf((ctx)->errbuf, (ctx)->errlen,			\
+			 "%s: CU 0x%llx: DIE 0x%llx: " fmt,		\
+			 (ctx)->env->ef->path,				\
+			 (unsigned long long)(ctx)->cu_off,		\
+			 (unsigned long long)dwarf_dieoffset(die),	\
+			 ##__VA_ARGS__);				\
+	(ctx)->reported = true;						\
+} while (0)
+
+static inline bool die_flag(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	if (dwarf_attr(die, name, &attr))
+		dwarf_formflag(&attr, &flag);
+	return flag;
+}
+
+static inline bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, name, &attr) && !dwarf_formudata(&attr, val);
+}
+
+/* The DIE's DW_AT_type, through its abstract origin or specification. */
+static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, type);
+}
+
+static inline const char *die_name(Dwarf_Die *die)
+{
+	const char *n = dwarf_diename(die);
+
+	return n ? n : "";
+}
+
+/*
+ * cu_types.c: collect the CU's type DIEs (and its subprogram and variable
+ * DIEs) giving each type its BTF id, then emit them.
+ */
+int cu_ctx__collect_types(struct cu_ctx *ctx);
+int cu_ctx__emit_types(struct cu_ctx *ctx);
+/* The BTF id of @die's DW_AT_type (0: void). */
+int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
+/* The same for an already read DW_AT_type attribute of @die (NULL: void). */
+int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
+			  Dwarf_Attribute *attr, uint32_t *id);
+/* cu_vars.c, cu_funcs.c: the CU's variable and function candidates. */
+int cu_ctx__collect_vars(struct cu_ctx *ctx);
+int cu_ctx__collect_funcs(struct cu_ctx *ctx);
+/* cu_check.c: every emitted type is valid BTF. */
+int cu_ctx__check(struct cu_ctx *ctx);
+/* Append @die's btf_decl_tag annotations to the fragment's tag pool. */
+int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
+			      int component, uint32_t *nr);
+
+#endif

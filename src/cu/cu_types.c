@@ -1,0 +1,961 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The types of one CU, in two passes over its DIE tree.  The first
+ * collects every type DIE in DIE order and gives each the BTF id it will
+ * get, so references can point forward (DWARF types refer to each other in
+ * any order, and libbpf only appends); the same walk lists the subprogram
+ * and variable DIEs for the later passes.  The second emits the types with
+ * libbpf's btf__add_*() and checks that every id came out as predicted.
+ * DIEs that BTF has no kind for (_Atomic, unspecified types) get no id and
+ * resolve to what they qualify or to void, as pahole does.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/cu_internal.h"
+#include "lib/hash.h"
+#include "lib/zalloc.h"
+
+static enum node_kind tag_node_kind(int tag, bool *is_type)
+{
+	*is_type = true;
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_typedef:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_array_type:
+	case DW_TAG_subroutine_type:
+		return NODE_TYPE;
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+	case DW_TAG_shared_type:
+		return NODE_ALIAS;
+	case DW_TAG_unspecified_type:
+		return NODE_VOID;
+	default:
+		*is_type = false;
+		return NODE_VOID;
+	}
+}
+
+/* Says what went wrong reading @die's annotations. */
+static void cu_ctx__annotation_err(struct cu_ctx *ctx, Dwarf_Die *die, int err)
+{
+	if (err == -ELOOP)
+		cu_err(ctx, die, "annotation chain longer than %d or looping",
+		       GNU_ANNOTATION_MAX);
+	else if (err == -EINVAL)
+		cu_err(ctx, die, "cannot read annotations");
+}
+
+static int count_annotation(void *arg, const char *value)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
+			    enum node_kind kind)
+{
+	int nr_tags = 0;
+
+	struct cu_node *n;
+
+	if (grow_array((void **)&ctx->nodes, &ctx->cap_nodes, ctx->nr_nodes + 1,
+		       sizeof(*ctx->nodes), 256) ||
+	    grow_array((void **)&ctx->node_offs, &ctx->cap_offs,
+		       ctx->nr_nodes + 1, sizeof(*ctx->node_offs), 256))
+		return -ENOMEM;
+	ctx->node_offs[ctx->nr_nodes] = dwarf_dieoffset(die);
+	n = &ctx->nodes[ctx->nr_nodes++];
+	n->die = *die;
+	n->kind = kind;
+	n->state = NODE_UNRESOLVED;
+	n->id = 0;
+	n->nr_tags = 0;
+	n->first_member = 0;
+	n->nr_members = 0;
+	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
+	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
+	    ctx->annotations && !ctx->env->opts->skip_type_tags) {
+		int err = die__for_each_annotation(die, false,
+						   count_annotation, &nr_tags);
+
+		if (err) {
+			cu_ctx__annotation_err(ctx, die, err);
+			return err;
+		}
+		if (nr_tags > UINT16_MAX)
+			return -E2BIG;
+		n->nr_tags = nr_tags;
+		ctx->next_id += nr_tags;
+	}
+	if (kind == NODE_TYPE) {
+		n->id = ctx->next_id++;
+		n->state = NODE_RESOLVED;
+		if (dwarf_tag(die) == DW_TAG_array_type)
+			ctx->need_index_type = true;
+	} else if (kind == NODE_VOID) {
+		n->state = NODE_RESOLVED;
+	}
+	return 0;
+}
+
+static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
+			   Dwarf_Die *die)
+{
+	if (grow_array((void **)arr, cap, *nr + 1, sizeof(**arr), 256))
+		return -ENOMEM;
+	(*arr)[(*nr)++] = *die;
+	return 0;
+}
+
+/*
+ * Pass 1: every type DIE anywhere in the CU (pahole encodes types declared
+ * inside functions and lexical blocks too), top-level functions and
+ * variables.  DIE order is pre-order, so node offsets come out sorted.
+ */
+static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
+			   size_t owner);
+
+/* A composite's members in a row, even when nested types interleave. */
+static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
+				    int depth, size_t node)
+{
+	size_t base = ctx->nr_scratch, n;
+	int err;
+
+	err = cu_ctx__collect(ctx, die, depth, node);
+	if (err)
+		return err;
+	n = ctx->nr_scratch - base;
+	if (ctx->nr_members + n > UINT32_MAX)
+		return -E2BIG;
+	if (n && grow_array((void **)&ctx->members, &ctx->cap_members,
+			    ctx->nr_members + n + 1, sizeof(*ctx->members), 256))
+		return -ENOMEM;
+	if (n)
+		memcpy(ctx->members + ctx->nr_members, ctx->scratch + base,
+		       n * sizeof(*ctx->members));
+	ctx->nodes[node].first_member = ctx->nr_members;
+	ctx->nodes[node].nr_members = n;
+	ctx->nr_members += n;
+	ctx->nr_scratch = base;
+	return 0;
+}
+
+static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
+			   size_t owner)
+{
+	Dwarf_Die child;
+	int ret, err;
+
+	if (depth > DIE_MAX_DEPTH) {
+		cu_err(ctx, parent, "DIE nesting deeper than %d", DIE_MAX_DEPTH);
+		return -EINVAL;
+	}
+	ret = abbrev_cache__child(&ctx->abbrevs, parent, &child);
+	if (ret < 0) {
+		cu_err(ctx, parent, "cannot read children: %s", dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	if (ret > 0)
+		return 0;
+	do {
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
+		enum node_kind kind;
+		bool is_type, descend = false;
+
+		kind = tag_node_kind(tag, &is_type);
+		if (tag == DW_TAG_member) {
+			if (owner != SIZE_MAX) {
+				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
+						      &ctx->cap_scratch, &child);
+				if (err)
+					return err;
+			}
+		} else if (is_type) {
+			size_t node = ctx->nr_nodes;
+
+			err = cu_ctx__add_node(ctx, &child, kind);
+			if (err)
+				return err;
+			/* Types can be nested in structs (gcc and clang do). */
+			if ((tag == DW_TAG_structure_type ||
+			     tag == DW_TAG_union_type ||
+			     tag == DW_TAG_class_type)) {
+				if (dwarf_haschildren(&child))
+					err = cu_ctx__collect_composite(ctx,
+							&child, depth + 1, node);
+				if (err)
+					return err;
+			}
+		} else if (tag == DW_TAG_subprogram) {
+			/* Any depth: pahole considers nested ones too. */
+			err = cu_ctx__add_die(&ctx->subprogs, &ctx->nr_subprogs,
+					      &ctx->cap_subprogs, &child);
+			if (err)
+				return err;
+			descend = true;
+		} else if (tag == DW_TAG_lexical_block) {
+			/*
+			 * Not into inlined_subroutine or call_site trees:
+			 * local types live in the abstract instance.
+			 */
+			descend = true;
+		} else if (tag == DW_TAG_variable && depth == 0) {
+			err = cu_ctx__add_die(&ctx->vars, &ctx->nr_vars,
+					      &ctx->cap_vars, &child);
+			if (err)
+				return err;
+		}
+		if (descend && dwarf_haschildren(&child)) {
+			err = cu_ctx__collect(ctx, &child, depth + 1, SIZE_MAX);
+			if (err)
+				return err;
+		}
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+		if (ret < 0) {
+			cu_err(ctx, parent, "cannot read siblings: %s",
+			       dwarf_errmsg(-1));
+			return -EINVAL;
+		}
+	} while (ret == 0);
+	return 0;
+}
+
+/* Every type reference is looked up: a hash, not a search. */
+static int cu_ctx__index_nodes(struct cu_ctx *ctx)
+{
+	size_t size = 64, i;
+
+	while (size < ctx->nr_nodes * 2)
+		size *= 2;
+	ctx->node_hash = zalloc(size, sizeof(*ctx->node_hash));
+	if (!ctx->node_hash)
+		return -ENOMEM;
+	ctx->hash_mask = size - 1;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
+
+		while (ctx->node_hash[h])
+			h = (h + 1) & ctx->hash_mask;
+		ctx->node_hash[h] = i + 1;
+	}
+	return 0;
+}
+
+static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
+{
+	size_t h = hash_int(off) & ctx->hash_mask;
+
+	for (; ctx->node_hash[h]; h = (h + 1) & ctx->hash_mask)
+		if (ctx->node_offs[ctx->node_hash[h] - 1] == off)
+			return &ctx->nodes[ctx->node_hash[h] - 1];
+	return NULL;
+}
+
+/* The DIE offset an attribute refers to; CU-local forms need no DIE. */
+static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
+			    Dwarf_Off *off)
+{
+	Dwarf_Die ref;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		/*
+		 * dwarf_formref() is deprecated for dwarf_formref_die(),
+		 * which builds a whole DIE; we only need the offset.
+		 */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+		if (dwarf_formref(attr, off))
+			return false;
+#pragma GCC diagnostic pop
+		*off += ctx->cu_start;
+		return true;
+	default:
+		if (!dwarf_formref_die(attr, &ref))
+			return false;
+		*off = dwarf_dieoffset(&ref);
+		return true;
+	}
+}
+
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
+				uint32_t *id, int depth);
+
+int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
+			  Dwarf_Attribute *attr, uint32_t *id)
+{
+	struct cu_node *n;
+	Dwarf_Off off;
+
+	*id = 0;
+	if (!attr)
+		return 0;
+	if (!cu_ctx__ref_off(ctx, attr, &off)) {
+		cu_err(ctx, die, "bad DW_AT_type reference");
+		return -EINVAL;
+	}
+	n = cu_ctx__find_node(ctx, off);
+	if (!n) {
+		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
+		       (unsigned long long)off);
+		return -EINVAL;
+	}
+	return cu_ctx__resolve_node(ctx, n, id, 0);
+}
+
+/* BTF id of the type @die refers to through DW_AT_type (0: void). */
+int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
+{
+	Dwarf_Attribute attr;
+
+	return cu_ctx__type_ref_attr(ctx, die,
+				     dwarf_attr_integrate(die, DW_AT_type, &attr),
+				     id);
+}
+
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
+				uint32_t *id, int depth)
+{
+	Dwarf_Attribute attr;
+	struct cu_node *next;
+	Dwarf_Off off;
+	int err;
+
+	if (n->state == NODE_RESOLVED) {
+		*id = n->id;
+		return 0;
+	}
+	if (n->state == NODE_RESOLVING || depth > DIE_MAX_DEPTH) {
+		cu_err(ctx, &n->die, "type reference cycle");
+		return -ELOOP;
+	}
+	n->state = NODE_RESOLVING;
+	*id = 0;
+	if (dwarf_attr(&n->die, DW_AT_type, &attr)) {
+		if (!cu_ctx__ref_off(ctx, &attr, &off) ||
+		    !(next = cu_ctx__find_node(ctx, off))) {
+			cu_err(ctx, &n->die, "bad DW_AT_type reference");
+			return -EINVAL;
+		}
+		err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
+		if (err)
+			return err;
+	}
+	n->id = *id;
+	n->state = NODE_RESOLVED;
+	return 0;
+}
+
+static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	Dwarf_Word enc = 0, bytes = 0, bits = 0;
+	int encoding = 0;
+
+	die_udata(die, DW_AT_encoding, &enc);
+	die_udata(die, DW_AT_byte_size, &bytes);
+	if (!die_udata(die, DW_AT_bit_size, &bits))
+		bits = bytes * 8;
+	bytes = (bits + 7) / 8;
+
+	switch (enc) {
+	case DW_ATE_float:
+		if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
+		    bytes == 8 || bytes == 12 || bytes == 16))
+			return btf__add_float(ctx->btf, name, bytes);
+		break;
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		encoding = BTF_INT_SIGNED;
+		break;
+	case DW_ATE_boolean:
+		encoding = BTF_INT_BOOL;
+		break;
+	default:
+		break;
+	}
+	/*
+	 * DWARF 5 producers emit odd-sized helper types (DW_ATE_unsigned_24)
+	 * only for location expressions; BTF cannot hold them.
+	 */
+	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
+		name = "__SANITIZED_FAKE_INT__";
+		bytes = 4;
+	}
+	return btf__add_int(ctx->btf, name, bytes, encoding);
+}
+
+/* Byte size of a type DIE, looking through typedefs and qualifiers. */
+static Dwarf_Word die_type_size(Dwarf_Die *die)
+{
+	Dwarf_Die type = *die;
+	int i;
+
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word sz;
+
+		if (die_udata(&type, DW_AT_byte_size, &sz))
+			return sz;
+		if (!dwarf_attr(&type, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &type))
+			return 0;
+	}
+	return 0;
+}
+
+static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
+			      struct die_attrs *da)
+{
+	Dwarf_Word byte_off, bit_size = 0, data_bit_off, storage;
+	Dwarf_Attribute *bo;
+	Dwarf_Sword dw_bit_off;
+	uint64_t bit_off;
+	uint32_t type;
+	int err, name_off;
+
+	err = cu_ctx__type_ref_attr(ctx, m, die_attrs__at(da, DA_TYPE), &type);
+	if (err)
+		return err;
+	if (member_byte_offset(die_attrs__at(da, DA_DATA_MEMBER_LOCATION),
+			       &byte_off)) {
+		cu_err(ctx, m, "bad DW_AT_data_member_location");
+		return -EINVAL;
+	}
+	die_attrs__udata(da, DA_BIT_SIZE, &bit_size);
+	if (die_attrs__udata(da, DA_DATA_BIT_OFFSET, &data_bit_off)) {
+		bit_off = data_bit_off;
+	} else {
+		bit_off = byte_off * 8;
+		bo = die_attrs__at(da, DA_BIT_OFFSET);
+		if (bit_size && bo && !dwarf_formsdata(bo, &dw_bit_off)) {
+			Dwarf_Die t;
+
+			/*
+			 * DWARF 2-4 count from the storage unit's most
+			 * significant bit; BTF wants the bit position.
+			 */
+			if (!die_attrs__udata(da, DA_BYTE_SIZE, &storage)) {
+				storage = 0;
+				if (die_attrs__at(da, DA_TYPE) &&
+				    dwarf_formref_die(&da->a[DA_TYPE], &t))
+					storage = die_type_size(&t);
+			}
+			if (ctx->little_endian)
+				bit_off += storage * 8 - dw_bit_off - bit_size;
+			else
+				bit_off += dw_bit_off;
+		}
+	}
+	if (bit_off > UINT32_MAX) {
+		cu_err(ctx, m, "member offset out of range");
+		return -EINVAL;
+	}
+	name_off = name_cache__off(ctx->names, ctx->btf, die_attrs__name(da));
+	err = name_off < 0 ? name_off :
+	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
+	if (!err && name_off)
+		btf_last_member(ctx->btf)->name_off = name_off;
+	if (err)
+		cu_err(ctx, m, "cannot encode member (bit offset %llu, size %llu)",
+		       (unsigned long long)bit_off, (unsigned long long)bit_size);
+	return err;
+}
+
+/* As btf__add_typedef(), the name through the cache. */
+static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
+			       uint32_t ref)
+{
+	int off = name_cache__off(ctx->names, ctx->btf, name), id;
+
+	if (off <= 0)	/* libbpf refuses a typedef without a name */
+		return off < 0 ? off : btf__add_typedef(ctx->btf, name, ref);
+	id = btf__add_typedef(ctx->btf, "int", ref);
+	if (id > 0)
+		btf_mut_type(ctx->btf, id)->name_off = off;
+	return id;
+}
+
+static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
+				 int tag)
+{
+	Dwarf_Die *die = &n->die;
+	struct die_attrs da;
+	const char *name;
+	Dwarf_Word size = 0;
+	uint32_t i;
+	int id, name_off;
+
+	if (die_attrs__get(ctx, die, &da))
+		return -EINVAL;
+	name = die_attrs__name(&da);
+	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
+		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
+				    BTF_FWD_UNION : BTF_FWD_STRUCT);
+	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
+	name_off = name_cache__off(ctx->names, ctx->btf, name);
+	if (name_off < 0)
+		return name_off;
+	if (tag == DW_TAG_union_type)
+		id = btf__add_union(ctx->btf, NULL, size);
+	else
+		id = btf__add_struct(ctx->btf, NULL, size);
+	if (id < 0)
+		return id;
+	btf_mut_type(ctx->btf, id)->name_off = name_off;
+	for (i = 0; i < n->nr_members; i++) {
+		Dwarf_Die *m = &ctx->members[n->first_member + i];
+		int err = die_attrs__get(ctx, m, &da);
+
+		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
+		    !die_attrs__flag(&da, DA_DECLARATION))
+			err = cu_ctx__add_member(ctx, m, &da);
+		if (err)
+			return err;
+	}
+	return id;
+}
+
+static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size = 4;
+	bool is_signed = false, enum64;
+	Dwarf_Attribute attr;
+	Dwarf_Die child, base;
+	int id, ret;
+
+	die_udata(die, DW_AT_byte_size, &size);
+	/* Signedness from the underlying type when the producer gives one. */
+	if (dwarf_attr(die, DW_AT_type, &attr) &&
+	    dwarf_formref_die(&attr, &base)) {
+		Dwarf_Word enc = 0;
+		int i;
+
+		for (i = 0; i < DIE_MAX_DEPTH && dwarf_tag(&base) != DW_TAG_base_type; i++)
+			if (!dwarf_attr(&base, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &base))
+				break;
+		if (die_udata(&base, DW_AT_encoding, &enc))
+			is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	}
+	enum64 = size > 4 && !ctx->env->opts->skip_enum64;
+	if (!enum64 && size > 4)
+		size = 4;
+	if (enum64)
+		id = btf__add_enum64(ctx->btf, name, size, is_signed);
+	else
+		id = btf__add_enum(ctx->btf, name, size);
+	if (id < 0)
+		return id;
+
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
+	while (ret == 0) {
+		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_enumerator) {
+			Dwarf_Attribute *cv;
+			struct die_attrs da;
+			const char *ename;
+			int name_off;
+			Dwarf_Sword sval = 0;
+			Dwarf_Word uval = 0;
+			int64_t v = 0;
+			int err;
+
+			if (die_attrs__get(ctx, &child, &da) ||
+			    !(cv = die_attrs__at(&da, DA_CONST_VALUE))) {
+				cu_err(ctx, &child, "enumerator without a value");
+				return -EINVAL;
+			}
+			ename = die_attrs__name(&da);
+			/*
+			 * pahole reads data1..8 and udata zero-extended and
+			 * only sdata sign-extended; libbpf then sets an ENUM's
+			 * kind_flag when a value is negative.  Same here, so
+			 * signedness comes out as in pahole's BTF.
+			 */
+			if (dwarf_whatform(cv) == DW_FORM_sdata) {
+				dwarf_formsdata(cv, &sval);
+				v = sval;
+			} else {
+				dwarf_formudata(cv, &uval);
+				v = (int64_t)uval;
+			}
+			/* libbpf wants a name: one it has, then ours */
+			name_off = name_cache__off(ctx->names, ctx->btf, ename);
+			if (name_off < 0)
+				err = name_off;
+			else if (!name_off)	/* libbpf refuses it */
+				err = btf__add_enum_value(ctx->btf, "", v);
+			else if (enum64)
+				err = btf__add_enum64_value(ctx->btf, "int", v);
+			else if (ctx->env->opts->skip_enum64)
+				/* as pahole: 32 bits of every value, unsigned */
+				err = btf__add_enum_value(ctx->btf, "int",
+							  (uint32_t)v);
+			else
+				err = btf__add_enum_value(ctx->btf, "int", v);
+			if (!err)
+				btf_last_enum_name(ctx->btf, enum64, name_off);
+			if (err) {
+				cu_err(ctx, &child, "cannot encode enumerator");
+				return err;
+			}
+		}
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+	}
+	return ret < 0 ? -EINVAL : id;
+}
+
+static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint64_t nelems = 1;
+	uint32_t elem;
+	Dwarf_Die child;
+	int ret, dims = 0, err;
+
+	err = cu_ctx__type_ref(ctx, die, &elem);
+	if (err)
+		return err;
+	/*
+	 * Dimensions flattened into one count, as pahole does.  `x[0]` has an
+	 * upper bound of -1 or a count of 0, a flexible `x[]` neither: 0.
+	 * What does not fit BTF's 32-bit count is an error, not a wrap.
+	 */
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
+	while (ret == 0) {
+		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_subrange_type) {
+			Dwarf_Word count = 0, upper;
+
+			dims++;
+			if (die_udata(&child, DW_AT_upper_bound, &upper))
+				count = upper + 1;
+			else
+				die_udata(&child, DW_AT_count, &count);
+			if (count > UINT32_MAX ||
+			    (count && nelems > UINT32_MAX / count)) {
+				cu_err(ctx, &child, "array count too large for BTF");
+				return -E2BIG;
+			}
+			nelems *= count;
+		}
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+	}
+	if (ret < 0)
+		return -EINVAL;
+	if (!dims)
+		nelems = 0;
+	return btf__add_array(ctx->btf, ctx->index_type_id, elem,
+			      (uint32_t)nelems);
+}
+
+static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t ret_type;
+	Dwarf_Die child;
+	int id, ret, err;
+
+	err = cu_ctx__type_ref(ctx, die, &ret_type);
+	if (err)
+		return err;
+	id = btf__add_func_proto(ctx->btf, ret_type);
+	if (id < 0)
+		return id;
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
+	while (ret == 0) {
+		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
+		uint32_t type = 0;
+
+		if (tag == DW_TAG_formal_parameter) {
+			err = cu_ctx__type_ref(ctx, &child, &type);
+			if (err)
+				return err;
+			err = btf__add_func_param(ctx->btf, NULL, type);
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			err = btf__add_func_param(ctx->btf, NULL, 0);
+		} else {
+			err = 0;
+		}
+		if (err)
+			return err;
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+	}
+	return ret < 0 ? -EINVAL : id;
+}
+
+struct tag_chain {
+	struct btf *btf;
+	uint32_t prev;		/* what the next tag points at */
+};
+
+static int add_type_tag(void *arg, const char *value)
+{
+	struct tag_chain *tc = arg;
+	int id = btf__add_type_tag(tc->btf, value, tc->prev);
+
+	if (id < 0)
+		return id;
+	tc->prev = id;
+	return 0;
+}
+
+/*
+ * int __tag(a) __tag(b) *p: PTR -> TYPE_TAG b -> TYPE_TAG a -> int, the
+ * order the kernel expects (and pahole emits) for clang's annotations.
+ */
+static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, struct cu_node *n,
+				  uint32_t pointee)
+{
+	struct tag_chain tc = { ctx->btf, pointee };
+	int err;
+
+	err = die__for_each_annotation(&n->die, false, add_type_tag, &tc);
+	if (err)
+		return err;
+	return btf__add_ptr(ctx->btf, tc.prev);
+}
+
+static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die *die = &n->die;
+	int tag = dwarf_tag(die);
+	uint32_t ref;
+	int err;
+
+	switch (tag) {
+	case DW_TAG_base_type:
+		return cu_ctx__add_base_type(ctx, die);
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return cu_ctx__add_composite(ctx, n, tag);
+	case DW_TAG_enumeration_type:
+		return cu_ctx__add_enum(ctx, die);
+	case DW_TAG_array_type:
+		return cu_ctx__add_array(ctx, die);
+	case DW_TAG_subroutine_type:
+		return cu_ctx__add_func_proto(ctx, die);
+	default:
+		break;
+	}
+	/* Types never have an abstract origin: no need to integrate. */
+	err = cu_ctx__type_ref_attr(ctx, die, dwarf_attr(die, DW_AT_type, &attr),
+				    &ref);
+	if (err)
+		return err;
+	switch (tag) {
+	case DW_TAG_pointer_type:
+		if (n->nr_tags)
+			return cu_ctx__add_tagged_ptr(ctx, n, ref);
+		return btf__add_ptr(ctx->btf, ref);
+	case DW_TAG_const_type:
+		return btf__add_const(ctx->btf, ref);
+	case DW_TAG_volatile_type:
+		return btf__add_volatile(ctx->btf, ref);
+	case DW_TAG_restrict_type:
+		return btf__add_restrict(ctx->btf, ref);
+	case DW_TAG_typedef:
+		return cu_ctx__add_typedef(ctx, die_name(die), ref);
+	default:
+		cu_err(ctx, die, "unexpected tag 0x%x", tag);
+		return -EINVAL;
+	}
+}
+
+/*
+ * The array index type: the CU's own "int" when it has one (as pahole
+ * does), else a signed 32-bit "int" appended after the CU's types.
+ */
+static void cu_ctx__pick_index_type(struct cu_ctx *ctx)
+{
+	size_t i;
+
+	if (!ctx->need_index_type)
+		return;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+		Dwarf_Word enc = 0, size = 0;
+
+		if (n->kind != NODE_TYPE || dwarf_tag(&n->die) != DW_TAG_base_type)
+			continue;
+		if (strcmp(die_name(&n->die), "int"))
+			continue;
+		die_udata(&n->die, DW_AT_encoding, &enc);
+		die_udata(&n->die, DW_AT_byte_size, &size);
+		ctx->index_type_id = n->id;
+		return;
+	}
+	ctx->index_type_id = ctx->next_id++;
+}
+
+struct decl_tags {
+	struct btf *btf;
+	uint32_t id;
+	int component;
+};
+
+static int add_decl_tag(void *arg, const char *value)
+{
+	struct decl_tags *dt = arg;
+	int id = btf__add_decl_tag(dt->btf, value, dt->id, dt->component);
+
+	return id < 0 ? id : 0;
+}
+
+/* DECL_TAGs of a struct, union or typedef and of the members. */
+static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
+{
+	struct decl_tags dt = { ctx->btf, n->id, -1 };
+	int tag = dwarf_tag(&n->die), err;
+	uint32_t i;
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
+		return 0;
+	err = die__for_each_annotation(&n->die, true, add_decl_tag, &dt);
+	if (err)
+		cu_ctx__annotation_err(ctx, &n->die, err);
+	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
+		return err;
+	dt.component = 0;
+	for (i = 0; i < n->nr_members && !err; i++) {
+		Dwarf_Die *m = &ctx->members[n->first_member + i];
+
+		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration))
+			continue;
+		/* clang's are children, gcc's an attribute */
+		if (dwarf_haschildren(m) || !ctx->clang)
+			err = die__for_each_annotation(m, true, add_decl_tag, &dt);
+		if (err)
+			cu_ctx__annotation_err(ctx, m, err);
+		dt.component++;
+	}
+	return err;
+}
+
+struct tag_pool {
+	struct cu_ctx *ctx;
+	int component;
+	uint32_t *nr;
+};
+
+static int pool_decl_tag(void *arg, const char *value)
+{
+	struct tag_pool *tp = arg;
+	struct cu_fragment *f = tp->ctx->frag;
+
+	if (grow_array((void **)&f->tags, &tp->ctx->cap_frag_tags,
+		       f->nr_tags + 1, sizeof(*f->tags), 256))
+		return -ENOMEM;
+	f->tags[f->nr_tags].value = value;
+	f->tags[f->nr_tags].component = tp->component;
+	f->nr_tags++;
+	(*tp->nr)++;
+	return 0;
+}
+
+int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
+			      int component, uint32_t *nr)
+{
+	struct tag_pool tp = { ctx, component, nr };
+
+	int err;
+
+	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
+		return 0;
+	err = die__for_each_annotation(die, true, pool_decl_tag, &tp);
+	if (err)
+		cu_ctx__annotation_err(ctx, die, err);
+	return err;
+}
+
+static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
+{
+	size_t i;
+	int err;
+
+	/* Walking every member for tags gcc < 15 never emits: 3% of a run. */
+	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
+		return 0;
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+
+		if (n->kind != NODE_TYPE)
+			continue;
+		err = cu_ctx__add_decl_tags(ctx, n);
+		if (err) {
+			cu_err(ctx, &n->die, "cannot encode decl tag: %s",
+			       strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
+{
+	size_t i;
+	int id;
+
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+
+		if (n->kind != NODE_TYPE)
+			continue;
+		id = cu_ctx__emit_node(ctx, n);
+		if (id < 0) {
+			/* libbpf refused it (bad name, size, offset...). */
+			cu_err(ctx, &n->die, "cannot encode type: %s",
+			       strerror(-id));
+			return id;
+		}
+		if ((uint32_t)id != n->id) {
+			cu_err(ctx, &n->die, "type id drift (%d, expected %u)",
+			       id, n->id);
+			return -EINVAL;
+		}
+	}
+	if (ctx->need_index_type &&
+	    ctx->index_type_id == btf__type_cnt(ctx->btf)) {
+		id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
+		if (id < 0)
+			return id;
+	}
+	return 0;
+}
+
+int cu_ctx__collect_types(struct cu_ctx *ctx)
+{
+	int err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
+
+	if (!err)
+		err = cu_ctx__index_nodes(ctx);
+	if (!err)
+		cu_ctx__pick_index_type(ctx);
+	return err;
+}
+
+int cu_ctx__emit_types(struct cu_ctx *ctx)
+{
+	int err = cu_ctx__emit_nodes(ctx);
+
+	return err ? err : cu_ctx__emit_decl_tags(ctx);
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Variable candidates of one CU: the variables with a name the kernel
+ * accepts, an address (or an ELF symbol), in a data section.  Which of
+ * them become VARs is decided after all CUs (vars.c).
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/cu_internal.h"
+
+/* pahole's btf_name_valid(): what the kernel accepts as a VAR name. */
+static bool var_name_valid(const char *n)
+{
+	size_t i;
+
+	if (!((n[0] >= 'a' && n[0] <= 'z') || (n[0] >= 'A' && n[0] <= 'Z') ||
+	      n[0] == '_' || n[0] == '.'))
+		return false;
+	for (i = 1; n[i]; i++) {
+		char c = n[i];
+
+		if (i >= 127 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* Compiler- and macro-made objects pahole leaves out. */
+static bool var_name_skipped(const char *n)
+{
+	static const char *const prefixes[] = {
+		"__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
+		"__gendwarfksyms_ptr_", "__func_stack_frame_non_standard_",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* The address of a variable located by DW_OP_addr[x] (+ DW_OP_plus_uconst). */
+static bool var_addr(Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) || nops < 1)
+		return false;
+	if (ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number;
+	} else if (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) {
+		Dwarf_Attribute res;
+		Dwarf_Addr a;
+
+		if (dwarf_getlocation_attr(&attr, &ops[0], &res) ||
+		    dwarf_formaddr(&res, &a))
+			return false;
+		*addr = a;
+	} else {
+		return false;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+		*addr += ops[1].number;
+	return true;
+}
+
+/* Does an object symbol of this name sit in section @shndx? */
+static bool elf_symtab__has_var(const struct elf_symtab *st, const char *name,
+			uint32_t shndx)
+{
+	const struct elf_sym *sym;
+	size_t nr, k;
+
+	sym = elf_symtab__find(st->vars, st->nr_vars, name, &nr);
+	for (k = 0; k < nr; k++)
+		if (sym[k].shndx == shndx)
+			return true;
+	return false;
+}
+
+/*
+ * Sections of a relocatable file (a module) have no addresses; libdwfl
+ * gave them some to relocate the DWARF.  The section of such an address,
+ * and the offset in it (as in the symbol table), or NULL.
+ */
+static const struct elf_data_section *
+encode_env__var_section(const struct encode_env *env, uint64_t addr, uint64_t *off)
+{
+	const struct elf_symtab *st = env->syms;
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++) {
+		const struct elf_data_section *sec = &st->secs[i];
+		uint64_t base;
+
+		if (sec->shndx >= env->nr_rel_addr)
+			continue;
+		base = env->rel_addr[sec->shndx];
+		if (base && addr >= base && addr - base < sec->size) {
+			*off = addr - base;
+			return sec;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Top-level variables with a static address: those in .data..percpu (the
+ * var feature), or in any data section (global_var).  As in pahole, the
+ * section is the first one holding the address, and the symbol table is
+ * only consulted for offset 0, where section start markers would otherwise
+ * be taken for variables.
+ */
+int cu_ctx__collect_vars(struct cu_ctx *ctx)
+{
+	const struct elf_symtab *st = ctx->env->syms;
+	size_t i;
+
+	if (!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars)
+		return 0;
+	for (i = 0; i < ctx->nr_vars; i++) {
+		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
+		Dwarf_Attribute nattr;
+		const struct elf_data_section *sec;
+		Dwarf_Attribute attr;
+		struct var_cand *vc;
+		uint64_t addr, off;
+		const char *name;
+		uint32_t type;
+		__s64 size;
+		int err;
+
+		if (die_flag(die, DW_AT_declaration) ||
+		    die_flag(die, DW_AT_artificial) || !var_addr(die, &addr))
+			continue;
+		/* A definition of an earlier declaration names it there. */
+		named = die;
+		if (dwarf_attr(die, DW_AT_specification, &attr) &&
+		    dwarf_formref_die(&attr, &spec))
+			named = &spec;
+		name = dwarf_attr_integrate(named, DW_AT_name, &nattr) ?
+		       dwarf_formstring(&nattr) : NULL;
+		if (!name || var_name_skipped(name) || !var_name_valid(name))
+			continue;
+		if (ctx->env->rel_addr) {
+			sec = encode_env__var_section(ctx->env, addr, &off);
+		} else {
+			sec = elf_symtab__section_of(st, addr);
+			off = sec ? addr - sec->addr : 0;
+		}
+		if (!sec || !(ctx->env->opts->global_vars ||
+			      sec->shndx == st->percpu_shndx))
+			continue;
+		if (off == 0 && !elf_symtab__has_var(st, name, sec->shndx))
+			continue;
+		err = cu_ctx__type_ref(ctx, named, &type);
+		if (err)
+			return err;
+		if (!type)
+			continue;
+		size = btf__resolve_size(ctx->btf, type);
+		if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
+			continue;
+		if (grow_array((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
+			       ctx->frag->nr_vars + 1, sizeof(*vc), 256))
+			return -ENOMEM;
+		name = cu_ctx__keep_name(ctx, &nattr, name);
+		if (!name)
+			return -ENOMEM;
+		vc = &ctx->frag->vars[ctx->frag->nr_vars++];
+		vc->name = name;
+		vc->shndx = sec->shndx;
+		vc->offset = off;
+		vc->size = size;
+		vc->type_id = type;
+		vc->external = die_flag(named, DW_AT_external);
+		vc->first_tag = ctx->frag->nr_tags;
+		vc->nr_tags = 0;
+		/* upstream pahole reads no gcc annotations of variables */
+		err = ctx->clang ? cu_ctx__collect_decl_tags(ctx, die, -1,
+							     &vc->nr_tags) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}

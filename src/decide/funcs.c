@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Deciding functions across CUs.  Candidates are grouped by ELF key (the
+ * symbol name up to its first '.'); within a group the first candidate in
+ * CU order is the reference every other one is compared with.  A function
+ * is left out when its prototypes disagree, its symbol is ambiguous, or a
+ * parameter is not where the ABI says: BTF for it would mislead tracers.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "lib/btf_ids.h"
+#include "decide/funcs.h"
+#include "lib/log.h"
+
+#define MATCH_DEPTH	64
+
+/* Candidates by key, then in CU order (the order they came in). */
+static int cand_ptr__cmp(const void *a, const void *b)
+{
+	struct func_cand *const *x = a, *const *y = b;
+	int c = strcmp((*x)->key, (*y)->key);
+
+	if (c)
+		return c;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* FWD stands for the struct or union it declares. */
+static int match_kind(const struct btf_type *t)
+{
+	if (btf_is_fwd(t))
+		return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+	return btf_kind(t);
+}
+
+/*
+ * Do two types of the merged (not yet deduplicated) BTF describe the same
+ * C type?  Named aggregates and typedefs match by name, since their bodies
+ * are checked by dedup anyway; const is not significant.
+ */
+static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth)
+{
+	const struct btf_type *ta, *tb;
+	const char *na, *nb;
+
+	if (a == b)
+		return true;
+	if (!a || !b || depth > MATCH_DEPTH)
+		return false;
+	ta = btf__type_by_id(btf, a);
+	tb = btf__type_by_id(btf, b);
+	if (!ta || !tb)
+		return false;
+	if (match_kind(ta) != match_kind(tb)) {
+		if (btf_is_const(ta))
+			return types_match(btf, ta->type, b, depth + 1);
+		if (btf_is_const(tb))
+			return types_match(btf, a, tb->type, depth + 1);
+		return false;
+	}
+	na = btf__name_by_offset(btf, ta->name_off);
+	nb = btf__name_by_offset(btf, tb->name_off);
+	switch (match_kind(ta)) {
+	case BTF_KIND_INT:
+		return ta->size == tb->size &&
+		       *(const uint32_t *)(ta + 1) == *(const uint32_t *)(tb + 1) &&
+		       !strcmp(na, nb);
+	case BTF_KIND_FLOAT:
+		return ta->size == tb->size && !strcmp(na, nb);
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return !strcmp(na, nb);
+	case BTF_KIND_PTR:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return types_match(btf, ta->type, tb->type, depth + 1);
+	case BTF_KIND_ARRAY:
+		return btf_array(ta)->nelems == btf_array(tb)->nelems &&
+		       types_match(btf, btf_array(ta)->type,
+				   btf_array(tb)->type, depth + 1);
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *pa = btf_params(ta), *pb = btf_params(tb);
+		int i;
+
+		if (btf_vlen(ta) != btf_vlen(tb) ||
+		    !types_match(btf, ta->type, tb->type, depth + 1))
+			return false;
+		for (i = 0; i < btf_vlen(ta); i++)
+			if (!types_match(btf, pa[i].type, pb[i].type, depth + 1))
+				return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static bool protos_match(const struct btf *btf, const struct func_param *params,
+			 const struct func_cand *a, const struct func_cand *b)
+{
+	uint32_t i;
+
+	if (a->nr_params != b->nr_params ||
+	    !types_match(btf, a->ret_type, b->ret_type, 0))
+		return false;
+	for (i = 0; i < a->nr_params; i++)
+		if (!types_match(btf, params[a->first_param + i].type_id,
+				 params[b->first_param + i].type_id, 0))
+			return false;
+	return true;
+}
+
+enum sym_kind {
+	SYM_ANY,
+	SYM_CLONE,		/* a '.' suffix: foo.isra.0 */
+	SYM_CHANGED,		/* .isra or .constprop: gcc may have changed it */
+};
+
+/* The name of key @k's first symbol at @addr of that kind, or NULL. */
+static const char *elf_symtab__sym_at(const struct elf_symtab *st,
+			  const struct elf_func_key *k, uint64_t addr,
+			  enum sym_kind kind)
+{
+	uint32_t i;
+
+	if (!addr && kind != SYM_ANY)
+		return NULL;
+	for (i = 0; i < k->nr; i++) {
+		const struct elf_sym *s = &st->key_syms[k->first + i];
+		const char *dot = strchr(s->name, '.');
+
+		if (s->addr != addr)
+			continue;
+		if (kind == SYM_ANY || (dot && (kind == SYM_CLONE ||
+		    strstr(dot, ".constprop") || strstr(dot, ".isra"))))
+			return s->name;
+	}
+	return NULL;
+}
+
+/*
+ * A parameter optimized away in a function whose signature changed: its
+ * BTF would say it takes what it does not.  true_signature describes such
+ * functions as they are called instead.
+ */
+static bool elf_symtab__skip_optimized(const struct elf_symtab *st,
+			   const struct encode_opts *opts,
+			   const struct elf_func_key *k, const struct func_cand *c)
+{
+	return !opts->true_signature && (c->flags & FUNC_CAND_OPTIMIZED) &&
+	       ((c->flags & FUNC_CAND_NOCALL) ||
+		elf_symtab__sym_at(st, k, c->addr, SYM_CHANGED));
+}
+
+#define FUNC_CAND_VETO (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT | \
+			FUNC_CAND_UNCERTAIN | FUNC_CAND_REORDERED)
+
+/*
+ * Decide one group of candidates sharing a key; NULL: leave it out.  *NAME
+ * is what the FUNC is called: the key, or with true_signature the clone
+ * symbol whose code the chosen candidate describes.
+ */
+static const struct func_cand *decide_group(const struct btf *btf,
+					    const struct elf_symtab *st,
+					    const struct encode_opts *opts,
+					    const struct func_param *params,
+					    struct func_cand **g, size_t n,
+					    const char **name)
+{
+	const struct elf_func_key *k = elf_symtab__find_key(st, g[0]->key);
+	struct func_cand *first = g[0];
+	const struct func_cand *canon = first;
+	uint32_t veto;
+	size_t i;
+
+	if (!k)
+		return NULL;
+	*name = first->key;
+	for (i = 1; i < n; i++) {
+		struct func_cand *b = g[i];
+		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
+
+		first->flags |= shared;
+		b->flags |= shared;
+		if (!(shared & (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT |
+				FUNC_CAND_REORDERED)) &&
+		    !protos_match(btf, params, first, b))
+			first->flags |= FUNC_CAND_INCONSISTENT;
+	}
+	/*
+	 * true_signature: the first candidate (in CU order) that is the
+	 * code of a clone symbol, with its parameters where the ABI puts
+	 * them, is that clone, whatever the other candidates say.  A
+	 * candidate's flags include those of the ones before it.
+	 */
+	for (i = 0; opts->true_signature && i < n; i++) {
+		const char *clone = elf_symtab__sym_at(st, k, g[i]->addr, SYM_CLONE);
+
+		if (clone && !(g[i]->flags & (FUNC_CAND_BAD_REG | FUNC_CAND_UNCERTAIN))) {
+			*name = clone;
+			return g[i];
+		}
+	}
+	if (k->ambiguous)
+		return NULL;
+	veto = FUNC_CAND_VETO;
+	if (!opts->consistent_func)	/* pahole without consistent_func */
+		veto &= ~FUNC_CAND_INCONSISTENT;
+	if (first->flags & veto)
+		return NULL;
+	if (n > 1) {
+		const struct func_cand *any = NULL;
+
+		canon = NULL;
+		for (i = 0; i < n && !canon; i++) {
+			const struct func_cand *c = g[i];
+
+			if (!elf_symtab__sym_at(st, k, c->addr, SYM_ANY))
+				continue;
+			if (!any)
+				any = c;
+			if (!elf_symtab__skip_optimized(st, opts, k, c))
+				canon = c;
+		}
+		if (!canon)
+			canon = any ? any : first;
+	}
+	if (elf_symtab__skip_optimized(st, opts, k, canon))
+		return NULL;
+	return canon;
+}
+
+/*
+ * PTR -> TYPE_TAG "address_space(1)" with kind_flag set (an attribute, not
+ * a tag) -> what PTR pointed to: how pahole's attributes feature marks
+ * the pointers of kfuncs that work on BPF arena memory.
+ */
+static int arena_ptr(struct btf *btf, uint32_t ptr)
+{
+	const struct btf_type *t = btf__type_by_id(btf, ptr);
+	int tag;
+
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	tag = btf__add_type_tag(btf, "address_space(1)", t->type);
+	if (tag < 0)
+		return tag;
+	/* libbpf 1.1 has no btf__add_type_attr() */
+	btf_mut_type(btf, tag)->info |= 1u << 31;
+	return btf__add_ptr(btf, tag);
+}
+
+/* The arena pointers of kfunc K, in *RET and *ARGS[0..1]. */
+static int arena_types(struct btf *btf, const struct elf_kfunc *k,
+		       uint32_t *ret, uint32_t *args, uint32_t nr_args)
+{
+	static const uint32_t arg_flag[2] = { KF_ARENA_ARG1, KF_ARENA_ARG2 };
+	uint32_t i;
+	int id;
+
+	if (k->flags & KF_ARENA_RET) {
+		id = arena_ptr(btf, *ret);
+		if (id < 0)
+			return id;
+		*ret = id;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!(k->flags & arg_flag[i]))
+			continue;
+		id = i < nr_args ? arena_ptr(btf, args[i]) : -EINVAL;
+		if (id < 0)
+			return id;
+		args[i] = id;
+	}
+	return 0;
+}
+
+static int add_func(struct btf *btf, const struct func_param *params,
+		    const struct decl_tag *tags, const struct func_cand *c,
+		    const char *name, const struct elf_kfunc *arena)
+{
+	uint32_t i, ret = c->ret_type, args[2] = { 0, 0 };
+	int id, func, err;
+
+	for (i = 0; i < 2 && i < c->nr_params; i++)
+		args[i] = params[c->first_param + i].type_id;
+	if (arena) {
+		err = arena_types(btf, arena, &ret, args, c->nr_params);
+		if (err)
+			return err;
+	}
+	id = btf__add_func_proto(btf, ret);
+	if (id < 0)
+		return id;
+	for (i = 0; i < c->nr_params; i++) {
+		const struct func_param *p = &params[c->first_param + i];
+
+		err = btf__add_func_param(btf, p->name,
+					  i < 2 ? args[i] : p->type_id);
+		if (err)
+			return err;
+	}
+	/* pahole marks every function static; so do we. */
+	func = btf__add_func(btf, name, BTF_FUNC_STATIC, id);
+	for (i = 0; func >= 0 && i < c->nr_tags; i++) {
+		const struct decl_tag *t = &tags[c->first_tag + i];
+
+		err = btf__add_decl_tag(btf, t->value, func, t->component);
+		if (err < 0)
+			return err;
+	}
+	return func;
+}
+
+/* kfuncs carry decl tags the verifier and bpftool look for. */
+static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
+			  const char *name, int func_id)
+{
+	const struct elf_kfunc *k = elf_symtab__find_kfunc(syms, name);
+	int err;
+
+	if (!k)
+		return 0;
+	err = btf__add_decl_tag(btf, "bpf_kfunc", func_id, -1);
+	if (err < 0 || !(k->flags & KF_FASTCALL))
+		return err < 0 ? err : 0;
+	err = btf__add_decl_tag(btf, "bpf_fastcall", func_id, -1);
+	return err < 0 ? err : 0;
+}
+
+int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
+		const struct encode_opts *opts, struct func_cand *cands,
+		size_t nr, const struct func_param *params,
+		const struct decl_tag *tags)
+{
+	struct func_cand **sorted;
+	size_t i, j;
+	int added = 0, err = 0;
+
+	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		sorted[i] = &cands[i];
+	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
+	for (i = 0; i < nr; i = j) {
+		const struct elf_kfunc *k = NULL;
+		const struct func_cand *c;
+		const char *name;
+		bool kfunc;
+		int id;
+
+		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
+			;
+		c = decide_group(btf, syms, opts, params, &sorted[i], j - i, &name);
+		if (!c)
+			continue;
+		/* a clone under its own name is no kfunc (nor in pahole) */
+		kfunc = opts->kfunc_tags && !strcmp(name, c->key);
+		/* attributes only with decl_tag_kfuncs, as in pahole */
+		if (kfunc && opts->attributes)
+			k = elf_symtab__find_kfunc(syms, c->key);
+		id = add_func(btf, params, tags, c, name, k);
+		if (id >= 0 && kfunc)
+			id = add_kfunc_tags(btf, syms, c->key, id);
+		if (id < 0) {
+			err = id;
+			break;
+		}
+		added++;
+	}
+	free(sorted);
+	return err ? err : added;
+}

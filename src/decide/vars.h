@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Variables: a VAR each and a DATASEC per section (.data..percpu only, or
+ * every data section with global_var), added once all CUs are merged.
+ */
+#ifndef DWARF2BTF_VARS_H
+#define DWARF2BTF_VARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cu/cu_encoder.h"
+#include "input/symtab.h"
+
+struct btf;
+
+/* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
+int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+	       const struct var_cand *vars, size_t nr,
+	       const struct decl_tag *tags);
+
+#endif

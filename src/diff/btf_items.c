@@ -1,0 +1,867 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The items of one BTF (btf_items.h): every interesting type as a key
+ * ("struct foo", "func bar") and a one-line rendering of its full layout
+ * in which references to other types are spelled as C-like type strings.
+ * Anonymous types are spelled inline where they are used (memoised per
+ * id); with components (members, enumerators, ...) one per line for
+ * partial diffs.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "lib/btf_ids.h"
+#include "diff/btf_items.h"
+#include "lib/grow.h"
+#include "lib/log.h"
+#include "diff/sbuf.h"
+
+/*
+ * Limits against malformed BTF: reference cycles show up as endless
+ * modifier chains or endless nesting of anonymous types, and a DAG of
+ * anonymous types shared many times could expand exponentially
+ * (sbuf.h's SBUF_MAX bounds one rendering).
+ */
+#define RENDER_MAX_DEPTH	128		/* nested anonymous types / protos */
+#define MAX_CHAIN	256		/* modifiers in a row */
+
+const char *const btf_item_cat_names[CAT_NR] = {
+	"types", "funcs", "vars", "tags",
+};
+
+struct render {
+	const struct btf *btf;
+	uint32_t cnt;
+	/* by id: inline text of anonymous types, parameter lists of protos */
+	char **memo;
+	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
+};
+
+/* Keep @b's text as the memo of @id; non-zero (r->err set) on failure. */
+static int render__memo(struct render *r, uint32_t id, struct sbuf *b)
+{
+	int err = 0;
+
+	r->memo[id] = sbuf__take(b, &err);
+	if (!r->memo[id])
+		r->err = err ? err : -ENOMEM;
+	return !r->memo[id];
+}
+
+
+/*
+ * A buffer that failed (too large, no memory) stops the whole rendering:
+ * without this a shared sub-graph would still be walked exponentially.
+ */
+static bool render__failed(struct render *r, const struct sbuf *b)
+{
+	if (b->err && !r->err)
+		r->err = b->err;
+	return r->err;
+}
+
+static const char *kind_name(uint16_t kind)
+{
+	static const char *const names[] = {
+		[BTF_KIND_UNKN] = "unknown",	[BTF_KIND_INT] = "int",
+		[BTF_KIND_PTR] = "ptr",		[BTF_KIND_ARRAY] = "array",
+		[BTF_KIND_STRUCT] = "struct",	[BTF_KIND_UNION] = "union",
+		[BTF_KIND_ENUM] = "enum",	[BTF_KIND_FWD] = "fwd",
+		[BTF_KIND_TYPEDEF] = "typedef",	[BTF_KIND_VOLATILE] = "volatile",
+		[BTF_KIND_CONST] = "const",	[BTF_KIND_RESTRICT] = "restrict",
+		[BTF_KIND_FUNC] = "func",	[BTF_KIND_FUNC_PROTO] = "func_proto",
+		[BTF_KIND_VAR] = "var",		[BTF_KIND_DATASEC] = "datasec",
+		[BTF_KIND_FLOAT] = "float",	[BTF_KIND_DECL_TAG] = "decl_tag",
+		[BTF_KIND_TYPE_TAG] = "type_tag", [BTF_KIND_ENUM64] = "enum64",
+	};
+
+	if (kind < sizeof(names) / sizeof(names[0]) && names[kind])
+		return names[kind];
+	return "kind?";
+}
+
+static const char *linkage_name(unsigned int linkage)
+{
+	switch (linkage) {
+	case 0:
+		return "static";
+	case 1:
+		return "global";
+	case 2:
+		return "extern";
+	default:
+		return "linkage?";
+	}
+}
+
+static const struct btf_type *render__type(struct render *r, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, id);
+
+	if (!t && !r->err)
+		r->err = -EINVAL;
+	return t;
+}
+
+static const char *render__name(struct render *r, uint32_t off)
+{
+	const char *s = btf__name_by_offset(r->btf, off);
+
+	return s ? s : "?";
+}
+
+/* the word after an INT type: encoding, offset and bits */
+static uint32_t int_word(const struct btf_type *t)
+{
+	return *(const uint32_t *)(t + 1);
+}
+
+static bool is_modifier(uint16_t kind)
+{
+	return kind == BTF_KIND_CONST || kind == BTF_KIND_VOLATILE ||
+	       kind == BTF_KIND_RESTRICT || kind == BTF_KIND_TYPE_TAG;
+}
+
+/* Types that end a declarator chain and are spelled by name (or inline). */
+static bool is_leaf(uint16_t kind)
+{
+	return !is_modifier(kind) && kind != BTF_KIND_PTR &&
+	       kind != BTF_KIND_ARRAY && kind != BTF_KIND_FUNC_PROTO;
+}
+
+/* Is the first non-modifier type from @id on spelled by name? */
+static bool render__leaf_after_modifiers(struct render *r, uint32_t id)
+{
+	const struct btf_type *t;
+	int steps;
+
+	for (steps = 0; steps < MAX_CHAIN && id; steps++) {
+		t = render__type(r, id);
+		if (!t)
+			return true;
+		if (!is_modifier(btf_kind(t)))
+			return is_leaf(btf_kind(t));
+		id = t->type;
+	}
+	if (id && !r->err)
+		r->err = -ELOOP;
+	return true;
+}
+
+static void render__decl(struct render *r, uint32_t id, const char *name,
+			struct sbuf *out, int depth);
+static void render__composite(struct render *r, const struct btf_type *t,
+			     const char *kw, const char *name,
+			     struct sbuf *disp, struct sbuf *comps, int depth);
+static void render__enum(struct render *r, const struct btf_type *t,
+			const char *kw, const char *name,
+			struct sbuf *disp, struct sbuf *comps);
+
+/* Anonymous struct/union/enum spelled inline by layout, memoised. */
+static void render__anon(struct render *r, uint32_t id, const struct btf_type *t,
+			struct sbuf *out, int depth)
+{
+	struct sbuf tmp = {};
+
+	if (!r->memo[id]) {
+		if (btf_is_composite(t))
+			render__composite(r, t, btf_is_union(t) ? "union" :
+					 "struct", "", &tmp, NULL, depth + 1);
+		else
+			render__enum(r, t, "enum", "", &tmp, NULL);
+		if (r->err) {
+			sbuf__free(&tmp);
+			return;
+		}
+		if (render__memo(r, id, &tmp))
+			return;
+	}
+	sbuf__add(out, r->memo[id]);
+}
+
+/* The spelling of a type that ends a declarator chain. */
+static void render__leaf(struct render *r, uint32_t id, struct sbuf *out,
+			int depth)
+{
+	const struct btf_type *t;
+	const char *name;
+
+	if (!id) {
+		sbuf__add(out, "void");
+		return;
+	}
+	t = render__type(r, id);
+	if (!t)
+		return;
+	name = render__name(r, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		if (!*name) {
+			render__anon(r, id, t, out, depth);
+			return;
+		}
+		sbuf__add(out, btf_is_union(t) ? "union " :
+		       btf_is_composite(t) ? "struct " : "enum ");
+		break;
+	case BTF_KIND_FWD:
+		sbuf__add(out, btf_kflag(t) ? "union " : "struct ");
+		break;
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPEDEF:
+		break;
+	default:
+		/* not a type (func, var, ...): malformed, but say what it is */
+		sbuf__addc(out, '<');
+		sbuf__add(out, kind_name(btf_kind(t)));
+		sbuf__add(out, *name ? " " : "");
+		sbuf__add_name(out, name);
+		sbuf__addc(out, '>');
+		return;
+	}
+	sbuf__add_name(out, *name ? name : "(anon)");
+}
+
+/* "(int a, char *b, ...)" of prototype @id, memoised */
+static void render__params(struct render *r, uint32_t id,
+			  const struct btf_type *t, struct sbuf *out,
+			  int depth)
+{
+	const struct btf_param *p = btf_params(t);
+	uint16_t i, vlen = btf_vlen(t);
+	struct sbuf tmp = {};
+
+	if (r->memo[id]) {
+		sbuf__add(out, r->memo[id]);
+		return;
+	}
+	sbuf__addc(&tmp, '(');
+	if (!vlen)
+		sbuf__add(&tmp, "void");
+	for (i = 0; i < vlen && !render__failed(r, &tmp); i++) {
+		if (i)
+			sbuf__add(&tmp, ", ");
+		if (i == vlen - 1 && !p[i].type && !p[i].name_off)
+			sbuf__add(&tmp, "...");
+		else
+			render__decl(r, p[i].type, render__name(r, p[i].name_off),
+				    &tmp, depth + 1);
+	}
+	sbuf__addc(&tmp, ')');
+	if (render__failed(r, &tmp)) {
+		sbuf__free(&tmp);
+		return;
+	}
+	if (render__memo(r, id, &tmp))
+		return;
+	sbuf__add(out, r->memo[id]);
+}
+
+/*
+ * Append the C declaration of @name (may be "") with type @id: the chain of
+ * pointers, arrays, prototypes and qualifiers wraps the declarator from the
+ * inside out, as C reads it ("char *(*fn)(int)", "struct list_head *").
+ */
+static void render__decl(struct render *r, uint32_t id, const char *name,
+			struct sbuf *out, int depth)
+{
+	struct sbuf inner = {}, prefix = {};
+	const struct btf_type *t;
+	bool wrap = false;	/* inner starts with a prefix operator */
+	const char *q;
+	int steps;
+
+	if (depth > RENDER_MAX_DEPTH) {
+		if (!r->err)
+			r->err = -ELOOP;
+		return;
+	}
+	sbuf__add_name(&inner, name);
+	for (steps = 0; id && !render__failed(r, &inner); steps++) {
+		if (steps > MAX_CHAIN) {
+			r->err = -ELOOP;
+			break;
+		}
+		t = render__type(r, id);
+		if (!t || is_leaf(btf_kind(t)))
+			break;
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR:
+			sbuf__prepend(&inner, "*");
+			wrap = true;
+			break;
+		case BTF_KIND_TYPE_TAG:
+			/* like the kernel's "int __user *p" */
+			if (inner.len)
+				sbuf__prepend(&inner, " ");
+			sbuf__prepend(&inner, ")");
+			if (inner.err)
+				break;
+			{
+				struct sbuf tag = {};
+
+				/* kind_flag: an attribute, not a tag */
+				sbuf__add(&tag, btf_kflag(t) ? "__attribute__(" :
+							    "__tag(");
+				sbuf__add_name(&tag, render__name(r, t->name_off));
+				sbuf__add_sb(&tag, &inner);
+				sbuf__free(&inner);
+				inner = tag;
+			}
+			wrap = true;
+			break;
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+			q = btf_is_const(t) ? "const" : btf_is_volatile(t) ?
+			    "volatile" : "restrict";
+			if (render__leaf_after_modifiers(r, t->type)) {
+				/* "const int", not "int const" */
+				sbuf__add(&prefix, q);
+				sbuf__addc(&prefix, ' ');
+			} else {
+				if (inner.len)
+					sbuf__prepend(&inner, " ");
+				sbuf__prepend(&inner, q);
+				wrap = true;
+			}
+			break;
+		case BTF_KIND_ARRAY:
+			if (wrap) {
+				sbuf__prepend(&inner, "(");
+				sbuf__addc(&inner, ')');
+				wrap = false;
+			}
+			sbuf__addf(&inner, "[%u]", btf_array(t)->nelems);
+			id = btf_array(t)->type;
+			continue;
+		case BTF_KIND_FUNC_PROTO:
+			if (wrap) {
+				sbuf__prepend(&inner, "(");
+				sbuf__addc(&inner, ')');
+				wrap = false;
+			}
+			render__params(r, id, t, &inner, depth);
+			break;
+		}
+		id = t->type;
+	}
+	if (!render__failed(r, &inner) && !render__failed(r, &prefix)) {
+		sbuf__add_sb(out, &prefix);
+		render__leaf(r, id, out, depth);
+		if (inner.len && inner.s[0] != '[')
+			sbuf__addc(out, ' ');
+		sbuf__add_sb(out, &inner);
+		render__failed(r, out);
+	}
+	sbuf__free(&inner);
+	sbuf__free(&prefix);
+}
+
+/*
+ * "struct foo (size 16) { struct list_head *next @0; int x:3 @64; }";
+ * offsets are in bits.  @comps gets "size 16", then one line per member.
+ */
+static void render__composite(struct render *r, const struct btf_type *t,
+			     const char *kw, const char *name,
+			     struct sbuf *disp, struct sbuf *comps, int depth)
+{
+	const struct btf_member *m = btf_members(t);
+	uint16_t i, vlen = btf_vlen(t);
+	struct sbuf mb = {};
+	uint32_t bits;
+
+	sbuf__add(disp, kw);
+	if (*name) {
+		sbuf__addc(disp, ' ');
+		sbuf__add_name(disp, name);
+	}
+	sbuf__addf(disp, " (size %u) {", t->size);
+	if (comps)
+		sbuf__addf(comps, "size %u", t->size);
+	for (i = 0; i < vlen && !render__failed(r, disp); i++) {
+		mb.len = 0;
+		render__decl(r, m[i].type, render__name(r, m[i].name_off), &mb,
+			    depth + 1);
+		bits = btf_member_bitfield_size(t, i);
+		if (!btf_kflag(t) && m[i].type) {
+			/* old style: the bitfield width sits in the int */
+			const struct btf_type *mt = render__type(r, m[i].type);
+
+			if (mt && btf_is_int(mt) &&
+			    BTF_INT_BITS(int_word(mt)) !=
+			    mt->size * 8u)
+				bits = BTF_INT_BITS(int_word(mt));
+		}
+		if (bits)
+			sbuf__addf(&mb, ":%u", bits);
+		sbuf__addf(&mb, " @%u", btf_member_bit_offset(t, i));
+		sbuf__addc(disp, ' ');
+		sbuf__add_sb(disp, &mb);
+		sbuf__addc(disp, ';');
+		if (comps) {
+			sbuf__addc(comps, '\n');
+			sbuf__add_sb(comps, &mb);
+		}
+	}
+	sbuf__add(disp, " }");
+	sbuf__free(&mb);
+}
+
+/* "enum foo (size 4, unsigned) { A = 0, B = 1 }" */
+static void render__enum(struct render *r, const struct btf_type *t,
+			const char *kw, const char *name,
+			struct sbuf *disp, struct sbuf *comps)
+{
+	bool is64 = btf_kind(t) == BTF_KIND_ENUM64, sign = btf_kflag(t);
+	uint16_t i, vlen = btf_vlen(t);
+	const char *sg = sign ? "signed" : "unsigned";
+	struct sbuf eb = {};
+	uint32_t name_off;
+	__u64 v;
+
+	sbuf__add(disp, kw);
+	if (*name) {
+		sbuf__addc(disp, ' ');
+		sbuf__add_name(disp, name);
+	}
+	sbuf__addf(disp, " (size %u, %s) {", t->size, sg);
+	if (comps)
+		sbuf__addf(comps, "size %u\n%s", t->size, sg);
+	for (i = 0; i < vlen; i++) {
+		if (is64) {
+			const uint32_t *e = (const uint32_t *)btf_enum64(t) + 3 * i;
+
+			name_off = e[0];
+			v = btf_enum64_value(btf_enum64(t) + i);
+		} else {
+			name_off = btf_enum(t)[i].name_off;
+			v = (uint32_t)btf_enum(t)[i].val;
+		}
+		eb.len = 0;
+		sbuf__add_name(&eb, render__name(r, name_off));
+		if (sign && is64)
+			sbuf__addf(&eb, " = %lld", (long long)v);
+		else if (sign)
+			sbuf__addf(&eb, " = %d", (__s32)(uint32_t)v);
+		else
+			sbuf__addf(&eb, " = %llu", (unsigned long long)v);
+		sbuf__add(disp, i ? ", " : " ");
+		sbuf__add_sb(disp, &eb);
+		if (comps) {
+			sbuf__addc(comps, '\n');
+			sbuf__add_sb(comps, &eb);
+		}
+	}
+	sbuf__add(disp, " }");
+	sbuf__free(&eb);
+}
+
+struct secinfo_ref {
+	uint32_t offset;
+	uint32_t size;
+	const char *name;
+};
+
+static int secinfo_cmp(const void *a, const void *b)
+{
+	const struct secinfo_ref *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* "datasec .data..percpu (size N) { foo offset 0 size 8; ... }" */
+static void render__datasec(struct render *r, const struct btf_type *t,
+			   struct sbuf *disp, struct sbuf *comps)
+{
+	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+	uint16_t i, vlen = btf_vlen(t);
+	struct secinfo_ref *v;
+	struct sbuf eb = {};
+
+	sbuf__add(disp, "datasec ");
+	sbuf__add_name(disp, render__name(r, t->name_off));
+	sbuf__addf(disp, " (size %u) {", t->size);
+	sbuf__addf(comps, "size %u", t->size);
+	v = calloc(vlen ? vlen : 1, sizeof(*v));
+	if (!v) {
+		r->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < vlen; i++) {
+		const struct btf_type *vt = render__type(r, vs[i].type);
+
+		v[i].offset = vs[i].offset;
+		v[i].size = vs[i].size;
+		v[i].name = vt ? render__name(r, vt->name_off) : "?";
+	}
+	/* the entry order carries no meaning */
+	qsort(v, vlen, sizeof(*v), secinfo_cmp);
+	for (i = 0; i < vlen; i++) {
+		eb.len = 0;
+		sbuf__add_name(&eb, *v[i].name ? v[i].name : "(anon)");
+		sbuf__addf(&eb, " offset %u size %u", v[i].offset, v[i].size);
+		sbuf__addc(disp, ' ');
+		sbuf__add_sb(disp, &eb);
+		sbuf__addc(disp, ';');
+		sbuf__addc(comps, '\n');
+		sbuf__add_sb(comps, &eb);
+	}
+	sbuf__add(disp, " }");
+	sbuf__free(&eb);
+	free(v);
+}
+
+/* What a decl tag is attached to: "func foo param x", "struct s member m" */
+static void render__tag_target(struct render *r, const struct btf_type *tag,
+			      struct sbuf *out)
+{
+	int idx = btf_decl_tag(tag)->component_idx;
+	const struct btf_type *t, *proto;
+	const char *name;
+
+	if (!tag->type) {
+		sbuf__add(out, "void");
+		return;
+	}
+	t = render__type(r, tag->type);
+	if (!t)
+		return;
+	name = render__name(r, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPEDEF:
+		sbuf__add(out, kind_name(btf_kind(t)));
+		sbuf__addc(out, ' ');
+		sbuf__add_name(out, name);
+		break;
+	default:
+		render__decl(r, tag->type, "", out, 0);
+		break;
+	}
+	if (idx < 0)
+		return;
+	if (btf_is_composite(t) && idx < btf_vlen(t)) {
+		name = render__name(r, btf_members(t)[idx].name_off);
+		sbuf__add(out, " member ");
+	} else if (btf_is_func(t) && (proto = render__type(r, t->type)) &&
+		   btf_is_func_proto(proto) && idx < btf_vlen(proto)) {
+		name = render__name(r, btf_params(proto)[idx].name_off);
+		sbuf__add(out, " param ");
+	} else {
+		sbuf__addf(out, " component #%d", idx);
+		return;
+	}
+	if (*name)
+		sbuf__add_name(out, name);
+	else
+		sbuf__addf(out, "#%d", idx);
+}
+
+
+static int btf_items__push(struct btf_items *it, struct btf_item *x)
+{
+	if (grow_array((void **)&it->v, &it->cap, it->n + 1, sizeof(*it->v),
+		       1024))
+		return -ENOMEM;
+	it->v[it->n++] = *x;
+	return 0;
+}
+
+void btf_items__free(struct btf_items *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->n; i++) {
+		if (it->v[i].key != it->v[i].disp)
+			free(it->v[i].key);
+		free(it->v[i].disp);
+		free(it->v[i].comps);
+	}
+	free(it->v);
+	memset(it, 0, sizeof(*it));
+}
+
+struct refs {
+	unsigned char *refd;
+	uint32_t cnt;
+};
+
+static int refs__mark(uint32_t *id, void *ctx)
+{
+	struct refs *r = ctx;
+
+	if (*id < r->cnt)
+		r->refd[*id] = 1;
+	return 0;
+}
+
+/*
+ * Mark the types that other types of the split part spell out: tags and
+ * data sections name what they point to without spelling it.
+ */
+static void mark_refs(const struct btf *btf, uint32_t start, uint32_t cnt,
+		      unsigned char *refd)
+{
+	struct refs r = { refd, cnt };
+	struct btf_type *t;
+	uint32_t id;
+
+	for (id = start; id < cnt; id++) {
+		t = btf_mut_type(btf, id);
+		if (t && !btf_is_decl_tag(t) && !btf_is_datasec(t))
+			btf_type__for_each_id(t, refs__mark, &r);
+	}
+}
+
+/*
+ * Make the item of type @id.  Types that are no items of their own (or of
+ * a category not compared) get it->cat == CAT_NR.  Returns 0 or -errno.
+ */
+static int render__item(struct render *r, uint32_t id, const unsigned char *refd,
+		       const bool *kinds, struct btf_item *it)
+{
+	const struct btf_type *t = render__type(r, id);
+	struct sbuf key = {}, disp = {}, comps = {};
+	bool anon_key = false;
+	const char *name;
+	int err = 0;
+	uint16_t kind;
+
+	memset(it, 0, sizeof(*it));
+	it->cat = CAT_NR;
+	if (!t)
+		return r->err;
+	kind = btf_kind(t);
+	name = render__name(r, t->name_off);
+
+	switch (kind) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		/* anonymous ones count only where nothing spells them inline */
+		if (!*name && refd[id])
+			return 0;
+		/* fall through */
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FWD:
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+		it->cat = CAT_TYPES;
+		break;
+	case BTF_KIND_FUNC:
+		it->cat = CAT_FUNCS;
+		break;
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+		it->cat = CAT_VARS;
+		break;
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		it->cat = CAT_TAGS;
+		anon_key = true;
+		break;
+	default:
+		return 0;
+	}
+	if (!kinds[it->cat]) {
+		it->cat = CAT_NR;
+		return 0;
+	}
+
+	if (*name && !anon_key) {
+		sbuf__add(&key, kind_name(kind));
+		sbuf__addc(&key, ' ');
+		sbuf__add_name(&key, name);
+	} else {
+		anon_key = true;
+	}
+
+	switch (kind) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		render__composite(r, t, kind_name(kind), name, &disp, &comps, 0);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		render__enum(r, t, kind_name(kind), name, &disp, &comps);
+		break;
+	case BTF_KIND_TYPEDEF:
+		sbuf__add(&disp, "typedef ");
+		render__decl(r, t->type, name, &disp, 0);
+		break;
+	case BTF_KIND_FWD:
+		sbuf__add(&disp, btf_kflag(t) ? "fwd union " : "fwd struct ");
+		sbuf__add_name(&disp, name);
+		break;
+	case BTF_KIND_INT: {
+		uint32_t enc = int_word(t);
+		uint8_t e = BTF_INT_ENCODING(enc);
+
+		sbuf__add(&disp, "int ");
+		sbuf__add_name(&disp, name);
+		sbuf__addf(&disp, " (size %u, bits %u", t->size, BTF_INT_BITS(enc));
+		if (BTF_INT_OFFSET(enc))
+			sbuf__addf(&disp, ", offset %u", BTF_INT_OFFSET(enc));
+		sbuf__add(&disp, e & BTF_INT_SIGNED ? ", signed" : ", unsigned");
+		if (e & BTF_INT_CHAR)
+			sbuf__add(&disp, ", char");
+		if (e & BTF_INT_BOOL)
+			sbuf__add(&disp, ", bool");
+		if (e & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
+			sbuf__addf(&disp, ", encoding 0x%x", e);
+		sbuf__addc(&disp, ')');
+		break;
+	}
+	case BTF_KIND_FLOAT:
+		sbuf__add(&disp, "float ");
+		sbuf__add_name(&disp, name);
+		sbuf__addf(&disp, " (size %u)", t->size);
+		break;
+	case BTF_KIND_FUNC:
+		sbuf__add(&comps, linkage_name(btf_vlen(t)));
+		sbuf__addc(&comps, ' ');
+		render__decl(r, t->type, name, &comps, 0);
+		sbuf__add(&disp, "func ");
+		sbuf__add_sb(&disp, &comps);
+		break;
+	case BTF_KIND_VAR:
+		sbuf__add(&comps, linkage_name(btf_var(t)->linkage));
+		sbuf__addc(&comps, ' ');
+		render__decl(r, t->type, name, &comps, 0);
+		sbuf__add(&disp, "var ");
+		sbuf__add_sb(&disp, &comps);
+		break;
+	case BTF_KIND_DATASEC:
+		render__datasec(r, t, &disp, &comps);
+		break;
+	case BTF_KIND_DECL_TAG:
+		sbuf__add(&disp, btf_kflag(t) ? "decl_tag(attr) " : "decl_tag ");
+		sbuf__add_name(&disp, name);
+		sbuf__add(&disp, " -> ");
+		render__tag_target(r, t, &disp);
+		break;
+	case BTF_KIND_TYPE_TAG:
+		sbuf__add(&disp, "type_tag ");
+		sbuf__add_name(&disp, name);
+		sbuf__add(&disp, " -> ");
+		render__decl(r, t->type, "", &disp, 0);
+		break;
+	}
+
+	err = r->err;
+	it->disp = sbuf__take(&disp, &err);
+	it->comps = comps.len ? sbuf__take(&comps, &err) : NULL;
+	it->key = anon_key ? it->disp : sbuf__take(&key, &err);
+	sbuf__free(&comps);
+	sbuf__free(&key);
+	if (err || r->err) {
+		if (it->key != it->disp)
+			free(it->key);
+		free(it->disp);
+		free(it->comps);
+		memset(it, 0, sizeof(*it));
+		it->cat = CAT_NR;
+		return err ? err : r->err;
+	}
+	return 0;
+}
+
+int btf_items__collect(struct btf_items *items, const struct btf *btf,
+		       const char *path, const bool *kinds)
+{
+	const struct btf *base = btf__base_btf(btf);
+	uint32_t cnt = btf__type_cnt(btf);
+	uint32_t start = base ? btf__type_cnt(base) : 1, id;
+	struct render r = { .btf = btf, .cnt = cnt };
+	unsigned char *refd;
+	struct btf_item it;
+	int err = 0;
+
+	refd = calloc(cnt, 1);
+	r.memo = calloc(cnt, sizeof(*r.memo));
+	if (!refd || !r.memo) {
+		err = -ENOMEM;
+		goto out;
+	}
+	mark_refs(btf, start, cnt, refd);
+	for (id = start; id < cnt; id++) {
+		err = render__item(&r, id, refd, kinds, &it);
+		if (err) {
+			const char *why = err == -ELOOP ?
+				"reference loop or nesting too deep" :
+				err == -E2BIG ? "rendering too large" :
+				strerror(-err);
+
+			pr_err("%s: type [%u]: %s", path, id, why);
+			goto out;
+		}
+		if (it.cat == CAT_NR)
+			continue;
+		err = btf_items__push(items, &it);
+		if (err) {
+			free(it.key != it.disp ? it.key : NULL);
+			free(it.disp);
+			free(it.comps);
+			pr_err("%s: %s", path, strerror(-err));
+			goto out;
+		}
+	}
+out:
+	if (r.memo) {
+		for (id = 0; id < cnt; id++)
+			free(r.memo[id]);
+	}
+	free(r.memo);
+	free(refd);
+	return err;
+}
+
+
+static int item_disp_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct btf_item *)a)->disp,
+		      ((const struct btf_item *)b)->disp);
+}
+
+/* Drop the items of @it that @base (sorted by rendering) has too. */
+static void btf_items__drop_sorted(struct btf_items *it,
+				   const struct btf_items *base)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < it->n; i++) {
+		struct btf_item *x = &it->v[i];
+
+		if (!bsearch(x, base->v, base->n, sizeof(*x), item_disp_cmp)) {
+			it->v[n++] = *x;
+			continue;
+		}
+		if (x->key != x->disp)
+			free(x->key);
+		free(x->disp);
+		free(x->comps);
+	}
+	it->n = n;
+}
+
+void btf_items__drop(struct btf_items *items, struct btf_items *base)
+{
+	if (base->n)
+		qsort(base->v, base->n, sizeof(*base->v), item_disp_cmp);
+	btf_items__drop_sorted(items, base);
+}

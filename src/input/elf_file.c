@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Opening the ELF input.  libelf resolves extended section numbering for
+ * us through elf_getshdrnum()/elf_getshdrstrndx(); compressed debug
+ * sections are decompressed later by libdw when it opens the DWARF.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "input/elf_file.h"
+#include "lib/log.h"
+
+/* Does the ELF header say ET_REL? (A broken one is left to libelf.) */
+static bool elf_file__is_rel(int fd)
+{
+	unsigned char e[EI_NIDENT + 2];
+	unsigned int type;
+
+	if (pread(fd, e, sizeof(e), 0) != (ssize_t)sizeof(e) ||
+	    memcmp(e, ELFMAG, SELFMAG))
+		return false;
+	type = e[EI_DATA] == ELFDATA2MSB ? e[EI_NIDENT] << 8 | e[EI_NIDENT + 1] :
+					    e[EI_NIDENT + 1] << 8 | e[EI_NIDENT];
+	return type == ET_REL;
+}
+
+/*
+ * A relocatable file is read whole: libdwfl relocates its DWARF in place,
+ * which in a private file mapping would be a copy-on-write fault for every
+ * page, each flushing the TLBs of the other threads' CPUs too (a sixth of
+ * a module batch's time, measured).  Its symbols are read from that copy.
+ */
+static int elf_file__read(struct elf_file *ef, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	ef->buf = malloc(size ? size : 1);
+	if (!ef->buf)
+		return -ENOMEM;
+	while (done < size) {
+		n = pread(ef->fd, ef->buf + done, size - done, done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += n;
+	}
+	ef->size = size;
+	return 0;
+}
+
+int elf_file__open(struct elf_file *ef, const char *path)
+{
+	struct stat st;
+	int err;
+
+	memset(ef, 0, sizeof(*ef));
+	ef->path = path;
+	ef->fd = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		pr_err("%s: libelf version mismatch", path);
+		return -EINVAL;
+	}
+	/* O_NONBLOCK: a FIFO given as input must not hang us in open(). */
+	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (ef->fd < 0) {
+		err = -errno;
+		pr_err("%s: %s", path, strerror(errno));
+		return err;
+	}
+	if (fstat(ef->fd, &st) || !S_ISREG(st.st_mode)) {
+		pr_err("%s: not a regular file", path);
+		err = -EINVAL;
+		goto fail;
+	}
+	if (elf_file__is_rel(ef->fd)) {
+		err = elf_file__read(ef, st.st_size);
+		if (err) {
+			pr_err("%s: cannot read: %s", path, strerror(-err));
+			goto fail;
+		}
+		ef->elf = elf_memory(ef->buf, ef->size);
+	} else {
+		ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
+		pr_err("%s: not an ELF file", path);
+		err = -EINVAL;
+		goto fail;
+	}
+	if (!gelf_getehdr(ef->elf, &ef->ehdr) ||
+	    elf_getshdrnum(ef->elf, &ef->shnum) ||
+	    elf_getshdrstrndx(ef->elf, &ef->shstrndx)) {
+		pr_err("%s: bad ELF header: %s", path, elf_errmsg(-1));
+		err = -EINVAL;
+		goto fail;
+	}
+	ef->big_endian = ef->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	ef->ptr_size = ef->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	return 0;
+fail:
+	elf_file__close(ef);
+	return err;
+}
+
+void elf_file__close(struct elf_file *ef)
+{
+	if (ef->elf)
+		elf_end(ef->elf);
+	if (ef->fd >= 0)
+		close(ef->fd);
+	free(ef->buf);
+	ef->elf = NULL;
+	ef->buf = NULL;
+	ef->fd = -1;
+}
+
+const char *elf_file__section_name(const struct elf_file *ef, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(ef->elf, shndx);
+	GElf_Shdr shdr;
+
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return NULL;
+	return elf_strptr(ef->elf, ef->shstrndx, shdr.sh_name);
+}
+
+Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
+				GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(ef->elf, ef->shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+void elf_file__drop_pages(const void *p, size_t size)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
+
+	start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	end = ((uintptr_t)p + size) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Building the immutable ELF symbol index.  Symbol names are not copied:
+ * they stay in libelf's (mapped) string table, which lives as long as the
+ * elf_file does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/log.h"
+#include "input/symtab.h"
+
+static int elf_sym__cmp(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Sorting by name is most of the time the index takes (three sorts of
+ * 100 k symbols on a vmlinux, before any worker can start): comparing the
+ * first 8 bytes as one integer first makes each comparison a few
+ * instructions, and strcmp() runs only for names sharing that prefix.
+ */
+struct sym_ord {
+	uint64_t prefix;	/* the first 8 bytes, big-endian, NUL-padded */
+	const struct elf_sym *sym;
+};
+
+static uint64_t name_prefix(const char *name)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8 && name[i]; i++)
+		v |= (uint64_t)(unsigned char)name[i] << (56 - 8 * i);
+	return v;
+}
+
+static int sym_ord__cmp(const void *a, const void *b)
+{
+	const struct sym_ord *x = a, *y = b;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	/* equal prefixes without a NUL in them: the rest decides */
+	if (x->prefix & 0xff) {
+		int c = strcmp(x->sym->name + 8, y->sym->name + 8);
+
+		if (c)
+			return c;
+	}
+	if (x->sym->addr != y->sym->addr)
+		return x->sym->addr < y->sym->addr ? -1 : 1;
+	return 0;
+}
+
+/* Sort @syms by name, then address: what elf_sym__cmp() says, faster. */
+static int elf_syms__sort(struct elf_sym *syms, size_t n)
+{
+	struct sym_ord *ord;
+	struct elf_sym *out;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	ord = malloc(n * sizeof(*ord));
+	out = malloc(n * sizeof(*out));
+	if (!ord || !out) {
+		free(ord);
+		free(out);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		ord[i].prefix = name_prefix(syms[i].name);
+		ord[i].sym = &syms[i];
+	}
+	qsort(ord, n, sizeof(*ord), sym_ord__cmp);
+	for (i = 0; i < n; i++)
+		out[i] = *ord[i].sym;
+	memcpy(syms, out, n * sizeof(*out));
+	free(ord);
+	free(out);
+	return 0;
+}
+
+static int elf_symtab__push(struct elf_sym **arr, size_t *nr, size_t *cap,
+			    const struct elf_sym *s)
+{
+	if (grow_array((void **)arr, cap, *nr + 1, sizeof(**arr), 1024))
+		return -ENOMEM;
+	(*arr)[(*nr)++] = *s;
+	return 0;
+}
+
+static bool func_suffix_skipped(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+}
+
+struct key_sym {
+	struct elf_sym sym;
+	size_t keylen;
+};
+
+static int key_sym__cmp(const void *a, const void *b)
+{
+	const struct key_sym *x = a, *y = b;
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	int c = strncmp(x->sym.name, y->sym.name, n);
+
+	if (c)
+		return c;
+	if (x->keylen != y->keylen)
+		return x->keylen < y->keylen ? -1 : 1;
+	return elf_sym__cmp(&x->sym, &y->sym);
+}
+
+static int elf_symtab__build_keys(struct elf_symtab *st)
+{
+	struct key_sym *ks;
+	size_t i, j, n = 0;
+
+	ks = calloc(st->nr_funcs ? st->nr_funcs : 1, sizeof(*ks));
+	st->key_syms = calloc(st->nr_funcs ? st->nr_funcs : 1,
+			      sizeof(*st->key_syms));
+	st->keys = calloc(st->nr_funcs ? st->nr_funcs : 1, sizeof(*st->keys));
+	if (!ks || !st->key_syms || !st->keys) {
+		free(ks);
+		return -ENOMEM;
+	}
+	for (i = 0; i < st->nr_funcs; i++) {
+		if (func_suffix_skipped(st->funcs[i].name))
+			continue;
+		ks[n].sym = st->funcs[i];
+		ks[n].keylen = strcspn(st->funcs[i].name, ".");
+		n++;
+	}
+	/*
+	 * Sorted by name, symbols are almost always in key order already
+	 * ("foo", "foo.isra.0", "foo_bar"): only a name with a character
+	 * below '.' right after a key ("foo-x") breaks it.
+	 */
+	for (i = 1; i < n && key_sym__cmp(&ks[i - 1], &ks[i]) <= 0; i++)
+		;
+	if (i < n)
+		qsort(ks, n, sizeof(*ks), key_sym__cmp);
+	for (i = 0; i < n; i = j) {
+		struct elf_func_key *k = &st->keys[st->nr_keys];
+		uint64_t addr = 0;
+
+		for (j = i; j < n && ks[j].keylen == ks[i].keylen &&
+		     !strncmp(ks[j].sym.name, ks[i].sym.name, ks[i].keylen); j++) {
+			st->key_syms[j] = ks[j].sym;
+			if (!ks[j].sym.addr)
+				continue;
+			if (addr && addr != ks[j].sym.addr)
+				k->ambiguous = true;
+			addr = ks[j].sym.addr;
+		}
+		k->key = strndup(ks[i].sym.name, ks[i].keylen);
+		if (!k->key) {
+			free(ks);
+			return -ENOMEM;
+		}
+		k->first = i;
+		k->nr = j - i;
+		st->nr_keys++;
+	}
+	free(ks);
+	return 0;
+}
+
+/* Every subprogram of every CU is looked up: a hash, not a search. */
+static int elf_symtab__hash_keys(struct elf_symtab *st)
+{
+	size_t size = 64, i;
+
+	while (size < st->nr_keys * 2)
+		size *= 2;
+	st->key_hash = calloc(size, sizeof(*st->key_hash));
+	if (!st->key_hash)
+		return -ENOMEM;
+	st->key_hash_mask = size - 1;
+	for (i = 0; i < st->nr_keys; i++) {
+		size_t h = hash_str(st->keys[i].key) & st->key_hash_mask;
+
+		while (st->key_hash[h])
+			h = (h + 1) & st->key_hash_mask;
+		st->key_hash[h] = i + 1;
+	}
+	return 0;
+}
+
+const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
+					       const char *key)
+{
+	size_t h;
+
+	if (!st->key_hash)
+		return NULL;
+	for (h = hash_str(key) & st->key_hash_mask; st->key_hash[h];
+	     h = (h + 1) & st->key_hash_mask) {
+		const struct elf_func_key *k = &st->keys[st->key_hash[h] - 1];
+
+		if (!strcmp(k->key, key))
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * kfuncs: the kernel lists them as __BTF_ID__func__NAME__N entries (an id
+ * and a flags word each) inside __BTF_ID__set8__* sets of .BTF_ids whose
+ * own flags say BTF_SET8_KFUNCS.  Read once, with the symbol index.
+ */
+#define BTF_SET8_KFUNCS	(1u << 0)
+#define BTF_ID_PREFIX	"__BTF_ID__"
+#define SET8_PREFIX	BTF_ID_PREFIX "set8__"
+#define FUNC_PREFIX	BTF_ID_PREFIX "func__"
+
+struct btf_id_sym {
+	const char *name;
+	uint64_t addr, size;
+};
+
+static uint32_t elf_file__read_u32(const struct elf_file *ef, const Elf_Data *d,
+			 uint64_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)d->d_buf + off, 4);
+	if (ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
+static int kfunc__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct elf_kfunc *)a)->name,
+		      ((const struct elf_kfunc *)b)->name);
+}
+
+static int elf_symtab__collect_kfuncs(struct elf_symtab *st,
+				      const struct elf_file *ef,
+				      struct btf_id_sym *ids, size_t nr)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_file__find_section(ef, ".BTF_ids", &shdr);
+	Elf_Data *d;
+	size_t i, j;
+
+	if (!scn || shdr.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) ||
+	    !d->d_buf)
+		return 0;
+	st->kfuncs = calloc(nr ? nr : 1, sizeof(*st->kfuncs));
+	if (!st->kfuncs)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint64_t lo, hi;
+
+		if (strncmp(ids[i].name, SET8_PREFIX, strlen(SET8_PREFIX)))
+			continue;
+		lo = ids[i].addr - shdr.sh_addr;
+		if (ids[i].addr < shdr.sh_addr || lo + 8 > d->d_size ||
+		    !(elf_file__read_u32(ef, d, lo + 4) & BTF_SET8_KFUNCS))
+			continue;
+		hi = lo + ids[i].size;
+		for (j = 0; j < nr; j++) {
+			const char *n = ids[j].name, *end;
+			uint64_t off = ids[j].addr - shdr.sh_addr;
+			struct elf_kfunc *k;
+
+			if (strncmp(n, FUNC_PREFIX, strlen(FUNC_PREFIX)) ||
+			    ids[j].addr < shdr.sh_addr || off < lo || off >= hi ||
+			    off + 8 > d->d_size)
+				continue;
+			n += strlen(FUNC_PREFIX);
+			end = strrchr(n, '_');
+			/* NAME__N: the suffix after the last "__" goes. */
+			if (!end || end - n < 2 || end[-1] != '_')
+				continue;
+			k = &st->kfuncs[st->nr_kfuncs];
+			k->name = strndup(n, end - 1 - n);
+			if (!k->name)
+				return -ENOMEM;
+			k->flags = elf_file__read_u32(ef, d, off + 4);
+			st->nr_kfuncs++;
+		}
+	}
+	qsort(st->kfuncs, st->nr_kfuncs, sizeof(*st->kfuncs), kfunc__cmp);
+	return 0;
+}
+
+const struct elf_kfunc *elf_symtab__find_kfunc(const struct elf_symtab *st,
+					      const char *name)
+{
+	struct elf_kfunc key = { .name = (char *)name };
+
+	if (!st->nr_kfuncs)
+		return NULL;
+	return bsearch(&key, st->kfuncs, st->nr_kfuncs, sizeof(key), kfunc__cmp);
+}
+
+static int elf_symtab__push_id(struct btf_id_sym **ids, size_t *nr,
+			       size_t *cap, const char *name, uint64_t addr,
+			       uint64_t size)
+{
+	if (grow_array((void **)ids, cap, *nr + 1, sizeof(**ids), 256))
+		return -ENOMEM;
+	(*ids)[(*nr)++] = (struct btf_id_sym){ name, addr, size };
+	return 0;
+}
+
+static int elf_symtab__collect_sections(struct elf_symtab *st,
+					const struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	st->secs = calloc(ef->shnum ? ef->shnum : 1, sizeof(*st->secs));
+	if (!st->secs)
+		return -ENOMEM;
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		struct elf_data_section *d;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_PROGBITS && shdr.sh_type != SHT_NOBITS))
+			continue;
+		if (st->nr_secs >= ef->shnum)
+			break;
+		d = &st->secs[st->nr_secs++];
+		d->name = elf_strptr(ef->elf, ef->shstrndx, shdr.sh_name);
+		d->addr = shdr.sh_addr;
+		d->size = shdr.sh_size;
+		d->shndx = elf_ndxscn(scn);
+		if (!d->name)
+			st->nr_secs--;
+	}
+	return 0;
+}
+
+const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *st,
+						     uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++)
+		if (addr >= st->secs[i].addr &&
+		    addr - st->secs[i].addr < st->secs[i].size)
+			return &st->secs[i];
+	return NULL;
+}
+
+int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
+{
+	size_t fcap = 0, vcap = 0, nsyms, i, nr_ids = 0, ids_cap = 0;
+	struct btf_id_sym *ids = NULL;
+	Elf_Data *data, *xdata = NULL;
+	struct elf_symtab *st;
+	Elf_Scn *scn, *xscn = NULL;
+	GElf_Shdr shdr;
+	int err = 0;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+
+	err = elf_symtab__collect_sections(st, ef);
+	if (err)
+		goto fail;
+	scn = elf_file__find_section(ef, ".data..percpu", &shdr);
+	if (scn) {
+		st->percpu_shndx = elf_ndxscn(scn);
+		st->percpu_addr = shdr.sh_addr;
+		st->percpu_size = shdr.sh_size;
+	}
+
+	scn = NULL;
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+			break;
+	}
+	if (!scn) {
+		/* A stripped file: no function can be matched, types still can. */
+		*out = st;
+		return 0;
+	}
+	data = elf_getdata(scn, NULL);
+	if (!data || !shdr.sh_entsize) {
+		pr_err("%s: unreadable .symtab", ef->path);
+		err = -EINVAL;
+		goto fail;
+	}
+	nsyms = data->d_size / shdr.sh_entsize;
+	{
+		/* Names must be readable: a broken .strtab is corrupt input. */
+		Elf_Scn *strscn = elf_getscn(ef->elf, shdr.sh_link);
+		GElf_Shdr strshdr;
+
+		if (!strscn || shdr.sh_link == elf_ndxscn(scn) ||
+		    !gelf_getshdr(strscn, &strshdr) ||
+		    strshdr.sh_type != SHT_STRTAB || !elf_getdata(strscn, NULL)) {
+			pr_err("%s: .symtab has no valid string table", ef->path);
+			err = -EINVAL;
+			goto fail;
+		}
+	}
+
+	/* Symbols of sections numbered >= SHN_LORESERVE live in SHT_SYMTAB_SHNDX. */
+	while ((xscn = elf_nextscn(ef->elf, xscn)) != NULL) {
+		GElf_Shdr xs;
+
+		if (gelf_getshdr(xscn, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
+		    xs.sh_link == elf_ndxscn(scn)) {
+			xdata = elf_getdata(xscn, NULL);
+			break;
+		}
+	}
+
+	for (i = 1; i < nsyms; i++) {
+		struct elf_sym s;
+		GElf_Sym sym;
+		Elf32_Word xndx = 0;
+		int type;
+
+		if (!gelf_getsymshndx(data, xdata, i, &sym, &xndx))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (sym.st_shndx == SHN_UNDEF)
+			continue;
+		s.shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		s.name = elf_strptr(ef->elf, shdr.sh_link, sym.st_name);
+		if (!s.name) {
+			pr_err("%s: .symtab: symbol %zu has a bad name", ef->path, i);
+			err = -EINVAL;
+			goto fail;
+		}
+		if (!*s.name)
+			continue;
+		if (!strncmp(s.name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX))) {
+			if (elf_symtab__push_id(&ids, &nr_ids, &ids_cap, s.name,
+						sym.st_value, sym.st_size)) {
+				err = -ENOMEM;
+				goto fail;
+			}
+		}
+		if (type != STT_FUNC && type != STT_OBJECT)
+			continue;
+		s.addr = sym.st_value;
+		s.size = sym.st_size;
+		s.bind = GELF_ST_BIND(sym.st_info);
+		s.type = type;
+		if (type == STT_FUNC)
+			err = elf_symtab__push(&st->funcs, &st->nr_funcs, &fcap, &s);
+		else
+			err = elf_symtab__push(&st->vars, &st->nr_vars, &vcap, &s);
+		if (err)
+			goto fail;
+	}
+	err = elf_syms__sort(st->funcs, st->nr_funcs);
+	if (!err)
+		err = elf_syms__sort(st->vars, st->nr_vars);
+	if (!err)
+		err = elf_symtab__build_keys(st);
+	if (!err)
+		err = elf_symtab__hash_keys(st);
+	if (!err)
+		err = elf_symtab__collect_kfuncs(st, ef, ids, nr_ids);
+	if (err)
+		goto fail;
+	free(ids);
+	*out = st;
+	return 0;
+fail:
+	free(ids);
+	elf_symtab__free(st);
+	return err;
+}
+
+void elf_symtab__free(struct elf_symtab *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_keys; i++)
+		free(st->keys[i].key);
+	for (i = 0; i < st->nr_kfuncs; i++)
+		free(st->kfuncs[i].name);
+	free(st->kfuncs);
+	free(st->keys);
+	free(st->secs);
+	free(st->key_hash);
+	free(st->key_syms);
+	free(st->funcs);
+	free(st->vars);
+	free(st);
+}
+
+const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
+				       const char *name, size_t *nr_found)
+{
+	size_t lo = 0, hi = nr, end;
+
+	/* lower bound */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < nr && !strcmp(syms[end].name, name); end++)
+		;
+	*nr_found = end - lo;
+	return end > lo ? &syms[lo] : NULL;
+}

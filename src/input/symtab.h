@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The ELF symbol index: every defined function and object symbol of the
+ * input, built once before any DWARF is read and then shared read-only by
+ * all workers.  Nothing in it changes after elf_symtab__new() returns.
+ */
+#ifndef DWARF2BTF_SYMTAB_H
+#define DWARF2BTF_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/elf_file.h"
+
+struct elf_sym {
+	const char *name;	/* points into the ELF string table */
+	uint64_t addr;
+	uint64_t size;
+	uint32_t shndx;
+	uint8_t bind;		/* STB_* */
+	uint8_t type;		/* STT_FUNC or STT_OBJECT */
+};
+
+/*
+ * Function symbols grouped by name up to the first '.', the way compiler
+ * clones (foo.isra.0, foo.constprop.1) are matched to their source name.
+ * ".cold" and ".part" pieces are not functions of their own and are left out.
+ */
+struct elf_func_key {
+	char *key;
+	uint32_t first;		/* index into elf_symtab.key_syms */
+	uint32_t nr;
+	bool ambiguous;		/* two different non-zero addresses */
+};
+
+/* A kernel function registered in a kfunc BTF_ID set (.BTF_ids). */
+struct elf_kfunc {
+	char *name;
+	uint32_t flags;		/* KF_* flags of the set entry */
+};
+
+#define KF_FASTCALL	(1u << 12)
+#define KF_ARENA_RET	(1u << 13)	/* returns a pointer into a BPF arena */
+#define KF_ARENA_ARG1	(1u << 14)	/* its first argument points into one */
+#define KF_ARENA_ARG2	(1u << 15)
+
+/* The data sections a variable can live in (PROGBITS or NOBITS). */
+struct elf_data_section {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+	uint32_t shndx;
+};
+
+struct elf_symtab {
+	struct elf_sym *funcs;	/* sorted by name, then address */
+	size_t nr_funcs;
+	struct elf_sym *key_syms;	/* funcs in key order */
+	struct elf_func_key *keys;	/* sorted by key */
+	size_t nr_keys;
+	uint32_t *key_hash;	/* open addressing: hash(key) -> index + 1 */
+	size_t key_hash_mask;
+	struct elf_sym *vars;	/* sorted by name, then address */
+	size_t nr_vars;
+	struct elf_kfunc *kfuncs;	/* sorted by name */
+	size_t nr_kfuncs;
+	struct elf_data_section *secs;	/* by section index */
+	size_t nr_secs;
+	uint32_t percpu_shndx;	/* 0 when there is no .data..percpu */
+	uint64_t percpu_addr;
+	uint64_t percpu_size;
+};
+
+int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out);
+void elf_symtab__free(struct elf_symtab *st);
+
+/*
+ * All entries named @name: returns the first and sets *@nr (0 when none).
+ */
+const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
+				       const char *name, size_t *nr_found);
+
+const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
+					       const char *key);
+
+/*
+ * The section holding @addr: as pahole, the first PROGBITS or NOBITS
+ * section by index whose address range contains it; NULL when none.
+ */
+const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *st,
+						     uint64_t addr);
+
+const struct elf_kfunc *elf_symtab__find_kfunc(const struct elf_symtab *st,
+					      const char *name);
+
+#endif

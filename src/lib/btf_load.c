@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading BTF from raw files or from an ELF file's .BTF section, with the
+ * sanity checks that libbpf 1.1 leaves out (type ids and name offsets).
+ */
+#define _GNU_SOURCE	/* memfd_create() */
+#include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "lib/btf_load.h"
+#include "lib/log.h"
+
+struct check {
+	const struct btf *btf;
+	const char *path;
+	uint32_t cnt;
+};
+
+static int check__id(const struct check *c, uint32_t id, uint32_t ref)
+{
+	if (ref < c->cnt)
+		return 0;
+	pr_err("%s: type [%u]: bad type id %u", c->path, id, ref);
+	return -EINVAL;
+}
+
+static int check__name(const struct check *c, uint32_t id, uint32_t off)
+{
+	if (btf__name_by_offset(c->btf, off))
+		return 0;
+	pr_err("%s: type [%u]: bad name offset %u", c->path, id, off);
+	return -EINVAL;
+}
+
+static int check__validate_type(const struct check *c, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	uint16_t i, vlen;
+	int err;
+
+	if (!t) {
+		pr_err("%s: type [%u] missing", c->path, id);
+		return -EINVAL;
+	}
+	vlen = btf_vlen(t);
+	err = check__name(c, id, t->name_off);
+	if (err)
+		return err;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+		return check__id(c, id, t->type);
+	case BTF_KIND_DECL_TAG:
+		if (btf_decl_tag(t)->component_idx < -1) {
+			pr_err("%s: type [%u]: bad component_idx %d",
+			       c->path, id, btf_decl_tag(t)->component_idx);
+			return -EINVAL;
+		}
+		return check__id(c, id, t->type);
+	case BTF_KIND_ARRAY:
+		err = check__id(c, id, btf_array(t)->type);
+		return err ?: check__id(c, id, btf_array(t)->index_type);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++) {
+			const struct btf_member *m = btf_members(t) + i;
+
+			err = check__name(c, id, m->name_off) ?:
+			      check__id(c, id, m->type);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen; i++) {
+			err = check__name(c, id, btf_enum(t)[i].name_off);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen; i++) {
+			/* first word of struct btf_enum64 is name_off */
+			const uint32_t *e = (const uint32_t *)(btf_enum64(t)) + 3 * i;
+
+			err = check__name(c, id, e[0]);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		err = check__id(c, id, t->type);
+		for (i = 0; !err && i < vlen; i++) {
+			const struct btf_param *p = btf_params(t) + i;
+
+			err = check__name(c, id, p->name_off) ?:
+			      check__id(c, id, p->type);
+		}
+		return err;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++) {
+			err = check__id(c, id,
+				       btf_var_secinfos(t)[i].type);
+			if (err)
+				return err;
+		}
+		return 0;
+	default:
+		/* INT, FWD, FLOAT, UNKN: no references */
+		return 0;
+	}
+}
+
+int btf_load__validate(const struct btf *btf, const char *path)
+{
+	const struct btf *base = btf__base_btf(btf);
+	struct check c = {
+		.btf = btf, .path = path, .cnt = btf__type_cnt(btf),
+	};
+	uint32_t id = base ? btf__type_cnt(base) : 1;
+	int err;
+
+	for (; id < c.cnt; id++) {
+		err = check__validate_type(&c, id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * libbpf gives split BTF no empty string of its own (offset 0 is the
+ * base's), so an own string table starting with one means a standalone
+ * file was read as split: its references would silently point into base.
+ */
+static bool looks_standalone(const struct btf *btf)
+{
+	const struct btf_header *h;
+	const char *raw;
+	uint32_t size, hdr_len, str_off, str_len;
+	bool swap;
+
+	raw = btf__raw_data(btf, &size);
+	if (!raw || size < sizeof(*h))
+		return false;
+	h = (const struct btf_header *)raw;
+	swap = h->magic != BTF_MAGIC;
+	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
+	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
+	str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
+	if (!str_len || (__u64)hdr_len + str_off + str_len > size)
+		return false;
+	return raw[hdr_len + str_off] == '\0';
+}
+
+/*
+ * Raw (split) BTF from memory: libbpf 1.1 has no btf__new_split(), so
+ * through an anonymous file (memfd), which leaves nothing on disk.
+ */
+static struct btf *parse_memory(const void *raw, size_t size,
+				struct btf *base, long *e)
+{
+	char path[64];
+	struct btf *btf;
+	size_t done = 0;
+	ssize_t n;
+	int fd;
+
+	fd = memfd_create("dwarf2btf-btf", MFD_CLOEXEC);
+	if (fd < 0) {
+		*e = -errno;
+		return NULL;
+	}
+	while (done < size) {
+		n = write(fd, (const char *)raw + done, size - done);
+		if (n <= 0) {
+			*e = n < 0 ? -errno : -EIO;
+			close(fd);
+			return NULL;
+		}
+		done += n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = btf__parse_raw_split(path, base);
+	close(fd);
+	*e = libbpf_get_error(btf);
+	return *e ? NULL : btf;
+}
+
+/*
+ * A raw file whose header is longer than libbpf 1.1's with the extra bytes
+ * zero (pahole 1.31 with libbpf 1.7 writes 32 bytes), read without them:
+ * libbpf 1.1 takes such a header only in the host's byte order.  Offsets
+ * count from the header's end, so nothing else moves.  NULL with *@e 0:
+ * not such a file, libbpf reads it as it is.
+ */
+static struct btf *parse_long_header(const char *path, size_t size,
+				     struct btf *base, long *e)
+{
+	struct btf_header h;
+	struct btf *btf = NULL;
+	uint32_t hdr_len, i;
+	unsigned char *raw;
+	ssize_t n;
+	bool swap;
+	int fd;
+
+	*e = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (pread(fd, &h, sizeof(h), 0) != sizeof(h)) {
+		close(fd);
+		return NULL;
+	}
+	swap = h.magic == __builtin_bswap16(BTF_MAGIC);
+	hdr_len = swap ? __builtin_bswap32(h.hdr_len) : h.hdr_len;
+	if ((h.magic != BTF_MAGIC && !swap) || hdr_len <= sizeof(h) ||
+	    hdr_len > size) {
+		close(fd);
+		return NULL;
+	}
+	raw = malloc(size);
+	if (!raw) {
+		close(fd);
+		*e = -ENOMEM;
+		return NULL;
+	}
+	n = pread(fd, raw, size, 0);
+	close(fd);
+	for (i = sizeof(h); n == (ssize_t)size && i < hdr_len; i++)
+		if (raw[i])
+			break;
+	if (n == (ssize_t)size && i == hdr_len) {
+		h.hdr_len = swap ? __builtin_bswap32(sizeof(h)) : sizeof(h);
+		memcpy(raw, &h, sizeof(h));
+		memmove(raw + sizeof(h), raw + hdr_len, size - hdr_len);
+		btf = parse_memory(raw, size - (hdr_len - sizeof(h)), base, e);
+	}
+	free(raw);
+	return btf;
+}
+
+struct btf *btf_load__file(const char *path, struct btf *base, int *err)
+{
+	char msg[128];
+	struct btf *btf;
+	struct stat st;
+	long e;
+
+	/*
+	 * libbpf's errors for a missing file, a directory or an ELF file
+	 * without .BTF are unclear (-ENOENT, -EIO): look at the file first.
+	 */
+	if (stat(path, &st) || access(path, R_OK)) {
+		e = -errno;
+		pr_err("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size) {
+		e = -EINVAL;
+		pr_err("%s: %s", path,
+		       S_ISDIR(st.st_mode) ? "is a directory" :
+		       S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+		goto fail;
+	}
+	btf = parse_long_header(path, st.st_size, base, &e);
+	if (!btf && !e) {
+		btf = btf__parse_split(path, base);
+		e = libbpf_get_error(btf);
+	}
+	if (e) {
+		if (e == -ENOENT) {
+			pr_err("%s: no .BTF section", path);
+		} else {
+			libbpf_strerror((int)e, msg, sizeof(msg));
+			pr_err("%s: cannot read BTF: %s%s",
+			       path, msg, e == -EINVAL && !base ?
+			       " (split BTF without its base?)" : "");
+		}
+		goto fail;
+	}
+	if (base && looks_standalone(btf)) {
+		pr_err("%s: not split BTF, but a base was given", path);
+		btf__free(btf);
+		e = -EINVAL;
+		goto fail;
+	}
+	e = btf_load__validate(btf, path);
+	if (e) {
+		btf__free(btf);
+		goto fail;
+	}
+	return btf;
+fail:
+	if (err)
+		*err = (int)e;
+	return NULL;
+}
+
+/* The ELF section @name of @path, or NULL (with *@size 0) if none. */
+static void *elf_section(const char *path, const char *name, size_t *size,
+			 long *e)
+{
+	Elf_Data *data = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	void *copy = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd;
+
+	*size = 0;
+	*e = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*e = -errno;
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		*e = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			break;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			break;
+	}
+	if (!scn)
+		goto out;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size) {
+		*e = -EINVAL;
+		goto out;
+	}
+	copy = malloc(data->d_size);
+	if (!copy) {
+		*e = -ENOMEM;
+		goto out;
+	}
+	memcpy(copy, data->d_buf, data->d_size);
+	*size = data->d_size;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return copy;
+}
+
+struct btf *btf_load__elf_section(const char *path, const char *name,
+				  int *err)
+{
+	size_t size;
+	struct btf *btf = NULL;
+	void *raw;
+	long e;
+
+	raw = elf_section(path, name, &size, &e);
+	if (!raw) {
+		if (!e)
+			e = -ENOENT;
+		pr_err("%s: %s%s", path,
+		       e == -ENOENT ? "no section " : "",
+		       e == -ENOENT ? name : strerror(-e));
+		goto fail;
+	}
+	btf = btf__new(raw, size);
+	free(raw);
+	e = libbpf_get_error(btf);
+	if (e) {
+		pr_err("%s: cannot read BTF of %s: %s",
+		       path, name, strerror(-e));
+		btf = NULL;
+		goto fail;
+	}
+	e = btf_load__validate(btf, path);
+	if (e) {
+		btf__free(btf);
+		btf = NULL;
+		goto fail;
+	}
+	return btf;
+fail:
+	if (err)
+		*err = (int)e;
+	return NULL;
+}

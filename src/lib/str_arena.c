@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/str_arena.h"
+
+/* A CU has a few hundred short inline names: small chunks, then larger */
+#define CHUNK_MIN	512
+#define CHUNK_MAX	(64 * 1024)
+
+struct str_chunk {
+	struct str_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+const char *str_arena__dup(struct str_arena *a, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	struct str_chunk *c = a->head;
+	char *p;
+
+	if (!c || c->cap - c->used < len) {
+		size_t cap = c ? (c->cap < CHUNK_MAX ? c->cap * 2 : CHUNK_MAX) :
+				 CHUNK_MIN;
+
+		if (cap < len)
+			cap = len;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, len);
+	c->used += len;
+	return p;
+}
+
+void str_arena__splice(struct str_arena *to, struct str_arena *from)
+{
+	struct str_chunk *c = from->head;
+
+	if (!c)
+		return;
+	while (c->next)
+		c = c->next;
+	/* from's newest chunk stays at the head: it may have room */
+	c->next = to->head;
+	to->head = from->head;
+	from->head = NULL;
+}
+
+void str_arena__free(struct str_arena *a)
+{
+	struct str_chunk *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The index of a base BTF (base_index.h), built once and shared read-only
+ * by every module's split dedup.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "merge/base_index.h"
+#include "merge/dedup_hash.h"
+#include "lib/hash.h"
+#include "lib/zalloc.h"
+
+/*
+ * Index the base's string section, so that a module's name is compared
+ * with a base name as one offset with another (str_xlat) rather than by
+ * strcmp() at every comparison.
+ */
+static int base_index__strings(struct base_index *idx)
+{
+	const struct btf_header *h;
+	const char *raw, *p, *end;
+	uint32_t size, n = 0, nb = 16, i, hdr_len, str_off;
+	bool swap;
+
+	raw = btf__raw_data(idx->btf, &size);
+	if (!raw || size < sizeof(*h))
+		return -EINVAL;
+	h = (const void *)raw;
+	swap = h->magic != BTF_MAGIC;
+	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
+	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
+	idx->str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
+	if ((uint64_t)hdr_len + str_off + idx->str_len > size)
+		return -EINVAL;
+	/* a copy: libbpf may serialize the base anew and free this one */
+	idx->strs = malloc(idx->str_len + 1);
+	if (!idx->strs)
+		return -ENOMEM;
+	memcpy(idx->strs, raw + hdr_len + str_off, idx->str_len);
+	end = idx->strs + idx->str_len;
+	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
+		n++;
+	while (nb < 2 * (uint64_t)n && nb < (1u << 31))
+		nb *= 2;
+	idx->str_slots = zalloc(nb, sizeof(*idx->str_slots));
+	if (!idx->str_slots)
+		return -ENOMEM;
+	idx->str_mask = nb - 1;
+	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1) {
+		if (p + strnlen(p, end - p) == end)
+			break;	/* not terminated: not a string */
+		for (i = hash_str(p) & idx->str_mask; idx->str_slots[i];
+		     i = (i + 1) & idx->str_mask)
+			if (!strcmp(idx->strs + idx->str_slots[i] - 1, p))
+				break;
+		if (!idx->str_slots[i])
+			idx->str_slots[i] = p - idx->strs + 1;
+	}
+	return 0;
+}
+
+uint32_t base_index__str_off(const struct base_index *idx,
+				    const char *s)
+{
+	uint32_t i;
+
+	for (i = hash_str(s) & idx->str_mask; idx->str_slots[i];
+	     i = (i + 1) & idx->str_mask)
+		if (!strcmp(idx->strs + idx->str_slots[i] - 1, s))
+			return idx->str_slots[i] - 1;
+	return BASE_STR_NONE;
+}
+
+int base_index__new(const struct btf *base, struct base_index **out)
+{
+	struct base_index *idx = calloc(1, sizeof(*idx));
+	uint32_t id;
+	int err;
+
+	*out = NULL;
+	if (!idx)
+		return -ENOMEM;
+	idx->btf = base;
+	idx->nr = btf__type_cnt(base);
+	err = id_chains__init(&idx->types, 0, idx->nr) ?:
+	      id_chains__init(&idx->names, 0, idx->nr);
+	if (err) {
+		base_index__free(idx);
+		return err;
+	}
+	for (id = 1; id < idx->nr; id++) {
+		const struct btf_type *t = btf__type_by_id(base, id);
+		uint64_t h;
+
+		if (dedup_hash__type(base, t, &h))
+			id_chains__add(&idx->types, id, h);
+		if (btf_is_composite(t))
+			id_chains__add(&idx->names, id, dedup_hash__name(base, t->name_off));
+	}
+	err = base_index__strings(idx);
+	if (err) {
+		base_index__free(idx);
+		return err;
+	}
+	*out = idx;
+	return 0;
+}
+
+void base_index__free(struct base_index *idx)
+{
+	if (!idx)
+		return;
+	id_chains__free(&idx->types);
+	id_chains__free(&idx->names);
+	free(idx->str_slots);
+	free(idx->strs);
+	free(idx);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Type ids chained by hash bucket (id_chains.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge/id_chains.h"
+
+int id_chains__init(struct id_chains *c, uint32_t first, uint32_t nr)
+{
+	uint32_t nb = 16;
+
+	while (nb < 2 * (uint64_t)nr && nb < (1u << 31))
+		nb *= 2;
+	if (nr > c->cap) {
+		free(c->next);
+		free(c->hash);
+		c->next = malloc(nr * sizeof(*c->next));
+		c->hash = malloc(nr * sizeof(*c->hash));
+		c->cap = c->next && c->hash ? nr : 0;
+		if (!c->cap)
+			return -ENOMEM;
+	}
+	if (nb > c->nr_buckets) {
+		free(c->head);
+		c->head = malloc(nb * sizeof(*c->head));
+		c->nr_buckets = c->head ? nb : 0;
+		if (!c->head)
+			return -ENOMEM;
+	}
+	memset(c->head, 0, nb * sizeof(*c->head));
+	c->mask = nb - 1;
+	c->first = first;
+	return 0;
+}
+
+void id_chains__free(struct id_chains *c)
+{
+	free(c->head);
+	free(c->next);
+	free(c->hash);
+	memset(c, 0, sizeof(*c));
+}
+
+void id_chains__add(struct id_chains *c, uint32_t id, uint64_t h)
+{
+	uint32_t b = h & c->mask;
+
+	c->next[id - c->first] = c->head[b];
+	c->hash[id - c->first] = h;
+	c->head[b] = id;
+}
+
+uint32_t id_chains__next(const struct id_chains *c, uint64_t h, uint32_t id)
+{
+	id = id ? c->next[id - c->first] : c->head[h & c->mask];
+	while (id && c->hash[id - c->first] != h)
+		id = c->next[id - c->first];
+	return id;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Merging in CU order, with deduplication whenever the merged BTF has
+ * doubled (and grown by at least min_growth types): memory then follows the
+ * size of the output, not the sum of all CUs, at a cost linear in the
+ * input.  The trigger depends only on type counts, never on timing, so the
+ * output is the same for any number of workers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "merge/dedup.h"
+#include "lib/grow.h"
+#include "merge/merge.h"
+
+int merge_state__init(struct merge_state *m, uint32_t min_growth,
+		      struct btf *base, unsigned int ptr_size)
+{
+	memset(m, 0, sizeof(*m));
+	m->acc.btf = base ? btf__new_empty_split(base) : btf__new_empty();
+	if (!m->acc.btf)
+		return -ENOMEM;
+	btf__set_pointer_size(m->acc.btf, ptr_size);
+	m->min_growth = min_growth;
+	m->dedup_at = min_growth;
+	return 0;
+}
+
+int merge_state__dedup(struct merge_state *m)
+{
+	struct cu_fragment *a = &m->acc;
+	uint32_t **ids, cnt;
+	size_t n = 0, i;
+	int err;
+
+	ids = malloc((a->nr_funcs + a->nr_params + a->nr_vars + 1) *
+		     sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < a->nr_funcs; i++)
+		ids[n++] = &a->funcs[i].ret_type;
+	for (i = 0; i < a->nr_params; i++)
+		ids[n++] = &a->params[i].type_id;
+	for (i = 0; i < a->nr_vars; i++)
+		ids[n++] = &a->vars[i].type_id;
+	err = dedup__run(a->btf, ids, n);
+	free(ids);
+	if (err)
+		return err;
+	m->nr_dedups++;
+	cnt = btf__type_cnt(a->btf);
+	m->dedup_at = cnt > m->min_growth ? cnt * 2 : cnt + m->min_growth;
+	return 0;
+}
+
+int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
+{
+	struct cu_fragment *a = &m->acc;
+	uint32_t base;
+	int first, err = 0;
+	size_t i;
+
+	if (!frag->btf) {
+		first = 1;	/* encoded straight into a->btf: no shift */
+	} else if (btf__type_cnt(a->btf) == 1 && !btf__base_btf(a->btf)) {
+		/* the first fragment: it becomes the merged BTF, no copy */
+		btf__free(a->btf);
+		a->btf = frag->btf;
+		frag->btf = NULL;
+		first = 1;
+	} else if (btf__type_cnt(frag->btf) > 1) {
+		first = btf__add_btf(a->btf, frag->btf);
+		if (first < 0) {
+			err = first;
+			goto out;
+		}
+	} else {
+		first = btf__type_cnt(a->btf);
+	}
+	base = first - 1;
+	a->nr_types_in += frag->nr_types_in;
+	if (grow_array((void **)&a->funcs, &m->cap_funcs,
+		       a->nr_funcs + frag->nr_funcs, sizeof(*a->funcs), 64) ||
+	    grow_array((void **)&a->params, &m->cap_params,
+		       a->nr_params + frag->nr_params, sizeof(*a->params), 64) ||
+	    grow_array((void **)&a->vars, &m->cap_vars,
+		       a->nr_vars + frag->nr_vars, sizeof(*a->vars), 64)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (grow_array((void **)&a->tags, &m->cap_tags,
+		       a->nr_tags + frag->nr_tags, sizeof(*a->tags), 64)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < frag->nr_funcs; i++) {
+		struct func_cand *c = &a->funcs[a->nr_funcs++];
+
+		*c = frag->funcs[i];
+		if (c->ret_type)
+			c->ret_type += base;
+		c->first_param += a->nr_params;
+		c->first_tag += a->nr_tags;
+	}
+	for (i = 0; i < frag->nr_params; i++) {
+		struct func_param *p = &a->params[a->nr_params++];
+
+		*p = frag->params[i];
+		if (p->type_id)
+			p->type_id += base;
+	}
+	for (i = 0; i < frag->nr_vars; i++) {
+		struct var_cand *v = &a->vars[a->nr_vars++];
+
+		*v = frag->vars[i];
+		if (v->type_id)
+			v->type_id += base;
+		v->first_tag += a->nr_tags;
+	}
+	if (frag->nr_tags)
+		memcpy(a->tags + a->nr_tags, frag->tags,
+		       frag->nr_tags * sizeof(*a->tags));
+	a->nr_tags += frag->nr_tags;
+	if (btf__type_cnt(a->btf) >= m->dedup_at && dedup__can_track())
+		err = merge_state__dedup(m);
+out:
+	str_arena__splice(&a->strs, &frag->strs);	/* names still used */
+	cu_fragment__free(frag);
+	return err;
+}
+
+void merge_state__take(struct merge_state *m, struct cu_fragment *out)
+{
+	*out = m->acc;
+	memset(m, 0, sizeof(*m));
+}
+
+void merge_state__free(struct merge_state *m)
+{
+	cu_fragment__free(&m->acc);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Merging fragments in CU order.  A merge state is itself shaped like a
+ * fragment (one BTF plus candidates whose type ids point into it), so the
+ * same code merges CUs into a batch inside a worker and batches into the
+ * final BTF in the consumer.
+ */
+#ifndef DWARF2BTF_MERGE_H
+#define DWARF2BTF_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cu/cu_encoder.h"
+
+struct merge_state {
+	struct cu_fragment acc;		/* what has been merged so far */
+	size_t cap_funcs, cap_params, cap_vars, cap_tags;
+	uint32_t dedup_at;		/* type count that triggers a dedup */
+	uint32_t min_growth;		/* ... and at least this many new types */
+	size_t nr_dedups;
+};
+
+/*
+ * @base: the merged BTF is split BTF over it (NULL: standalone).
+ * @ptr_size: the ELF's pointer size; libbpf would otherwise guess it from
+ * a "long" in the BTF and, without one yet (a CU's variables may come
+ * first), take the host's for good: 8 bytes for an i386 kernel's per-CPU
+ * pointers.
+ */
+int merge_state__init(struct merge_state *m, uint32_t min_growth,
+		      struct btf *base, unsigned int ptr_size);
+/*
+ * Append @frag (consumed, freed) and shift its candidates' type ids; a
+ * fragment without a BTF was encoded into ours and needs no shifting.
+ */
+int merge_state__add(struct merge_state *m, struct cu_fragment *frag);
+/* Deduplicate now, keeping the candidates' type ids valid. */
+int merge_state__dedup(struct merge_state *m);
+/* Hand the merged result over as one fragment; @m is empty afterwards. */
+void merge_state__take(struct merge_state *m, struct cu_fragment *out);
+void merge_state__free(struct merge_state *m);
+
+#endif

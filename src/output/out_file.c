@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output files written via a temporary file + fsync + rename, so that a
+ * crash or a full disk never leaves a truncated kernel image or object
+ * file behind; raw BTF alone or as a batch (out_file.h, output.h).
+ */
+#define _GNU_SOURCE
+#include "lib/grow.h"
+#include "output/out_file.h"
+#include "output/output.h"
+#include "lib/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char zeros[4096];
+
+__attribute__((format(printf, 4, 0)))
+static int out_file__report(const char *path, int err, bool errstr,
+		       const char *fmt, va_list ap)
+{
+	char msg[512], ebuf[128];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* One line in one call, so concurrent messages don't mix. */
+	if (errstr)
+		pr_err("%s: %s: %s", path, msg,
+		       strerror_r(err, ebuf, sizeof(ebuf)));
+	else
+		pr_err("%s: %s", path, msg);
+	return -err;
+}
+
+/* Report a failed system call: "dwarf2btf: PATH: MSG: strerror". */
+int out_file__error(const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = out_file__report(path, err, true, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Report a problem the message says all about; return -@err. */
+int out_file__fail(const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = out_file__report(path, err, false, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static bool out_file__fault(struct out_file *out)
+{
+	if (++out->nwrites != out->fault_at)
+		return false;
+	errno = ENOSPC;
+	return true;
+}
+
+int out_file__write(struct out_file *out, const void *buf, size_t len,
+		      uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n;
+
+		if (out_file__fault(out))
+			n = -1;
+		else if (out->direct)
+			n = write(out->fd, p, len);
+		else
+			n = pwrite(out->fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return out_file__error(out->path, errno, "write failed");
+		if (n == 0)
+			return out_file__error(out->path, EIO, "write failed");
+		p += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+int out_file__zero(struct out_file *out, uint64_t off, uint64_t len)
+{
+	while (len) {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+		int err = out_file__write(out, zeros, n, off);
+
+		if (err)
+			return err;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Copy the first @len bytes of @in_fd to offset 0 of the output. */
+int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
+{
+	loff_t in_off = 0, out_off = 0;
+	bool kernel_copy = true;
+	char *buf = NULL;
+	int err = 0;
+
+	while ((uint64_t)in_off < len) {
+		size_t chunk = len - in_off;
+		ssize_t n;
+
+		if (kernel_copy) {
+			/* In-kernel copy; may even share extents. */
+			if (chunk > 64 * OUTPUT_CHUNK)
+				chunk = 64 * OUTPUT_CHUNK;
+			if (out_file__fault(out))
+				n = -1;
+			else
+				n = copy_file_range(in_fd, &in_off, out->fd,
+						    &out_off, chunk, 0);
+			if (n > 0)
+				continue;
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+			    errno != EINVAL && errno != EOPNOTSUPP) {
+				err = out_file__error(out->path, errno,
+						 "write failed");
+				break;
+			}
+			/* Not supported here (or returned 0): copy by hand. */
+			kernel_copy = false;
+			continue;
+		}
+		if (!buf) {
+			buf = malloc(OUTPUT_CHUNK);
+			if (!buf) {
+				err = out_file__error(out->path, ENOMEM, "copy");
+				break;
+			}
+		}
+		if (chunk > OUTPUT_CHUNK)
+			chunk = OUTPUT_CHUNK;
+		n = pread(in_fd, buf, chunk, in_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = out_file__error(out->path, n < 0 ? errno : EIO,
+					 "read failed");
+			break;
+		}
+		err = out_file__write(out, buf, n, out_off);
+		if (err)
+			break;
+		in_off += n;
+		out_off += n;
+	}
+	free(buf);
+	return err;
+}
+
+void out_file__init(struct out_file *out, const char *path,
+		      const struct test_hooks *hooks)
+{
+	memset(out, 0, sizeof(*out));
+	out->path = path;
+	out->fd = -1;
+	out->fault_at = hooks ? hooks->fault_write : 0;
+}
+
+/* Length of the directory part of @path, including the last '/'. */
+static size_t out_file__dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/*
+ * Create the temp file next to @path (after following symlinks, so the
+ * link stays a link).  @old is the stat of the existing file, if any,
+ * whose mode and owner the new file gets.
+ */
+int out_file__open(struct out_file *out, const struct stat *old)
+{
+	size_t dlen, cap;
+	const char *base;
+	int tries, err;
+
+	out->target = realpath(out->path, NULL);
+	if (!out->target)	/* new file (or dangling link): write as named */
+		out->target = strdup(out->path);
+	if (!out->target)
+		return out_file__error(out->path, ENOMEM, "out of memory");
+	dlen = out_file__dir_len(out->target);
+	base = out->target + dlen;
+	cap = strlen(out->target) + 32;
+	out->tmp = malloc(cap);
+	if (!out->tmp)
+		return out_file__error(out->path, ENOMEM, "out of memory");
+
+	for (tries = 0; tries < 100; tries++) {
+		uint64_t r;
+
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^
+			    (uint64_t)(uintptr_t)&r ^ (uint64_t)tries;
+		/* Hidden, and short enough for NAME_MAX. */
+		snprintf(out->tmp, cap, "%.*s.%.200s.%08x.tmp", (int)dlen,
+			 out->target, base, (unsigned int)r);
+		out->fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			       old ? 0600 : 0644);
+		if (out->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (out->fd < 0) {
+		err = errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		if (dlen)
+			return out_file__error(out->path, err,
+					  "cannot create a file in %.*s",
+					  (int)dlen, out->target);
+		return out_file__error(out->path, err,
+				  "cannot create a file in the current directory");
+	}
+	if (old) {
+		struct stat st;
+
+		/*
+		 * Only root may give files away; for others failing is fine,
+		 * the new file is then simply theirs.
+		 */
+		if (!fstat(out->fd, &st) &&
+		    (st.st_uid != old->st_uid || st.st_gid != old->st_gid)) {
+			if (fchown(out->fd, old->st_uid, old->st_gid))
+				errno = 0;
+		}
+		/* After fchown, which clears set-id bits. */
+		if (fchmod(out->fd, old->st_mode & 07777))
+			return out_file__error(out->path, errno,
+					  "cannot set the file mode");
+	}
+	return 0;
+}
+
+/* Best effort: make renames in the directory of @target durable. */
+static void out_file__sync_dir(const char *target)
+{
+	size_t dlen = out_file__dir_len(target);
+	char *dir = dlen ? strndup(target, dlen) : strdup(".");
+	int fd;
+
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int out_file__commit(struct out_file *out)
+{
+	int err;
+
+	if (out->direct) {
+		err = close(out->fd);
+		out->fd = -1;
+		if (err)
+			return out_file__error(out->path, errno, "write failed");
+		return 0;
+	}
+	if (fsync(out->fd))
+		return out_file__error(out->path, errno, "fsync failed");
+	err = close(out->fd);
+	out->fd = -1;
+	if (err)
+		return out_file__error(out->path, errno, "write failed");
+	if (rename(out->tmp, out->target))
+		return out_file__error(out->path, errno, "cannot replace the file");
+	free(out->tmp);
+	out->tmp = NULL;
+	/* Make the rename durable too; best effort, the data is safe. */
+	out_file__sync_dir(out->target);
+	return 0;
+}
+
+/* Release everything; remove the temp file unless it was committed. */
+void out_file__end(struct out_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	free(out->target);
+	out->fd = -1;
+	out->tmp = NULL;
+	out->target = NULL;
+}
+
+/* Fail early on a file we may not write, rather than replace it anyway. */
+int out_file__check_writable(const char *path)
+{
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+		return out_file__error(path, errno, "not writable");
+	return 0;
+}
+
+struct output_batch {
+	pthread_mutex_t lock;
+	struct output_pending {
+		char *path;	/* as named, for messages */
+		char *target;
+		char *tmp;
+	} *items;
+	size_t nr, cap;
+};
+
+struct output_batch *output_batch__new(void)
+{
+	struct output_batch *ob = calloc(1, sizeof(*ob));
+
+	if (ob)
+		pthread_mutex_init(&ob->lock, NULL);
+	return ob;
+}
+
+/* The temp file is written and closed: queue it for the batch's commit. */
+static int out_file__defer(struct out_file *out, struct output_batch *ob)
+{
+	struct output_pending *p;
+	char *path;
+	int err;
+
+	err = close(out->fd);
+	out->fd = -1;
+	if (err)
+		return out_file__error(out->path, errno, "write failed");
+	path = strdup(out->path);
+	if (!path)
+		return out_file__error(out->path, ENOMEM, "out of memory");
+	pthread_mutex_lock(&ob->lock);
+	if (grow_array((void **)&ob->items, &ob->cap, ob->nr + 1,
+		       sizeof(*ob->items), 256)) {
+		pthread_mutex_unlock(&ob->lock);
+		free(path);
+		return out_file__error(out->path, ENOMEM, "out of memory");
+	}
+	p = &ob->items[ob->nr++];
+	p->path = path;
+	p->target = out->target;
+	p->tmp = out->tmp;
+	out->target = NULL;
+	out->tmp = NULL;
+	pthread_mutex_unlock(&ob->lock);
+	return 0;
+}
+
+static void output_pending__free(struct output_pending *p)
+{
+	if (p->tmp)
+		unlink(p->tmp);
+	free(p->tmp);
+	free(p->target);
+	free(p->path);
+	p->tmp = p->target = p->path = NULL;
+}
+
+/*
+ * One syncfs() for the whole batch instead of an fsync() per file (two
+ * with the directory's), then the renames: a thousand modules' outputs,
+ * each still atomic.  A failed sync cannot be pinned on one file, so then
+ * none is replaced.
+ */
+int output_batch__commit(struct output_batch *ob)
+{
+	size_t i, dlen, last = 0;
+	int fd, err = 0, failed = 0;
+
+	/* one syncfs() per directory met (a batch normally has one) */
+	for (i = 0; i < ob->nr && !err; i++) {
+		dlen = out_file__dir_len(ob->items[i].target);
+		if (i && dlen == out_file__dir_len(ob->items[last].target) &&
+		    !strncmp(ob->items[i].target, ob->items[last].target, dlen))
+			continue;
+		last = i;
+		fd = open(ob->items[i].tmp, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syncfs(fd))
+			err = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+	}
+	for (i = 0; i < ob->nr; i++) {
+		struct output_pending *p = &ob->items[i];
+
+		if (err) {
+			out_file__error(p->path, err, "sync failed");
+			failed++;
+			continue;
+		}
+		if (rename(p->tmp, p->target)) {
+			out_file__error(p->path, errno, "cannot replace the file");
+			failed++;
+			continue;
+		}
+		free(p->tmp);
+		p->tmp = NULL;
+		dlen = out_file__dir_len(p->target);
+		if (!i || dlen != out_file__dir_len(ob->items[last].target) ||
+		    strncmp(p->target, ob->items[last].target, dlen))
+			out_file__sync_dir(p->target);
+		last = i;
+	}
+	for (i = 0; i < ob->nr; i++)
+		output_pending__free(&ob->items[i]);
+	ob->nr = 0;
+	return failed;
+}
+
+void output_batch__free(struct output_batch *ob)
+{
+	size_t i;
+
+	if (!ob)
+		return;
+	for (i = 0; i < ob->nr; i++)
+		output_pending__free(&ob->items[i]);
+	free(ob->items);
+	pthread_mutex_destroy(&ob->lock);
+	free(ob);
+}
+
+int output__write_raw(const char *path, const void *data, size_t size,
+		      const struct test_hooks *hooks)
+{
+	return output__write_raw_batch(path, data, size, NULL, hooks);
+}
+
+int output__write_raw_batch(const char *path, const void *data, size_t size,
+			    struct output_batch *ob,
+			    const struct test_hooks *hooks)
+{
+	struct out_file out;
+	struct stat st;
+	int err;
+
+	if (!path || (!data && size))
+		return out_file__fail(path ? path : "(null)", EINVAL,
+				 "bad arguments");
+	out_file__init(&out, path, hooks);
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return out_file__error(path, errno, "cannot stat");
+		err = out_file__open(&out, NULL);
+	} else if (S_ISDIR(st.st_mode)) {
+		return out_file__error(path, EISDIR, "cannot write");
+	} else if (!S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) ||
+		   !strncmp(path, "/proc/", 6)) {
+		/*
+		 * A FIFO, /dev/stdout: nothing to rename over, just write.
+		 * /dev/stdout may resolve to a regular file (shell
+		 * redirection); that open file is the one to write too.
+		 */
+		out.direct = true;
+		out.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		err = out.fd < 0 ? out_file__error(path, errno, "cannot open") : 0;
+	} else {
+		err = out_file__check_writable(path);
+		if (!err)
+			err = out_file__open(&out, &st);
+	}
+	if (!err)
+		err = out_file__write(&out, data, size, 0);
+	if (!err)
+		err = ob && !out.direct ? out_file__defer(&out, ob) : out_file__commit(&out);
+	out_file__end(&out);
+	return err;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Output stage: write the encoded BTF either as a raw file or as a section
+ * of an ELF file, never leaving a half-written file behind.
+ *
+ * Both functions write a temporary file next to the destination, fsync it
+ * and rename it over the destination, so readers see the old or the new
+ * file, never a mix.  On failure the destination is untouched and the
+ * temporary file is removed.  They return 0 or a negative errno and print
+ * exactly one "dwarf2btf: FILE: ..." line to stderr on failure.
+ *
+ * @hooks (test_hooks.h; NULL: none): fault_write=N makes the N-th write
+ * system call of that call fail with ENOSPC.
+ */
+#ifndef DWARF2BTF_OUTPUT_H
+#define DWARF2BTF_OUTPUT_H
+
+#include <stddef.h>
+
+#include "lib/test_hooks.h"
+
+/*
+ * Write @size bytes of @data to @path atomically.  An existing @path keeps
+ * its mode (and owner, when permitted); a new file gets 0644 minus umask.
+ * A symlink is followed and its target replaced.  A @path that exists but
+ * is not a regular file (a FIFO, a device), or is under /dev or /proc
+ * (/dev/stdout), is written directly.  Replacing breaks hard links: other
+ * names keep the old contents.
+ */
+int output__write_raw(const char *path, const void *data, size_t size,
+		      const struct test_hooks *hooks);
+
+/*
+ * Many raw outputs (a batch of modules): each is written to its temp file
+ * by output__write_raw_batch() (from any thread), then one
+ * output_batch__commit() syncs the file system once and renames them all;
+ * it returns how many failed, each reported.  output_batch__free() removes
+ * temp files never committed.
+ */
+struct output_batch;
+
+struct output_batch *output_batch__new(void);
+int output__write_raw_batch(const char *path, const void *data, size_t size,
+			    struct output_batch *ob,
+			    const struct test_hooks *hooks);
+int output_batch__commit(struct output_batch *ob);
+void output_batch__free(struct output_batch *ob);
+
+/*
+ * Add the section @name to the ELF file @path, or replace its contents,
+ * with @size bytes of @data (already in the file's byte order).  Works for
+ * ELF32/ELF64, either byte order, any e_type, and extended section
+ * numbering.  Everything still in use keeps its file offset: new data, a
+ * grown section name table and the new section header table are appended
+ * (replacing what they supersede when that was at the end of the file),
+ * so program headers and segments stay valid.  The section is SHT_PROGBITS,
+ * flags 0, alignment 1, like pahole -J makes it.  An existing SHF_ALLOC
+ * section keeps its flags, address and alignment; if a loaded segment maps
+ * it, data of the same size replaces it there, other data goes past the
+ * segments (the segments keep the old bytes).  One with relocations (a BPF
+ * object's .BTF) is not replaced.
+ * Mode and owner are kept; hard links are broken, as with write_raw.
+ */
+int output__write_elf_section(const char *path, const char *name,
+			      const void *data, size_t size,
+			      const struct test_hooks *hooks);
+
+/* Several sections at once (.BTF and .BTF.base): all are written or none. */
+struct output_section {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+int output__write_elf_sections(const char *path,
+			       const struct output_section *secs, int nr,
+			       const struct test_hooks *hooks);
+
+#endif /* DWARF2BTF_OUTPUT_H */

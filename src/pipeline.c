@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One input file through every stage (pipeline.h): the ELF and its symbol
+ * index (input/), the CUs encoded by the workers (cu_queue.c, cu/) and
+ * merged in CU order with a dedup whenever the merged BTF has doubled
+ * (merge/), functions and variables decided (decide/), the final dedup
+ * (or split dedup over a base), then the output (output/).
+ */
+#define _GNU_SOURCE	/* strcasestr */
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "lib/grow.h"
+#include "cu_queue.h"
+#include "merge/merge.h"
+#include "input/elf_file.h"
+#include "output/btf_layout.h"
+#include "output/distill.h"
+#include "pipeline.h"
+#include "merge/split_dedup.h"
+#include "decide/funcs.h"
+#include "lib/log.h"
+#include "output/output.h"
+#include "stats.h"
+#include "input/symtab.h"
+#include "decide/vars.h"
+
+/* The consumer's side of the queue: batches arrive in CU order. */
+struct consumer {
+	struct merge_state m;
+	const char *path;
+};
+
+static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
+{
+	struct consumer *c = arg;
+	int err = merge_state__add(&c->m, frag);
+
+	if (err)
+		pr_err("%s: cannot merge BTF: %s", c->path, strerror(-err));
+	return err;
+}
+
+static int collect_cus(const char *path, Dwarf *dw,
+		       const struct encode_env *env, Dwarf_Die **out,
+		       size_t *nr)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	Dwarf_Die *arr = NULL;
+	size_t cap = 0, n = 0, dropped = 0;
+	uint8_t unit_type;
+	int ret;
+
+	while ((ret = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
+				      &subdie)) == 0) {
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+			continue;
+		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
+			free(arr);
+			return -ENOMEM;
+		}
+		arr[n++] = cudie;
+		cu_queue__drop_listed(env, &dropped, dwarf_dieoffset(&cudie),
+				      false);
+	}
+	cu_queue__drop_listed(env, &dropped, env->debug_info_size, true);
+	if (ret < 0) {
+		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
+		free(arr);
+		return -EINVAL;
+	}
+	*out = arr;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Relocatable objects (.o, .ko) carry their DWARF's cross-section
+ * references as relocations; libdwfl applies them (for every architecture
+ * elfutils knows), libdw alone would read zeros.  Other files need none.
+ */
+static const Dwfl_Callbacks dwfl_offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct dwarf_input {
+	Dwfl *dwfl;		/* relocatable input only */
+	Dwarf *dw;
+	bool in_memory;		/* DWARF from elf_file's copy, not a mapping */
+	uint64_t *rel_addr;	/* by section index: libdwfl's address */
+	size_t nr_rel_addr;
+};
+
+static void dwarf_input__close(struct dwarf_input *in);
+static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod);
+
+static int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	if (ef->ehdr.e_type != ET_REL) {
+		in->dw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
+		if (!in->dw)
+			goto no_dwarf;
+		return 0;
+	}
+	in->dwfl = dwfl_begin(&dwfl_offline_callbacks);
+	if (!in->dwfl)
+		return -ENOMEM;
+	if (!ef->buf) {		/* elf_file reads relocatable files whole */
+		dwarf_input__close(in);
+		return -EINVAL;
+	}
+	in->in_memory = true;
+	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
+					 ef->buf, ef->size);
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (in->dw) {
+		err = dwarf_input__rel_addrs(in, mod);
+		if (err) {
+			pr_err("%s: cannot read section addresses: %s",
+			       ef->path, strerror(-err));
+			dwarf_input__close(in);
+			return err;
+		}
+	}
+	if (!in->dw) {
+		/* e.g. relocations of a machine elfutils does not know */
+		const char *msg;
+
+		err = dwfl_errno();
+		msg = err ? dwfl_errmsg(err) : NULL;
+		dwarf_input__close(in);
+		if (msg && !strcasestr(msg, "no DWARF")) {
+			pr_err("%s: cannot read DWARF: %s", ef->path, msg);
+			return -ENODATA;
+		}
+		goto no_dwarf;
+	}
+	return 0;
+no_dwarf:
+	err = dwarf_errno();
+	/* libdw's "no DWARF information" says nothing more than we do. */
+	if (err && dwarf_errmsg(err) && !strcasestr(dwarf_errmsg(err), "no DWARF"))
+		pr_err("%s: cannot read DWARF: %s", ef->path, dwarf_errmsg(err));
+	else
+		pr_err("%s: no DWARF debug info", ef->path);
+	return -ENODATA;
+}
+
+static void dwarf_input__close(struct dwarf_input *in)
+{
+	if (in->dwfl)
+		dwfl_end(in->dwfl);	/* owns in->dw */
+	else if (in->dw)
+		dwarf_end(in->dw);
+	free(in->rel_addr);
+	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * Where libdwfl placed each allocated section to relocate the DWARF
+ * (offline, it lays a relocatable file out as it would load it).
+ */
+static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t n;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrnum(elf, &n))
+		return -EINVAL;
+	in->rel_addr = calloc(n ? n : 1, sizeof(*in->rel_addr));
+	if (!in->rel_addr)
+		return -ENOMEM;
+	in->nr_rel_addr = n;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i < n && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			in->rel_addr[i] = sh.sh_addr + bias;
+	}
+	return 0;
+}
+
+/*
+ * Where libdw reads .debug_info (libelf's bytes, or its decompressed or
+ * relocated copy), and with @mapped: the mapped .debug_info and the
+ * sections each CU reads only its own part of (location and range lists),
+ * whose pages can be given back as CUs finish; nothing for sections libelf
+ * had to copy (compressed).  @env comes zeroed.
+ */
+static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
+{
+	/* .debug_info first, then the ones of which a CU reads its part */
+	static const char *const wanted[] = {
+		".debug_info", ".debug_loclists", ".debug_rnglists",
+		".debug_loc", ".debug_ranges",
+	};
+	Elf *elf = dwarf_getelf(dw);
+	size_t file_size = 0, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
+	char *file = elf && mapped ? elf_rawfile(elf, &file_size) : NULL;
+	Elf_Scn *scn = NULL;
+	bool compressed = false;
+	GElf_Shdr shdr;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		/* decompressing changes the Elf: no second libdw on it then */
+		if (!strncmp(name, ".zdebug", 7) ||
+		    (!strncmp(name, ".debug", 6) && (shdr.sh_flags & SHF_COMPRESSED)))
+			compressed = true;
+		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
+			env->info_start = data->d_buf;
+			env->info_end = env->info_start + data->d_size;
+		}
+		for (i = 0; i < n && strcmp(name, wanted[i]); i++)
+			;
+		if (!file || i == n || (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || (char *)data->d_buf < file ||
+		    (char *)data->d_buf + data->d_size > file + file_size)
+			continue;
+		if (i == 0) {
+			env->debug_info = data->d_buf;
+			env->debug_info_size = data->d_size;
+		} else if (env->nr_cu_side < ENCODE_CU_SIDE_MAX) {
+			env->cu_side[env->nr_cu_side].p = data->d_buf;
+			env->cu_side[env->nr_cu_side++].size = data->d_size;
+		}
+	}
+	env->dwarf_reopen = env->debug_info && !compressed;
+}
+
+/*
+ * In place, with distilled_base and a base: .BTF split over a distilled
+ * base written to .BTF.base, as pahole does (raw output stays plain split
+ * BTF, as pahole's does too).
+ */
+static int write_distilled(const char *path, struct btf *btf, size_t *size,
+			   const struct test_hooks *hooks)
+{
+	struct output_section secs[2] = {
+		{ .name = ".BTF" }, { .name = ".BTF.base" },
+	};
+	struct btf *dist = NULL, *split = NULL;
+	char msg[160];
+	__u32 sz[2];
+	int err;
+
+	err = btf_distill(btf, hooks && hooks->own_distill, &dist, &split, msg,
+			  sizeof(msg));
+	if (err) {
+		pr_err("%s: cannot distill the base: %s", path,
+		       *msg ? msg : strerror(-err));
+		return err;
+	}
+	btf__set_endianness(dist, btf__endianness(btf));
+	btf__set_endianness(split, btf__endianness(btf));
+	secs[0].data = btf__raw_data(split, &sz[0]);
+	secs[1].data = btf__raw_data(dist, &sz[1]);
+	if (!secs[0].data || !secs[1].data) {
+		pr_err("%s: cannot serialize BTF", path);
+		err = -ENOMEM;
+	} else {
+		secs[0].size = sz[0];
+		secs[1].size = sz[1];
+		*size = sz[0] + sz[1];
+		err = output__write_elf_sections(path, secs, 2, hooks);
+	}
+	btf__free(split);
+	btf__free(dist);
+	return err;
+}
+
+static int write_output(const char *path, const struct pipeline_opts *opts,
+			struct btf *btf, size_t *size)
+{
+	void *with_layout = NULL;
+	const void *data;
+	uint32_t sz;
+	int err;
+
+	if (!opts->out_path && opts->enc.distilled_base && btf__base_btf(btf))
+		return write_distilled(path, btf, size, opts->enc.hooks);
+	data = btf__raw_data(btf, &sz);
+	if (!data) {
+		pr_err("%s: cannot serialize BTF", path);
+		return -ENOMEM;
+	}
+	*size = sz;
+	/* as pahole: split BTF shares its base's layout, has none itself */
+	if (opts->enc.layout && !btf__base_btf(btf)) {
+		err = btf_layout__add(data, sz, &with_layout, size);
+		if (err) {
+			pr_err("%s: cannot add the layout section: %s", path,
+			       strerror(-err));
+			return err;
+		}
+		data = with_layout;
+	}
+	if (opts->out_path)
+		err = output__write_raw_batch(opts->out_path, data, *size,
+					      opts->out_batch, opts->enc.hooks);
+	else
+		err = output__write_elf_section(path, ".BTF", data, *size,
+						opts->enc.hooks);
+	free(with_layout);
+	return err;
+}
+
+int pipeline__prepare_base(struct btf *base)
+{
+	/*
+	 * libbpf makes a BTF modifiable (builds its string index) the first
+	 * time a split BTF's dedup looks a string up in it: do it now, while
+	 * one thread owns the base, so that it is only read afterwards.
+	 */
+	return btf__find_str(base, "") == -ENOMEM ? -ENOMEM : 0;
+}
+
+/*
+ * *BTF (standalone, deduplicated) against the base: replaced by split BTF
+ * holding what the base lacks.  A lone file indexes the base here; a batch
+ * has done it once for all.
+ */
+static int pipeline__split_dedup(const struct pipeline_opts *opts,
+				struct btf **btf)
+{
+	struct base_index *idx = NULL;
+	struct split_dedup *d = opts->split_dedup;
+	struct btf *out;
+	int err = 0;
+
+	if (!d) {
+		err = base_index__new(opts->base, &idx);
+		if (err)
+			return err;
+		d = split_dedup__new(idx);
+		if (!d)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = split_dedup__run(d, *btf, opts->base, &out);
+	if (!err)
+		*btf = out;
+	if (!opts->split_dedup) {
+		split_dedup__free(d);
+		base_index__free(idx);
+	}
+	return err;
+}
+
+int pipeline__run(const char *path, const struct pipeline_opts *opts)
+{
+	struct consumer cons = { .path = path };
+	struct merge_state *m = &cons.m;
+	struct btf *btf = NULL;
+	struct elf_symtab *syms = NULL;
+	struct encode_env env;
+	struct elf_file ef;
+	struct stats st;
+	Dwarf_Die *cus = NULL;
+	struct dwarf_input in = { 0 };
+	Dwarf *dw;
+	struct encode_opts enc;
+	size_t nr_cus = 0;
+	bool split;
+	int err, n;
+
+	stats__start(&st);
+	st.jobs = opts->jobs;
+	err = elf_file__open(&ef, path);
+	if (err)
+		return err;
+	err = elf_symtab__new(&ef, &syms);
+	if (err)
+		goto out;
+	err = dwarf_input__open(&in, &ef);
+	if (err)
+		goto out;
+	dw = in.dw;
+	memset(&env, 0, sizeof(env));
+	debug_sections(dw, !in.in_memory, &env);
+	err = collect_cus(path, dw, &env, &cus, &nr_cus);
+	if (err)
+		goto out;
+	if (!nr_cus) {
+		pr_err("%s: no DWARF compilation units", path);
+		err = -ENODATA;
+		goto out;
+	}
+	st.nr_cus = nr_cus;
+	stats__phase_end(&st, PHASE_ELF);
+
+	/*
+	 * Batches already come deduplicated: dedup again per 512 Ki new types.
+	 * Over a base, the fast path merges standalone BTF without any dedup
+	 * and split_dedup.c does it all at the end, in the module's type
+	 * order, as libbpf's split dedup would (its decisions depend on it).
+	 */
+	split = opts->base && !opts->enc.plain_dedup;
+	enc = opts->enc;
+	enc.defer_dedup = split;
+	err = merge_state__init(m, opts->enc.plain_dedup || split ?
+				UINT32_MAX : 1u << 19,
+				split ? NULL : opts->base, ef.ptr_size);
+	if (err)
+		goto out;
+	env.ef = &ef;
+	env.syms = syms;
+	env.opts = &enc;
+	/* Pages of a file mapping can be dropped and read again; ours not. */
+	env.rel_addr = in.rel_addr;
+	env.nr_rel_addr = in.nr_rel_addr;
+	st.nr_epochs = cu_queue__nr_epochs(&env, nr_cus);
+	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
+			    pipeline__consume, &cons);
+	/* the first batch may have become the merged BTF itself */
+	btf = m->acc.btf;
+	if (err)
+		goto out;
+	/*
+	 * What libdw built while CUs were read (abbreviations, CU data:
+	 * 28 MB on a vmlinux, by heaptrack) is not needed for the decisions,
+	 * and the heap is returned to the kernel before they grow the BTF.
+	 * Names point into our own mapping, which stays; a relocatable
+	 * file's sections may belong to libdwfl, so that one waits.
+	 */
+	if (!in.in_memory) {
+		dwarf_input__close(&in);
+		malloc_trim(0);
+	}
+	stats__phase_end(&st, PHASE_ENCODE);
+
+	st.nr_types_in = m->acc.nr_types_in;
+	st.nr_func_cands = m->acc.nr_funcs;
+	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
+			m->acc.params, m->acc.tags);
+	if (n < 0) {
+		err = n;
+		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
+		goto out;
+	}
+	st.nr_funcs = n;
+	n = vars__emit(btf, syms, m->acc.vars, m->acc.nr_vars, m->acc.tags);
+	if (n < 0) {
+		err = n;
+		pr_err("%s: cannot encode variables: %s", path, strerror(-err));
+		goto out;
+	}
+	st.nr_vars = n;
+	stats__phase_end(&st, PHASE_FUNCS);
+
+	err = split ? 0 : btf__dedup(btf, NULL);
+	if (!err && split) {
+		stats__phase_end(&st, PHASE_DEDUP);
+		err = pipeline__split_dedup(opts, &btf);
+		if (!err)
+			btf__set_pointer_size(btf, ef.ptr_size);
+	}
+	if (err) {
+		pr_err("%s: BTF dedup failed: %s", path, err == -ELOOP ?
+		       "types nested too deeply" : strerror(-err));
+		goto out;
+	}
+	st.nr_types = btf__type_cnt(btf) -
+		      (btf__base_btf(btf) ? btf__type_cnt(btf__base_btf(btf)) : 1);
+	stats__phase_end(&st, split ? PHASE_BASE : PHASE_DEDUP);
+
+	if (ef.big_endian)
+		btf__set_endianness(btf, BTF_BIG_ENDIAN);
+	err = write_output(path, opts, btf, &st.out_bytes);
+	stats__phase_end(&st, PHASE_WRITE);
+	if (!err && opts->stats)
+		stats__print(&st, stderr);
+	if (opts->stats_out)
+		*opts->stats_out = st;
+out:
+	if (btf != m->acc.btf)
+		btf__free(btf);	/* split_dedup's output */
+	merge_state__free(m);
+	free(cus);
+	dwarf_input__close(&in);
+	elf_symtab__free(syms);
+	elf_file__close(&ef);
+	return err;
+}

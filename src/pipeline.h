@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The whole pipeline for one input file: ELF + symbol index -> per-CU
+ * fragments (in parallel) -> merge in CU order -> function and variable
+ * decisions -> dedup -> output.
+ */
+#ifndef DWARF2BTF_PIPELINE_H
+#define DWARF2BTF_PIPELINE_H
+
+#include <stdbool.h>
+
+#include "cu/cu_encoder.h"
+
+struct btf;
+struct split_dedup;
+struct stats;
+struct output_batch;
+
+struct pipeline_opts {
+	struct encode_opts enc;
+	int jobs;
+	const char *out_path;	/* raw BTF here; NULL: .BTF section in place */
+	bool stats;
+	/*
+	 * Split BTF over this base (a vmlinux's, for modules): types it has
+	 * are referred to, not repeated.  Read-only while encoding; call
+	 * pipeline__prepare_base() once before sharing it between threads.
+	 */
+	struct btf *base;
+	/* scratch for matching types against an indexed base; NULL: own */
+	struct split_dedup *split_dedup;
+	struct stats *stats_out;	/* a batch's: this file's stats go here */
+	struct output_batch *out_batch;	/* raw output committed by a batch */
+};
+
+int pipeline__prepare_base(struct btf *base);
+
+int pipeline__run(const char *path, const struct pipeline_opts *opts);
+
+#endif
