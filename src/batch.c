@@ -167,7 +167,7 @@ static int batch_size__cmp(const void *a, const void *b)
 /*
  * The largest files first: the last files to finish are then small ones,
  * so no worker idles long at the end while another encodes a big module
- * (mlx5_core.ko is 70 MB, the median module under 1 MB).  Outputs do not
+ * (a few are a hundred times the median).  Outputs do not
  * depend on the order.
  */
 static int *batch__order(char *const *files, int nr)

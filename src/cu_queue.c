@@ -10,9 +10,9 @@
  * lazily afterwards (abbreviations, location lists, string offsets) is per
  * CU, and each CU is read by exactly one worker.
  *
- * What libdw caches is kept until dwarf_end(): 20 MB and more by the end
- * of a vmlinux, the largest part of the peak RSS that the output does not
- * need.  So CUs are read in epochs of EPOCH_BATCHES batches, each through a
+ * What libdw caches is kept until dwarf_end(): by the end of a vmlinux,
+ * the largest part of the peak RSS that the output does not need
+ * (docs/performance.md, Memory).  So CUs are read in epochs of EPOCH_BATCHES batches, each through a
  * libdw handle of its own, opened on the (read-only, uncompressed) Elf by
  * the first worker to need it and ended by the one that finishes its last
  * batch.  Opening one is the only use of libelf beyond reading the ELF

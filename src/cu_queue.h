@@ -24,7 +24,7 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 
 /*
  * Listing units makes libdw read every CU header, and each read maps the
- * pages around it: 100 MB of a vmlinux's .debug_info, the run's peak RSS,
+ * pages around it: most of a vmlinux's .debug_info, the run's peak RSS,
  * were it all kept.  Called as a listing reaches offset @off, this gives
  * back the pages between *@dropped and @off every 8 MB (@all: now); they
  * are in the page cache, and each worker maps back what its CU reads.

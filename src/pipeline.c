@@ -448,9 +448,9 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	if (err)
 		goto out;
 	/*
-	 * What libdw built while CUs were read (abbreviations, CU data:
-	 * 28 MB on a vmlinux, by heaptrack) is not needed for the decisions,
-	 * and the heap is returned to the kernel before they grow the BTF.
+	 * What libdw built while CUs were read (abbreviations, CU data) is
+	 * not needed for the decisions, and the heap is returned to the
+	 * kernel before they grow the BTF.
 	 * Names point into our own mapping, which stays; a relocatable
 	 * file's sections may belong to libdwfl, so that one waits.
 	 */

@@ -64,8 +64,7 @@ struct encode_env {
 	size_t debug_info_size;
 	/*
 	 * Mapped sections of which each CU reads only its own part (location
-	 * and range lists): given back after each batch (27 MB of
-	 * .debug_loclists in a vmlinux).
+	 * and range lists): given back after each batch.
 	 */
 	struct {
 		const void *p;

@@ -892,7 +892,7 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
 	size_t i;
 	int err;
 
-	/* Walking every member for tags gcc < 15 never emits: 3% of a run. */
+	/* No walk over every member for tags gcc < 15 never emits. */
 	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
 		return 0;
 	for (i = 0; i < ctx->nr_nodes; i++) {

@@ -6,9 +6,9 @@
  * are in .debug_str, but short ones are inline in .debug_info
  * (DW_FORM_string), whose pages each finished CU gives back to the kernel:
  * reading those names again when functions are emitted faulted a third of
- * the vmlinux's .debug_info back in (peak RSS 58 -> 175 MB of file pages
- * at the very end).  Such names are copied here, into chunks that never
- * move, owned by the fragment and handed on when fragments merge.
+ * the vmlinux's .debug_info back in, at the very end.  Such names are
+ * copied here, into chunks that never move, owned by the fragment and
+ * handed on when fragments merge.
  */
 #ifndef DWARF2BTF_STR_ARENA_H
 #define DWARF2BTF_STR_ARENA_H
