@@ -51,6 +51,11 @@ static void usage(FILE *f)
 "      --files-from=LIST\n"
 "                       more FILEs, one per line in LIST ('-': stdin); -o\n"
 "                       then names a directory, as with several FILEs\n"
+"      --debuginfo=PATH the DWARF of a stripped FILE is in PATH (else found\n"
+"                       by build-id below the debug root, or by its\n"
+"                       .gnu_debuglink)\n"
+"      --debug-root=DIR where build-id debug files are (default\n"
+"                       /usr/lib/debug)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "                       (for several FILEs: phase times summed over them)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
@@ -107,6 +112,8 @@ enum {
 	OPT_PLAIN_DEDUP,
 	OPT_FILES_FROM,
 	OPT_RELOCATE,
+	OPT_DEBUGINFO,
+	OPT_DEBUG_ROOT,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -305,6 +312,8 @@ int main(int argc, char **argv)
 		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 		{ "relocate", no_argument, NULL, OPT_RELOCATE },
+		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
+		{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -373,6 +382,12 @@ int main(int argc, char **argv)
 				pr_err("invalid --max-memory '%s'", optarg);
 				return 2;
 			}
+			break;
+		case OPT_DEBUGINFO:
+			opts.debuginfo = optarg;
+			break;
+		case OPT_DEBUG_ROOT:
+			opts.debug_root = optarg;
 			break;
 		case OPT_RELOCATE:
 			relocate = true;
@@ -459,6 +474,11 @@ int main(int argc, char **argv)
 	if (relocate && (!base_path || !opts.out_path || list.nr != 1 ||
 			 batch)) {
 		pr_err("--relocate takes one FILE, --base and -o (see --help)");
+		file_list__free(&list);
+		return 2;
+	}
+	if (opts.debuginfo && (list.nr != 1 || batch)) {
+		pr_err("--debuginfo names the debug file of one FILE (see --help)");
 		file_list__free(&list);
 		return 2;
 	}

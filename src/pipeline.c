@@ -21,6 +21,7 @@
 #include "lib/grow.h"
 #include "cu_queue.h"
 #include "merge/merge.h"
+#include "input/debug_file.h"
 #include "input/elf_file.h"
 #include "output/btf_layout.h"
 #include "output/distill.h"
@@ -378,6 +379,26 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 	return err;
 }
 
+/*
+ * DWARF whose types are in a dwz supplementary file: refused with one
+ * line, rather than encoded with those types missing.
+ */
+static int pipeline__check_layout(const struct elf_file *src)
+{
+	static const char *const sup[] = { ".gnu_debugaltlink", ".debug_sup" };
+	GElf_Shdr sh;
+	size_t i;
+
+	for (i = 0; i < sizeof(sup) / sizeof(sup[0]); i++) {
+		if (!elf_file__find_section(src, sup[i], &sh))
+			continue;
+		pr_err("%s: its DWARF is partly in a dwz supplementary file (%s), which is not supported yet",
+		       src->path, sup[i]);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int pipeline__run(const char *path, const struct pipeline_opts *opts)
 {
 	struct consumer cons = { .path = path };
@@ -385,7 +406,9 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	struct btf *btf = NULL;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
-	struct elf_file ef;
+	struct elf_file ef, dbg = { .fd = -1 };
+	const struct elf_file *src = &ef;	/* where the DWARF is */
+	char *dbg_path = NULL;
 	struct stats st;
 	Dwarf_Die *cus = NULL;
 	struct dwarf_input in = { 0 };
@@ -400,10 +423,23 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	err = elf_file__open(&ef, path);
 	if (err)
 		return err;
-	err = elf_symtab__new(&ef, &syms);
+	if (!elf_file__has_dwarf(&ef)) {
+		/* stripped: DWARF and .symtab are in a separate debug file */
+		err = debug_file__find(&ef, opts->debuginfo, opts->debug_root,
+				       &dbg_path);
+		if (!err)
+			err = elf_file__open(&dbg, dbg_path);
+		if (err)
+			goto out;
+		src = &dbg;
+	}
+	err = pipeline__check_layout(src);
 	if (err)
 		goto out;
-	err = dwarf_input__open(&in, &ef);
+	err = elf_symtab__new(src, &ef, &syms);
+	if (err)
+		goto out;
+	err = dwarf_input__open(&in, src);
 	if (err)
 		goto out;
 	dw = in.dw;
@@ -431,10 +467,10 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	enc.defer_dedup = split;
 	err = merge_state__init(m, opts->enc.plain_dedup || split ?
 				UINT32_MAX : 1u << 19,
-				split ? NULL : opts->base, ef.ptr_size);
+				split ? NULL : opts->base, src->ptr_size);
 	if (err)
 		goto out;
-	env.ef = &ef;
+	env.ef = src;
 	env.syms = syms;
 	env.opts = &enc;
 	/* Pages of a file mapping can be dropped and read again; ours not. */
@@ -510,6 +546,8 @@ out:
 	free(cus);
 	dwarf_input__close(&in);
 	elf_symtab__free(syms);
+	elf_file__close(&dbg);
+	free(dbg_path);
 	elf_file__close(&ef);
 	return err;
 }

@@ -20,6 +20,9 @@ struct pipeline_opts {
 	struct encode_opts enc;
 	int jobs;
 	const char *out_path;	/* raw BTF here; NULL: .BTF section in place */
+	/* a stripped input's debug file (debug_file.h); NULL: search */
+	const char *debuginfo;
+	const char *debug_root;	/* NULL: DEBUG_FILE_ROOT */
 	bool stats;
 	/*
 	 * Split BTF over this base (a vmlinux's, for modules): types it has

@@ -26,6 +26,9 @@ def _check(ctx, args, path, ok_codes):
     bad = []
     if p.returncode not in ok_codes:
         bad.append("exit %d" % p.returncode)
+    if ok_codes == (1,) and "no DWARF debug info, nor a debug file" not in \
+            p.stderr:
+        bad.append("not the missing debug file: %s" % p.stderr)
     if open(path, "rb").read() != before:
         bad.append("input changed")
     return ["%s: %s" % (os.path.basename(path), b) for b in bad]
@@ -33,12 +36,15 @@ def _check(ctx, args, path, ok_codes):
 
 def _check_all(ctx, kind, args, ok_found):
     """The findings may fail cleanly; the fuzzers' seeds (valid inputs)
-    must succeed."""
+    must succeed, but for the stripped ones (*-stripped), whose debug file
+    is not there: they must fail, saying so."""
     found = _files(os.path.join(HERE, kind))
     seeds = _files(os.path.join(SEEDS, kind))
     assert seeds, "no fuzz seeds in %s" % os.path.join(SEEDS, kind)
     bad = []
     for f, ok in [(f, ok_found) for f in found] + [(f, (0,)) for f in seeds]:
+        if f.endswith("-stripped"):
+            ok = (1,)
         bad += _check(ctx, args(f), f, ok)
     if bad:
         raise AssertionError("\n".join(bad))

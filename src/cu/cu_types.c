@@ -177,6 +177,11 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		bool is_type, descend = false;
 
 		kind = tag_node_kind(tag, &is_type);
+		if (tag == DW_TAG_imported_unit) {
+			/* dwz, gcc LTO: what it imports is in another unit */
+			cu_err(ctx, &child, "DW_TAG_imported_unit (dwz or LTO): DWARF across units is not supported yet");
+			return -EOPNOTSUPP;
+		}
 		if (tag == DW_TAG_member) {
 			if (owner != SIZE_MAX) {
 				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
@@ -271,6 +276,9 @@ static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
 {
 	Dwarf_Die ref;
 
+	/* read through an abstract origin in another unit (gcc LTO) */
+	if (attr->cu != ctx->cudie->cu)
+		goto generic;
 	switch (dwarf_whatform(attr)) {
 	case DW_FORM_ref1:
 	case DW_FORM_ref2:
@@ -289,11 +297,13 @@ static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
 		*off += ctx->cu_start;
 		return true;
 	default:
-		if (!dwarf_formref_die(attr, &ref))
-			return false;
-		*off = dwarf_dieoffset(&ref);
-		return true;
+		break;
 	}
+generic:
+	if (!dwarf_formref_die(attr, &ref))
+		return false;
+	*off = dwarf_dieoffset(&ref);
+	return true;
 }
 
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
@@ -313,6 +323,12 @@ int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 		return -EINVAL;
 	}
 	n = cu_ctx__find_node(ctx, off);
+	if (!n && (dwarf_whatform(attr) == DW_FORM_ref_addr ||
+		   attr->cu != ctx->cudie->cu)) {
+		cu_err(ctx, die, "DW_AT_type 0x%llx is in another unit (LTO or dwz): DWARF across units is not supported yet",
+		       (unsigned long long)off);
+		return -EOPNOTSUPP;
+	}
 	if (!n) {
 		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
 		       (unsigned long long)off);

@@ -56,7 +56,8 @@ static int elf_file__read(struct elf_file *ef, size_t size)
 	return 0;
 }
 
-int elf_file__open(struct elf_file *ef, const char *path)
+static int elf_file__open_impl(struct elf_file *ef, const char *path,
+			       bool quiet)
 {
 	struct stat st;
 	int err;
@@ -66,25 +67,30 @@ int elf_file__open(struct elf_file *ef, const char *path)
 	ef->fd = -1;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pr_err("%s: libelf version mismatch", path);
+		if (!quiet)
+			pr_err("%s: libelf version mismatch", path);
 		return -EINVAL;
 	}
 	/* O_NONBLOCK: a FIFO given as input must not hang us in open(). */
 	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ef->fd < 0) {
 		err = -errno;
-		pr_err("%s: %s", path, strerror(errno));
+		if (!quiet)
+			pr_err("%s: %s", path, strerror(errno));
 		return err;
 	}
 	if (fstat(ef->fd, &st) || !S_ISREG(st.st_mode)) {
-		pr_err("%s: not a regular file", path);
+		if (!quiet)
+			pr_err("%s: not a regular file", path);
 		err = -EINVAL;
 		goto fail;
 	}
 	if (elf_file__is_rel(ef->fd)) {
 		err = elf_file__read(ef, st.st_size);
 		if (err) {
-			pr_err("%s: cannot read: %s", path, strerror(-err));
+			if (!quiet)
+				pr_err("%s: cannot read: %s", path,
+				       strerror(-err));
 			goto fail;
 		}
 		ef->elf = elf_memory(ef->buf, ef->size);
@@ -92,14 +98,17 @@ int elf_file__open(struct elf_file *ef, const char *path)
 		ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	}
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
-		pr_err("%s: not an ELF file", path);
+		if (!quiet)
+			pr_err("%s: not an ELF file", path);
 		err = -EINVAL;
 		goto fail;
 	}
 	if (!gelf_getehdr(ef->elf, &ef->ehdr) ||
 	    elf_getshdrnum(ef->elf, &ef->shnum) ||
 	    elf_getshdrstrndx(ef->elf, &ef->shstrndx)) {
-		pr_err("%s: bad ELF header: %s", path, elf_errmsg(-1));
+		if (!quiet)
+			pr_err("%s: bad ELF header: %s", path,
+			       elf_errmsg(-1));
 		err = -EINVAL;
 		goto fail;
 	}
@@ -109,6 +118,16 @@ int elf_file__open(struct elf_file *ef, const char *path)
 fail:
 	elf_file__close(ef);
 	return err;
+}
+
+int elf_file__open(struct elf_file *ef, const char *path)
+{
+	return elf_file__open_impl(ef, path, false);
+}
+
+int elf_file__open_quiet(struct elf_file *ef, const char *path)
+{
+	return elf_file__open_impl(ef, path, true);
 }
 
 void elf_file__close(struct elf_file *ef)

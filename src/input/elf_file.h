@@ -26,6 +26,8 @@ struct elf_file {
 };
 
 int elf_file__open(struct elf_file *ef, const char *path);
+/* The same without the error line (a candidate that may not fit). */
+int elf_file__open_quiet(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
 
 /*

@@ -363,7 +363,8 @@ const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *s
 	return NULL;
 }
 
-int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
+int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
+		    struct elf_symtab **out)
 {
 	size_t fcap = 0, vcap = 0, nsyms, i, nr_ids = 0, ids_cap = 0;
 	struct btf_id_sym *ids = NULL;
@@ -478,7 +479,8 @@ int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out)
 	if (!err)
 		err = elf_symtab__hash_keys(st);
 	if (!err)
-		err = elf_symtab__collect_kfuncs(st, ef, ids, nr_ids);
+		err = elf_symtab__collect_kfuncs(st, contents ? contents : ef,
+						 ids, nr_ids);
 	if (err)
 		goto fail;
 	free(ids);

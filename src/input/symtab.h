@@ -72,7 +72,13 @@ struct elf_symtab {
 	uint64_t percpu_size;
 };
 
-int elf_symtab__new(const struct elf_file *ef, struct elf_symtab **out);
+/*
+ * Symbols from @ef; the bytes of allocated sections (.BTF_ids) from
+ * @contents, the stripped file itself when @ef is its debug file (NULL:
+ * @ef).
+ */
+int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
+		    struct elf_symtab **out);
 void elf_symtab__free(struct elf_symtab *st);
 
 /*

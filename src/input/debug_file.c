@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Finding a stripped file's separate debug info (debug_file.h).  Each
+ * candidate is opened and checked (an ELF file with DWARF; the build-id or
+ * the debuglink CRC-32 it must have) before it is taken; what was tried is
+ * said in the one error line when none fits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "input/debug_file.h"
+#include "lib/log.h"
+
+#define BUILD_ID_MAX	64
+
+/* What the search tried, for the error line. */
+struct tried {
+	char text[1024];
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void tried__add(struct tried *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->len >= sizeof(t->text) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->text + t->len, sizeof(t->text) - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n < sizeof(t->text) - t->len ?
+			  (size_t)n : sizeof(t->text) - t->len - 1;
+}
+
+bool elf_file__has_dwarf(const struct elf_file *ef)
+{
+	GElf_Shdr sh;
+
+	if (elf_file__find_section(ef, ".debug_info", &sh) ||
+	    elf_file__find_section(ef, ".zdebug_info", &sh))
+		return sh.sh_type != SHT_NOBITS && sh.sh_size;
+	return false;
+}
+
+size_t elf_file__build_id(const struct elf_file *ef, unsigned char *id,
+			  size_t size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		size_t off = 0, name_off, desc_off;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off,
+					   &desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + name_off, "GNU", 4) ||
+			    !nh.n_descsz || nh.n_descsz > size)
+				continue;
+			memcpy(id, (char *)d->d_buf + desc_off, nh.n_descsz);
+			return nh.n_descsz;
+		}
+	}
+	return 0;
+}
+
+/* The file name and CRC-32 of @ef's .gnu_debuglink; false without one. */
+static bool elf_file__debuglink(const struct elf_file *ef, char *name,
+				size_t size, uint32_t *crc, bool *bad)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_file__find_section(ef, ".gnu_debuglink", &sh);
+	const unsigned char *p;
+	size_t len, crc_off;
+	Elf_Data *d;
+
+	*bad = false;
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return false;
+	d = elf_getdata(scn, NULL);
+	p = d ? d->d_buf : NULL;
+	len = p ? strnlen((const char *)p, d->d_size) : 0;
+	crc_off = (len + 4) & ~(size_t)3;	/* NUL, then 4-byte aligned */
+	if (!p || !len || len == d->d_size || len >= size ||
+	    crc_off + 4 > d->d_size || memchr(p, '/', len)) {
+		*bad = true;
+		return false;
+	}
+	memcpy(name, p, len + 1);
+	if (ef->big_endian)
+		*crc = (uint32_t)p[crc_off] << 24 | p[crc_off + 1] << 16 |
+		       p[crc_off + 2] << 8 | p[crc_off + 3];
+	else
+		*crc = (uint32_t)p[crc_off + 3] << 24 | p[crc_off + 2] << 16 |
+		       p[crc_off + 1] << 8 | p[crc_off];
+	return true;
+}
+
+/* CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
+static int file_crc32(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, NULL, 0);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, n);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	*crc = c;
+	return 0;
+}
+
+static void hex(char *out, const unsigned char *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+/*
+ * Is @path a debug file for @ef: an ELF file with DWARF and, when both
+ * have one, @ef's build-id?  0, or -ENOENT (not there), -EINVAL (not
+ * fit), with why in @why.
+ */
+static int debug_file__check(const char *path, const unsigned char *id,
+			     size_t id_len, const char **why)
+{
+	unsigned char other[BUILD_ID_MAX];
+	struct elf_file df;
+	size_t n;
+	int err;
+
+	*why = "no such file";
+	if (access(path, R_OK))
+		return -ENOENT;
+	/* quiet: a candidate that does not fit is no error by itself */
+	err = elf_file__open_quiet(&df, path);
+	if (err) {
+		*why = "not an ELF file";
+		return -EINVAL;
+	}
+	err = 0;
+	if (!elf_file__has_dwarf(&df)) {
+		*why = "no DWARF in it";
+		err = -EINVAL;
+	} else if (id_len && (n = elf_file__build_id(&df, other,
+						       sizeof(other))) &&
+		   (n != id_len || memcmp(other, id, n))) {
+		*why = "another build-id";
+		err = -EINVAL;
+	}
+	elf_file__close(&df);
+	return err;
+}
+
+static int debug_file__take(const char *path, char **out)
+{
+	*out = strdup(path);
+	return *out ? 0 : -ENOMEM;
+}
+
+int debug_file__find(const struct elf_file *ef, const char *given,
+		     const char *root, char **out)
+{
+	unsigned char id[BUILD_ID_MAX];
+	char idhex[2 * BUILD_ID_MAX + 1], link[NAME_MAX + 1];
+	char cand[PATH_MAX], *real = NULL, *dir;
+	struct tried t = { .len = 0 };
+	size_t id_len = elf_file__build_id(ef, id, sizeof(id));
+	const char *why;
+	uint32_t crc, fcrc;
+	bool bad = false;
+	int err, i;
+
+	*out = NULL;
+	if (!root)
+		root = DEBUG_FILE_ROOT;
+	if (given) {
+		err = debug_file__check(given, id, id_len, &why);
+		if (!err)
+			return debug_file__take(given, out);
+		pr_err("%s: no DWARF; --debuginfo %s: %s", ef->path, given,
+		       why);
+		return err == -ENOENT ? -ENOENT : -ENODATA;
+	}
+	if (id_len) {
+		hex(idhex, id, id_len);
+		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", root,
+			 idhex, idhex + 2);
+		if (!debug_file__check(cand, id, id_len, &why))
+			return debug_file__take(cand, out);
+		tried__add(&t, "build-id %s: %s: %s", idhex, cand, why);
+	}
+	if (elf_file__debuglink(ef, link, sizeof(link), &crc, &bad)) {
+		real = realpath(ef->path, NULL);
+		if (!real)
+			return -errno;
+		dir = dirname(real);
+		tried__add(&t, "%sdebuglink %s (CRC %08x):", t.len ? "; " : "",
+			   link, crc);
+		for (i = 0; i < 3; i++) {
+			static const char *const fmt[] = {
+				"%s%s/%s", "%s%s/.debug/%s", "%s%s/%s",
+			};
+			const char *pre = i == 2 ? root : "";
+
+			if ((size_t)snprintf(cand, sizeof(cand), fmt[i], pre,
+					     dir, link) >= sizeof(cand))
+				continue;
+			err = debug_file__check(cand, NULL, 0, &why);
+			if (!err && !file_crc32(cand, &fcrc) && fcrc != crc) {
+				why = "another CRC";
+				err = -EINVAL;
+			}
+			if (!err) {
+				free(real);
+				return debug_file__take(cand, out);
+			}
+			tried__add(&t, " %s: %s%s", cand, why, i < 2 ? "," : "");
+		}
+		free(real);
+	} else if (bad) {
+		tried__add(&t, "%sbad .gnu_debuglink", t.len ? "; " : "");
+	}
+	if (!t.len)
+		pr_err("%s: no DWARF debug info, no build-id and no .gnu_debuglink to find it by (--debuginfo)",
+		       ef->path);
+	else
+		pr_err("%s: no DWARF debug info, nor a debug file (%s)",
+		       ef->path, t.text);
+	return -ENODATA;
+}
