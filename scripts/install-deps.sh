@@ -7,7 +7,7 @@
 # "install-deps.sh bench" adds what bench/all.sh draws its chart with.
 set -eu
 
-pkgs="gcc clang lld make pkg-config python3 libelf-dev libdw-dev libbpf-dev
+pkgs="gcc clang lld dwz make pkg-config python3 libelf-dev libdw-dev libbpf-dev
       zlib1g-dev libzstd-dev dwarves bpftool binutils time hyperfine"
 [ "${1:-}" = bench ] && pkgs="$pkgs python3-matplotlib"
 
