@@ -143,3 +143,23 @@ int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
 		return 0;
 	}
 }
+
+uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
+{
+	Dwarf_Die t = *die;
+	int i;
+
+	for (i = 0; i < DIE_MAX_DEPTH; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word sz;
+
+		if (dwarf_tag(&t) == DW_TAG_pointer_type)
+			return ptr_size;
+		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
+			return sz;
+		if (!dwarf_attr(&t, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &t))
+			return 0;
+	}
+	return 0;
+}

@@ -75,24 +75,6 @@ static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 	return dwarf_attr(die, name, &attr) && dwarf_formref_die(&attr, out);
 }
 
-/* Byte size of a type: a pointer is a register, else the first size found. */
-static uint64_t type_size(Dwarf_Die t, unsigned int ptr_size)
-{
-	int i;
-
-	for (i = 0; i < DIE_MAX_DEPTH; i++) {
-		Dwarf_Word sz;
-
-		if (dwarf_tag(&t) == DW_TAG_pointer_type)
-			return ptr_size;
-		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
-			return sz;
-		if (!die_ref(&t, DW_AT_type, &t))
-			return 0;
-	}
-	return 0;
-}
-
 /* A struct passed by value, seen through typedefs and const only. */
 static bool type_is_struct(Dwarf_Die t)
 {
@@ -203,7 +185,7 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	if (err)
 		return err;
 	if (die_type(die, &t)) {
-		p->byte_size = type_size(t, ctx->env->ef->ptr_size);
+		p->byte_size = die__type_size(&t, ctx->env->ef->ptr_size);
 		p->is_struct = type_is_struct(t);
 		/* it matters only after the argument registers */
 		p->packed = idx >= fs->abi.nr_regs &&

@@ -105,6 +105,12 @@ struct cu_ctx;
 bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			   bool little_endian);
 
+/*
+ * Byte size of a type DIE through typedefs and qualifiers: a pointer's is
+ * @ptr_size, else the first nonzero DW_AT_byte_size; 0 if none.
+ */
+uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size);
+
 /* DW_AT_data_member_location in bytes: a constant or a DWARF 2 expression. */
 int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
 

@@ -419,25 +419,6 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	return btf__add_int(ctx->btf, name, bytes, encoding);
 }
 
-/* Byte size of a type DIE, looking through typedefs and qualifiers. */
-static Dwarf_Word die_type_size(Dwarf_Die *die)
-{
-	Dwarf_Die type = *die;
-	int i;
-
-	for (i = 0; i < DIE_MAX_DEPTH; i++) {
-		Dwarf_Attribute attr;
-		Dwarf_Word sz;
-
-		if (die_udata(&type, DW_AT_byte_size, &sz))
-			return sz;
-		if (!dwarf_attr(&type, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &type))
-			return 0;
-	}
-	return 0;
-}
-
 static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 			      struct die_attrs *da)
 {
@@ -473,7 +454,8 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 				storage = 0;
 				if (die_attrs__at(da, DA_TYPE) &&
 				    dwarf_formref_die(&da->a[DA_TYPE], &t))
-					storage = die_type_size(&t);
+					storage = die__type_size(&t,
+							ctx->env->ef->ptr_size);
 			}
 			if (ctx->little_endian)
 				bit_off += storage * 8 - dw_bit_off - bit_size;
