@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cu/cu_encoder.h"
+#include "lib/encode_opts.h"
 
 /* Every default feature on (what `--btf_features=default` asks for). */
 void features__set_default(struct encode_opts *o);

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "cu/cu_encoder.h"
+#include "lib/encode_opts.h"
 
 struct btf;
 struct split_dedup;

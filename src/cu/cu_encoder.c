@@ -93,14 +93,3 @@ out:
 		cu_fragment__free(out);
 	return err;
 }
-
-void cu_fragment__free(struct cu_fragment *frag)
-{
-	btf__free(frag->btf);
-	str_arena__free(&frag->strs);
-	free(frag->funcs);
-	free(frag->params);
-	free(frag->tags);
-	free(frag->vars);
-	memset(frag, 0, sizeof(*frag));
-}

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cu/cu_encoder.h"
+#include "cu/fragment.h"
+#include "lib/encode_opts.h"
 #include "input/symtab.h"
 
 struct btf;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cu/cu_encoder.h"
+#include "cu/fragment.h"
 #include "input/symtab.h"
 
 struct btf;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cu/cu_encoder.h"
+#include "cu/fragment.h"
 
 struct merge_state {
 	struct cu_fragment acc;		/* what has been merged so far */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What one CU gives the rest of the pipeline: its types (in a BTF), the
+ * functions and variables it offers, with their type ids.  Merging and the
+ * decisions read fragments; only the per-CU code makes them.
+ */
+#ifndef DWARF2BTF_FRAGMENT_H
+#define DWARF2BTF_FRAGMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/str_arena.h"
+
+struct btf;
+
+/*
+ * A function this CU offers: a DW_TAG_subprogram whose name is the key of
+ * some ELF function symbol (see elf_func_key).  Whether it becomes a FUNC
+ * is decided in funcs.c once every CU has been seen.
+ */
+struct func_cand {
+	const char *key;	/* the ELF key: owned by the symbol index */
+	uint64_t addr;		/* DW_AT_low_pc, 0 when the DIE had none */
+	uint32_t ret_type;	/* type ids are the fragment's */
+	uint32_t first_param;	/* into cu_fragment.params */
+	uint32_t nr_params;	/* varargs is a last ("", 0) parameter */
+	uint32_t flags;		/* FUNC_CAND_* */
+	uint32_t first_tag;	/* into cu_fragment.tags */
+	uint32_t nr_tags;
+};
+
+/* A btf_decl_tag annotation of a function, parameter or variable. */
+struct decl_tag {
+	const char *value;	/* lives in the mapped .debug_str */
+	int component;		/* -1: the function or variable itself */
+};
+
+/*
+ * Prototypes are kept out of the fragment's BTF: only the chosen
+ * functions' prototypes are added, after the decisions.
+ */
+struct func_param {
+	const char *name;	/* in .debug_str, or the fragment's strs */
+	uint32_t type_id;
+};
+
+#define FUNC_CAND_OPTIMIZED	(1u << 0)	/* a parameter optimized away */
+#define FUNC_CAND_BAD_REG	(1u << 1)	/* parameter not where the ABI puts it */
+#define FUNC_CAND_UNCERTAIN	(1u << 2)	/* packed struct on the stack */
+#define FUNC_CAND_REORDERED	(1u << 3)	/* parameters differ from the origin's */
+#define FUNC_CAND_NOCALL	(1u << 4)	/* clang: DW_CC_nocall, signature changed */
+#define FUNC_CAND_INCONSISTENT	(1u << 5)	/* set while deciding */
+
+/* A variable this CU defines at a static address. */
+struct var_cand {
+	const char *name;
+	uint32_t shndx;		/* its section */
+	uint32_t offset;	/* in that section */
+	uint32_t size;		/* of its type */
+	uint32_t type_id;	/* in the fragment */
+	uint32_t first_tag;	/* into cu_fragment.tags */
+	uint32_t nr_tags;
+	bool external;
+};
+
+/*
+ * Candidates and their type ids, with the BTF they point into (or NULL when
+ * they point into the batch's BTF the CU was encoded into).  A merged batch
+ * is a fragment too.
+ */
+struct cu_fragment {
+	size_t nr_types_in;	/* types the CUs had before any dedup */
+	struct btf *btf;	/* NULL: the types are already in the target */
+	struct func_cand *funcs;
+	size_t nr_funcs;
+	struct func_param *params;
+	size_t nr_params;
+	struct var_cand *vars;
+	size_t nr_vars;
+	struct decl_tag *tags;
+	size_t nr_tags;
+	struct str_arena strs;	/* names that were inline in .debug_info */
+};
+
+void cu_fragment__free(struct cu_fragment *frag);
+
+#endif /* DWARF2BTF_FRAGMENT_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What to encode: pahole's features and our switches, set by the command
+ * line (btf_features.c), read by every stage.
+ */
+#ifndef DWARF2BTF_ENCODE_OPTS_H
+#define DWARF2BTF_ENCODE_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/test_hooks.h"
+
+struct encode_opts {
+	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
+	bool plain_dedup;	/* --plain-dedup: one libbpf dedup at the end */
+	bool defer_dedup;	/* no batch dedup: split_dedup does it all */
+	bool gen_floats;	/* FLOAT kind (else floats become INT) */
+	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
+	bool encode_vars;	/* per-CPU variables */
+	bool global_vars;	/* every variable with an address (global_var) */
+	bool distilled_base;	/* modules in place: also .BTF.base */
+	bool layout;		/* a layout section (not for split BTF) */
+	bool attributes;	/* arena kfuncs' address_space(1) pointers */
+	bool skip_type_tags;	/* no TYPE_TAG from btf_type_tag annotations */
+	bool skip_decl_tags;	/* no DECL_TAG from btf_decl_tag annotations */
+	bool consistent_func;	/* leave out functions with differing protos */
+	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
+	bool true_signature;	/* functions as the optimizer left them */
+	/*
+	 * CUs of these DW_LANG_* are the only ones encoded (--lang), or are
+	 * not encoded (langs_exclude: --lang_exclude, PAHOLE_LANG_EXCLUDE)
+	 */
+#define MAX_LANGS 16
+	int langs[MAX_LANGS];
+	int nr_langs;
+	bool langs_exclude;
+	const struct test_hooks *hooks;	/* NULL: none */
+};
+
+#endif /* DWARF2BTF_ENCODE_OPTS_H */
