@@ -12,6 +12,7 @@ def test_grow(ctx):
                  "-fsanitize=address,undefined",
                  "-fno-sanitize-recover=undefined",
                  os.path.join(ctx.root, "tests", "unit", "test_grow.c"),
+                 os.path.join(ctx.root, "src", "lib", "grow.c"),
                  "-o", exe])
     assert p.returncode == 0, p.stderr
     p = ctx.run([exe], env=dict(os.environ,

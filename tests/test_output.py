@@ -48,7 +48,8 @@ def _build(ctx):
          "-fno-omit-frame-pointer",
          os.path.join(root, "tests", "unit", "test_output.c"),
          os.path.join(root, "src", "output", "out_file.c"),
-         os.path.join(root, "src", "output", "output_elf.c"), "-o", exe] +
+         os.path.join(root, "src", "output", "output_elf.c"),
+         os.path.join(root, "src", "lib", "grow.c"), "-o", exe] +
         flags)
     return exe
 

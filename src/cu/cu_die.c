@@ -39,11 +39,6 @@ const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
 	return str_arena__dup(&ctx->frag->strs, name);
 }
 
-int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da)
-{
-	return abbrev_cache__attrs(&ctx->abbrevs, die, da->a, &da->have) ?
-	       -EINVAL : 0;
-}
 
 /* gcc's DW_AT_GNU_annotation chain of @die: see die__for_each_annotation. */
 static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,

@@ -124,7 +124,6 @@ const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
 
 /* The die_attr_slot of DWARF attribute @name, or -1. */
 int die_attr_slot(unsigned int name);
-int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die, struct die_attrs *da);
 
 static inline Dwarf_Attribute *die_attrs__at(struct die_attrs *da,
 					     enum die_attr_slot s)
@@ -212,6 +211,14 @@ struct cu_ctx {
 	struct cu_fragment *frag;
 	struct abbrev_cache abbrevs;
 };
+
+/* The wanted attributes of @die into @da (the hot path: inline). */
+static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,
+				 struct die_attrs *da)
+{
+	return abbrev_cache__attrs(&ctx->abbrevs, die, da->a, &da->have) ?
+	       -EINVAL : 0;
+}
 
 /*
  * The first error found in a CU is kept (not printed: the consumer prints

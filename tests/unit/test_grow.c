@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/lib/grow.h: doubling from the first capacity, and no overflow: a size
+ * src/lib/grow.h and grow.c: doubling from the first capacity, and no overflow: a size
  * that would not fit fails with -ENOMEM and leaves the array as it was.
  * Prints "ok" and exits 0, else names the failed check and exits 1.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "lib/grow.h"
 

@@ -8,7 +8,7 @@
  *
  * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
  * Build: cc -Isrc tests/unit/test_output.c src/output/out_file.c \
- *            src/output/output_elf.c \
+ *            src/output/output_elf.c src/lib/grow.c \
  *            $(pkg-config --cflags --libs libelf)
  */
 #include <stdio.h>
