@@ -3,7 +3,9 @@
 #ifndef DWARF2BTF_BTF_IDS_H
 #define DWARF2BTF_BTF_IDS_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <bpf/btf.h>
 
 struct btf;
 struct btf_type;
@@ -19,7 +21,52 @@ typedef int (*btf_id_fn)(uint32_t *id, void *ctx);
 /*
  * Calls FN on every field of T that holds a type id, in order; returns the
  * first nonzero value FN returns, -EINVAL for a kind it does not know.
+ * Inline, so that the compiler can inline FN too: the callers run it on
+ * every type of a base.
  */
-int btf_type__for_each_id(struct btf_type *t, btf_id_fn fn, void *ctx);
+static inline int btf_type__for_each_id(struct btf_type *t, btf_id_fn fn,
+					void *ctx)
+{
+	int i, n = btf_vlen(t), err = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_UNKN:
+	case BTF_KIND_INT:
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return 0;
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		return fn(&t->type, ctx);
+	case BTF_KIND_ARRAY:
+		return fn(&btf_array(t)->type, ctx) ?:
+		       fn(&btf_array(t)->index_type, ctx);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_members(t)[i].type, ctx);
+		return err;
+	case BTF_KIND_FUNC_PROTO:
+		err = fn(&t->type, ctx);
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_params(t)[i].type, ctx);
+		return err;
+	case BTF_KIND_DATASEC:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_var_secinfos(t)[i].type, ctx);
+		return err;
+	default:
+		return -EINVAL;
+	}
+}
 
 #endif

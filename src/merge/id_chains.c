@@ -42,20 +42,3 @@ void id_chains__free(struct id_chains *c)
 	free(c->hash);
 	memset(c, 0, sizeof(*c));
 }
-
-void id_chains__add(struct id_chains *c, uint32_t id, uint64_t h)
-{
-	uint32_t b = h & c->mask;
-
-	c->next[id - c->first] = c->head[b];
-	c->hash[id - c->first] = h;
-	c->head[b] = id;
-}
-
-uint32_t id_chains__next(const struct id_chains *c, uint64_t h, uint32_t id)
-{
-	id = id ? c->next[id - c->first] : c->head[h & c->mask];
-	while (id && c->hash[id - c->first] != h)
-		id = c->next[id - c->first];
-	return id;
-}

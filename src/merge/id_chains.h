@@ -21,8 +21,24 @@ struct id_chains {
 /* Reuses the memory of an earlier init; 0 or -ENOMEM. */
 int id_chains__init(struct id_chains *c, uint32_t first, uint32_t nr);
 void id_chains__free(struct id_chains *c);
-void id_chains__add(struct id_chains *c, uint32_t id, uint64_t h);
+
+static inline void id_chains__add(struct id_chains *c, uint32_t id, uint64_t h)
+{
+	uint32_t b = h & c->mask;
+
+	c->next[id - c->first] = c->head[b];
+	c->hash[id - c->first] = h;
+	c->head[b] = id;
+}
+
 /* The first id with hash H after ID (0: from the start), 0 at the end. */
-uint32_t id_chains__next(const struct id_chains *c, uint64_t h, uint32_t id);
+static inline uint32_t id_chains__next(const struct id_chains *c,
+				       uint64_t h, uint32_t id)
+{
+	id = id ? c->next[id - c->first] : c->head[h & c->mask];
+	while (id && c->hash[id - c->first] != h)
+		id = c->next[id - c->first];
+	return id;
+}
 
 #endif /* DWARF2BTF_ID_CHAINS_H */
