@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# dwarf2btf build.  `make` builds build/dwarf2btf; `make check` runs the
-# self-contained tests; `make check-kernel` compares against real Debian
-# kernels (downloads them into a cache once).
+# dwarf2btf build.  `make` builds build/dwarf2btf and needs only the build
+# dependencies (it installs nothing); `make test-deps` installs, on Debian,
+# what building and testing need; `make check` (which calls test-deps)
+# runs the self-contained tests; `make check-kernel` compares against real
+# Debian kernels (downloads them into a cache once).
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -27,7 +29,7 @@ LDFLAGS    += -fsanitize=address,undefined
 BUILD      := $(BUILD)-san
 endif
 
-DEPS_STAMP := $(BUILD)/.deps-ok
+DEPS_STAMP := $(BUILD)/.build-deps-ok
 # src/ follows the pipeline: input/ -> cu/ -> merge/ -> decide/ -> output/,
 # run from src/*.c; diff/ is the diff subcommand, lib/ what all share.
 SRCS       := $(sort $(wildcard src/*.c src/*/*.c))
@@ -36,12 +38,16 @@ BIN        := $(BUILD)/dwarf2btf
 
 all: $(BIN)
 
-# A fresh machine needs nothing by hand: the first build installs the
-# Debian packages we build and test with (when they are missing).
-$(DEPS_STAMP):
+# The libraries must be there: a missing one is named, nothing installed.
+# For check and demo, test-deps (which installs them) comes first.
+$(DEPS_STAMP): | $(if $(filter check demo fuzz,$(MAKECMDGOALS)),test-deps)
+	@PKG_CONFIG=$(PKG_CONFIG) ./scripts/check-build-deps.sh $(PKGS)
 	@mkdir -p $(BUILD)
-	@./scripts/install-deps.sh
 	@touch $@
+
+# On Debian: install what building and testing need (when missing).
+test-deps:
+	@./scripts/install-deps.sh
 
 $(BUILD)/%.o: src/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -51,12 +57,12 @@ $(BIN): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(PKGS)) $(LDLIBS)
 
 # The bundled sample: build it, encode its BTF, show it.
-demo: $(BIN)
+demo: test-deps $(BIN)
 	$(CC) -g -O2 -o $(BUILD)/demo examples/demo.c
 	$(BIN) --stats -o $(BUILD)/demo.btf $(BUILD)/demo
 	bpftool btf dump file $(BUILD)/demo.btf
 
-check: $(BIN)
+check: test-deps $(BIN)
 	python3 tests/run.py --bin $(BIN)
 
 check-kernel: $(BIN)
@@ -92,9 +98,17 @@ install: $(BIN)
 	install -D -m 0644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
 	if [ "$(PAHOLE_LINK)" = 1 ]; then ln -sf dwarf2btf $(DESTDIR)$(BINDIR)/pahole; fi
 
+# What install put there, and our pahole link only if it is ours.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dwarf2btf $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+	if [ "$$(readlink $(DESTDIR)$(BINDIR)/pahole 2>/dev/null)" = dwarf2btf ]; then \
+		rm -f $(DESTDIR)$(BINDIR)/pahole; fi
+	-rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 2>/dev/null
+
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all demo fuzz check check-kernel bench install clean
+.PHONY: all demo fuzz check check-kernel bench install uninstall test-deps clean
 
 -include $(OBJS:.o=.d)

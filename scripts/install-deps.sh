@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install the Debian packages dwarf2btf builds and tests with, when any is
-# missing.  Run by make on first build, so a fresh machine needs nothing
-# done by hand.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
+# missing: `make test-deps`, which `make check` and `make demo` call, so a
+# fresh machine needs nothing done by hand.  Plain `make` never runs it.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
 # "install-deps.sh bench" adds what bench/all.sh draws its chart with.
 set -eu
 
@@ -11,6 +11,10 @@ pkgs="gcc clang lld dwz make pkg-config python3 libelf-dev libdw-dev libbpf-dev
       zlib1g-dev libzstd-dev dwarves bpftool binutils time hyperfine"
 [ "${1:-}" = bench ] && pkgs="$pkgs python3-matplotlib"
 
+if ! command -v dpkg-query > /dev/null 2>&1; then
+	echo "install-deps: not a Debian system (no dpkg-query); install by hand what these Debian packages hold:" $pkgs >&2
+	exit 0
+fi
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
