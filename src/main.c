@@ -127,6 +127,80 @@ static bool run_as_pahole(const char *argv0)
 	return !strcmp(base ? base + 1 : argv0, "pahole");
 }
 
+/*
+ * Under the name pahole, what we answer ourselves: encoding (-J,
+ * --btf_encode*) and what kbuild asks before (--version,
+ * --supported_btf_features).  Anything else (`pahole FILE` prints its
+ * types, `pahole -C struct FILE` one) is a real pahole's job.
+ */
+static bool pahole_args__ours(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--btf_encode", 12) || !strcmp(a, "--version") ||
+		    !strcmp(a, "--supported_btf_features") ||
+		    (a[0] == '-' && a[1] != '-' && strchr(a, 'J')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A real pahole: $DWARF2BTF_PAHOLE, else the first "pahole" on PATH that is
+ * not this program.  NULL if none.
+ */
+static char *pahole__find_real(void)
+{
+	const char *env = getenv("DWARF2BTF_PAHOLE");
+	char *self = realpath("/proc/self/exe", NULL), *path, *dir, *save;
+	char *found = NULL, cand[PATH_MAX];
+
+	if (env && *env) {
+		char *r = realpath(env, NULL);
+
+		if (r && (!self || strcmp(r, self)) && !access(r, X_OK))
+			found = strdup(env);
+		free(r);
+		free(self);
+		return found;
+	}
+	path = strdup(getenv("PATH") ? getenv("PATH") : "");
+	for (dir = path ? strtok_r(path, ":", &save) : NULL; dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *r;
+
+		if ((size_t)snprintf(cand, sizeof(cand), "%s/pahole",
+				     *dir ? dir : ".") >= sizeof(cand) ||
+		    access(cand, X_OK))
+			continue;
+		r = realpath(cand, NULL);
+		if (r && (!self || strcmp(r, self)))
+			found = strdup(cand);
+		free(r);
+	}
+	free(path);
+	free(self);
+	return found;
+}
+
+/* Hand the whole command to a real pahole; returns only on failure (2). */
+static int pahole__forward(char **argv)
+{
+	char *real = pahole__find_real();
+
+	if (!real) {
+		pr_err("run as pahole without -J: only a real pahole does that (it prints types), and none is on PATH after this one (set DWARF2BTF_PAHOLE)");
+		return 2;
+	}
+	execv(real, argv);
+	pr_err("cannot run %s: %s", real, strerror(errno));
+	free(real);
+	return 2;
+}
+
 /* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
 static int parse_size(const char *s, size_t *out)
 {
@@ -327,6 +401,9 @@ int main(int argc, char **argv)
 	bool lang_given = false, btf_attributes = false;
 	bool relocate = false;
 	int c, err;
+
+	if (run_as_pahole(argv[0]) && !pahole_args__ours(argc, argv))
+		return pahole__forward(argv);
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
 	features__set_default(&opts.enc);
