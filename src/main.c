@@ -418,13 +418,17 @@ int main(int argc, char **argv)
 		case 'j':
 			/*
 			 * An optional argument must be attached ("-j4"); take
-			 * "-j 4" too, as pahole does, when a number follows.
+			 * "-j 4" too, as pahole does.  What follows a bare -j
+			 * is a file only if it is one: "-j 0" or "-j abc" must
+			 * not make the real input one of several, rewritten.
 			 */
-			if (!optarg && optind < argc &&
-			    !parse_jobs(argv[optind], &opts.jobs)) {
-				optind++;
-			} else if (optarg && parse_jobs(optarg, &opts.jobs)) {
-				pr_err("invalid job count '%s'", optarg);
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    (strspn(argv[optind], "0123456789") ==
+				     strlen(argv[optind]) ||
+			     access(argv[optind], F_OK)))
+				optarg = argv[optind++];
+			if (optarg && parse_jobs(optarg, &opts.jobs)) {
+				pr_err("invalid job count '%s' (1 to 1024)", optarg);
 				return 2;
 			}
 			break;

@@ -176,3 +176,32 @@ def test_sanitizer_report_fails(ctx):
             assert "sanitizer report" in str(e), e
         else:
             raise AssertionError("not caught: %s" % text)
+
+
+def test_jobs_with_a_space(ctx):
+    """`-j N` with a space: a bad N is a usage error, never an input that
+    makes the real input one of several (and rewritten in place)."""
+    obj = os.path.join(ctx.tmp, "t.o")
+    with open(ctx.fixture("types_composite", "gcc", 5), "rb") as a, \
+            open(obj, "wb") as b:
+        b.write(a.read())
+    before = open(obj, "rb").read()
+    for bad in ("0", "5000", "abc", "-1x"):
+        for out in ([], ["-o", os.path.join(ctx.tmp, "o.btf")]):
+            p = ctx.run([_bin(ctx), "-j", bad] + out + [obj])
+            if bad == "-1x":        # an option, not a count: unknown
+                assert p.returncode == 2, p
+                continue
+            assert p.returncode == 2, (bad, out, p.returncode, p.stderr)
+            assert "invalid job count '%s'" % bad in _one_line(p.stderr)
+            assert open(obj, "rb").read() == before
+            assert not os.path.exists(os.path.join(ctx.tmp, "o.btf"))
+    # a good count, and a bare -j before the file: both encode the file
+    for args in (["-j", "2"], ["-j"], ["-j2"], ["--jobs=2"]):
+        out = os.path.join(ctx.tmp, "ok.btf")
+        p = ctx.run([_bin(ctx)] + args + ["-o", out, obj])
+        assert p.returncode == 0 and os.path.getsize(out) > 0, (args, p)
+        os.unlink(out)
+    out = os.path.join(ctx.tmp, "ok.btf")
+    p = ctx.run([_bin(ctx), "-o", out, "-j", obj])
+    assert p.returncode == 0 and os.path.getsize(out) > 0, p
