@@ -37,19 +37,25 @@ def test_no_call_cycle(ctx):
     assert not unused, "used by no other file: %s" % sorted(unused)
 
 
+def _graph_of(ctx, src):
+    """Compile {name: C text} into objects under ctx.tmp; their graph."""
+    for n, text in src.items():
+        os.makedirs(os.path.join(ctx.tmp, os.path.dirname(n)), exist_ok=True)
+        c = os.path.join(ctx.tmp, n + ".c")
+        with open(c, "w") as f:
+            f.write(text + "\n")
+        p = ctx.run(["cc", "-c", c, "-o", os.path.join(ctx.tmp, n + ".o")])
+        assert p.returncode == 0, p.stderr
+    return _call_graph(ctx, ctx.tmp, ctx.tmp)
+
+
 def test_call_cycle_found(ctx):
     """The check finds a cycle of three files, and names them."""
     src = {"a": "int b(void); int a(void) { return b(); }",
            "b": "int c(void); int b(void) { return c(); }",
            "c": "int a(void); int c(void) { return a(); }",
            "d": "int a(void); int d(void) { return a(); }"}
-    for n, text in src.items():
-        c = os.path.join(ctx.tmp, n + ".c")
-        with open(c, "w") as f:
-            f.write(text + "\n")
-        p = ctx.run(["cc", "-c", c, "-o", os.path.join(ctx.tmp, n + ".o")])
-        assert p.returncode == 0, p.stderr
-    p = _call_graph(ctx, ctx.tmp, ctx.tmp)
+    p = _graph_of(ctx, src)
     assert p.returncode == 1, p.stdout
     assert "cycle: a b c\n" in p.stdout and "d -> a\n" in p.stdout, p.stdout
 
@@ -60,14 +66,7 @@ def test_folder_cycle_found(ctx):
     src = {"p/x": "int y(void); int x(void) { return y(); }",
            "q/y": "int z(void); int y(void) { return z(); }",
            "p/z": "int z(void) { return 1; }"}
-    for n, text in src.items():
-        os.makedirs(os.path.join(ctx.tmp, os.path.dirname(n)), exist_ok=True)
-        c = os.path.join(ctx.tmp, n + ".c")
-        with open(c, "w") as f:
-            f.write(text + "\n")
-        p = ctx.run(["cc", "-c", c, "-o", os.path.join(ctx.tmp, n + ".o")])
-        assert p.returncode == 0, p.stderr
-    p = _call_graph(ctx, ctx.tmp, ctx.tmp)
+    p = _graph_of(ctx, src)
     assert p.returncode == 1, p.stdout
     assert "cycle: p/ q/\n" in p.stdout and "cycle: p/x" not in p.stdout, \
         p.stdout
