@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build a real kernel with dwarf2btf as its pahole, with gcc and with
-# clang (LLVM=1), then check its BTF against what pahole makes of the same
-# vmlinux and modules.
+# Build a real kernel with dwarf2btf as its pahole, with gcc, with clang
+# (LLVM=1) and with clang's ThinLTO (LLVM=1, CONFIG_LTO_CLANG_THIN: DWARF
+# that refers across units), then check its BTF against what pahole makes
+# of the same vmlinux and modules.
 #
 # usage: kernel-build.sh BIN
 # env:   KBUILD_SRC_PKG     Debian source package (default linux-source-6.12)
-#        KBUILD_TOOLCHAINS  which builds, in order (default "gcc llvm")
+#        KBUILD_TOOLCHAINS  which builds, in order (default
+#                           "gcc llvm llvm-lto")
 #        KBUILD_LLVM        the LLVM= value (default -19 when clang-19 is
 #                           installed, else 1)
 #        KBUILD_JOBS        make -j (default nproc)
@@ -35,7 +37,7 @@ set -u -o pipefail
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 pkg=${KBUILD_SRC_PKG:-linux-source-6.12}
 jobs=${KBUILD_JOBS:-$(nproc)}
-toolchains=${KBUILD_TOOLCHAINS:-gcc llvm}
+toolchains=${KBUILD_TOOLCHAINS:-gcc llvm llvm-lto}
 if [ -z "${KBUILD_LLVM:-}" ]; then
 	KBUILD_LLVM=1
 	command -v clang-19 > /dev/null && KBUILD_LLVM=-19
@@ -56,7 +58,7 @@ summary() {
 
 need="bc bison flex libssl-dev cpio kmod libelf-dev"
 case " $toolchains " in
-*" llvm "*)
+*" llvm "*|*" llvm-lto "*)
 	[ "$KBUILD_LLVM" = 1 ] && need="$need clang lld llvm" ||
 		need="$need clang$KBUILD_LLVM lld$KBUILD_LLVM llvm$KBUILD_LLVM"
 esac
@@ -110,8 +112,10 @@ fi
 build() {
 	local tc=$1 obj=$cache/build-$pkg-$1 log=$cache/build-$pkg-$1.log
 	local mk=(make -C "$src" O="$obj" PAHOLE="$PAHOLE")
+	local lto=(--enable LTO_NONE --disable LTO_CLANG_THIN)
 
-	[ "$tc" = llvm ] && mk+=(LLVM="$KBUILD_LLVM")
+	[ "$tc" != gcc ] && mk+=(LLVM="$KBUILD_LLVM")
+	[ "$tc" = llvm-lto ] && lto=(--disable LTO_NONE --enable LTO_CLANG_THIN)
 	mkdir -p "$obj"
 	{
 		"${mk[@]}" tinyconfig &&
@@ -122,8 +126,10 @@ build() {
 			--enable DEBUG_INFO_BTF_MODULES --enable MODULES \
 			--enable MODULE_UNLOAD --module CRC_CCITT \
 			--module CRC_ITU_T --module CRC7 --module CRC8 \
-			--module CRC4 &&
+			--module CRC4 "${lto[@]}" &&
 		"${mk[@]}" olddefconfig &&
+		{ [ "$tc" != llvm-lto ] ||
+		  grep -c '^CONFIG_LTO_CLANG_THIN=y' "$obj/.config"; } &&
 		grep -c '^CONFIG_DEBUG_INFO_BTF=y' "$obj/.config" &&
 		grep -c '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$obj/.config" &&
 		# a cached tree: link again, so that this BIN makes the BTF
@@ -178,7 +184,9 @@ compare() {
 for tc in $toolchains; do
 	obj=$cache/build-$pkg-$tc
 	log=$cache/build-$pkg-$tc.log
-	case $tc in gcc|llvm) ;; *) fail "unknown toolchain $tc"; continue ;; esac
+	case $tc in gcc|llvm|llvm-lto) ;;
+	*) fail "unknown toolchain $tc"; continue ;;
+	esac
 	if ! build "$tc"; then
 		tail -n 30 "$log"
 		fail "$tc build: see $log"
@@ -203,7 +211,7 @@ for tc in $toolchains; do
 	else
 		fail "$tc .BTF: in $nbtf of vmlinux and $nko modules"
 	fi
-	if [ "$tc" = llvm ]; then
+	if [ "$tc" != gcc ]; then
 		ntag=$(bpftool btf dump file "$obj/vmlinux" 2>/dev/null |
 		       grep -c "TYPE_TAG 'user'")
 		if grep -c '^CONFIG_PAHOLE_HAS_BTF_TAG=y' "$obj/.config" \

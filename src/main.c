@@ -57,6 +57,8 @@ static void usage(FILE *f)
 "                       .gnu_debuglink)\n"
 "      --debug-root=DIR where build-id debug files are (default\n"
 "                       /usr/lib/debug)\n"
+"      --alt-file=PATH  the dwz supplementary file the DWARF refers to\n"
+"                       (else found by its .gnu_debugaltlink or .debug_sup)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "                       (for several FILEs: phase times summed over them)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
@@ -115,6 +117,7 @@ enum {
 	OPT_RELOCATE,
 	OPT_DEBUGINFO,
 	OPT_DEBUG_ROOT,
+	OPT_ALT_FILE,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -389,6 +392,7 @@ int main(int argc, char **argv)
 		{ "relocate", no_argument, NULL, OPT_RELOCATE },
 		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 		{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
+		{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -470,6 +474,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DEBUG_ROOT:
 			opts.debug_root = optarg;
+			break;
+		case OPT_ALT_FILE:
+			opts.alt_file = optarg;
 			break;
 		case OPT_RELOCATE:
 			relocate = true;

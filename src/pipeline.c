@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE	/* strcasestr */
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cu_queue.h"
 #include "merge/merge.h"
 #include "input/debug_file.h"
+#include "input/dwarf_layout.h"
 #include "input/elf_file.h"
 #include "output/btf_layout.h"
 #include "output/distill.h"
@@ -50,9 +52,36 @@ static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	return err;
 }
 
+/* A skeleton unit whose split unit libdw did not find: says what and where. */
+static void skeleton__no_split(const char *path, Dwarf_Die *skel)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL, *dir = NULL;
+	char dwp[PATH_MAX];
+
+	if (dwarf_attr(skel, DW_AT_dwo_name, &attr) ||
+	    dwarf_attr(skel, DW_AT_GNU_dwo_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (dwarf_attr(skel, DW_AT_comp_dir, &attr))
+		dir = dwarf_formstring(&attr);
+	if (snprintf(dwp, sizeof(dwp), "%s.dwp", path) < (int)sizeof(dwp) &&
+	    !access(dwp, F_OK)) {
+		/* libdw reads DWARF packages from 0.191 on */
+		pr_err("%s: CU 0x%llx: split DWARF unit %s not found, and libdw %s cannot read the DWARF package %s (0.191 or later can)",
+		       path, (unsigned long long)dwarf_dieoffset(skel),
+		       name ? name : "(no DW_AT_dwo_name)",
+		       dwfl_version(NULL), dwp);
+		return;
+	}
+	pr_err("%s: CU 0x%llx: split DWARF unit %s not found (looked in %s and beside %s)",
+	       path, (unsigned long long)dwarf_dieoffset(skel),
+	       name ? name : "(no DW_AT_dwo_name)",
+	       dir ? dir : "(no DW_AT_comp_dir)", path);
+}
+
 static int collect_cus(const char *path, Dwarf *dw,
 		       const struct encode_env *env, Dwarf_Die **out,
-		       size_t *nr)
+		       size_t *nr, bool *split)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
@@ -63,8 +92,19 @@ static int collect_cus(const char *path, Dwarf *dw,
 
 	while ((ret = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
 				      &subdie)) == 0) {
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+		if (unit_type == DW_UT_skeleton) {
+			/* split DWARF: the unit is in a .dwo, libdw finds it */
+			if (!subdie.cu) {
+				skeleton__no_split(path, &cudie);
+				free(arr);
+				return -ENOENT;
+			}
+			cudie = subdie;
+			*split = true;
+		} else if (unit_type != DW_UT_compile &&
+			   unit_type != DW_UT_partial) {
 			continue;
+		}
 		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
 			free(arr);
 			return -ENOMEM;
@@ -380,22 +420,30 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 }
 
 /*
- * DWARF whose types are in a dwz supplementary file: refused with one
- * line, rather than encoded with those types missing.
+ * The dwz supplementary file @dw's DWARF refers to, opened into @alt and
+ * @alt_dw and set as @dw's, ready for workers (dwarf_layout.h).
  */
-static int pipeline__check_layout(const struct elf_file *src)
+static int pipeline__open_alt(const struct elf_file *src, Dwarf *dw,
+			      const struct pipeline_opts *opts,
+			      struct elf_file *alt, Dwarf **alt_dw)
 {
-	static const char *const sup[] = { ".gnu_debugaltlink", ".debug_sup" };
-	GElf_Shdr sh;
-	size_t i;
+	char *path = NULL;
+	int err;
 
-	for (i = 0; i < sizeof(sup) / sizeof(sup[0]); i++) {
-		if (!elf_file__find_section(src, sup[i], &sh))
-			continue;
-		pr_err("%s: its DWARF is partly in a dwz supplementary file (%s), which is not supported yet",
-		       src->path, sup[i]);
-		return -EOPNOTSUPP;
+	err = debug_file__find_alt(src, opts->alt_file, opts->debug_root,
+				   &path);
+	if (!err)
+		err = elf_file__open(alt, path);
+	free(path);
+	if (err)
+		return err;
+	*alt_dw = dwarf_begin_elf(alt->elf, DWARF_C_READ, NULL);
+	if (!*alt_dw) {
+		pr_err("%s: cannot read DWARF: %s", alt->path, dwarf_errmsg(-1));
+		return -EINVAL;
 	}
+	dwarf_setalt(dw, *alt_dw);
+	dwarf_layout__prewarm(*alt_dw);
 	return 0;
 }
 
@@ -406,16 +454,18 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	struct btf *btf = NULL;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
-	struct elf_file ef, dbg = { .fd = -1 };
+	struct elf_file ef, dbg = { .fd = -1 }, alt = { .fd = -1 };
+	Dwarf *alt_dw = NULL;
 	const struct elf_file *src = &ef;	/* where the DWARF is */
 	char *dbg_path = NULL;
 	struct stats st;
 	Dwarf_Die *cus = NULL;
 	struct dwarf_input in = { 0 };
+	struct dwarf_layout layout;
 	Dwarf *dw;
 	struct encode_opts enc;
 	size_t nr_cus = 0;
-	bool split;
+	bool split, split_units = false;
 	int err, n;
 
 	stats__start(&st);
@@ -433,9 +483,6 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 			goto out;
 		src = &dbg;
 	}
-	err = pipeline__check_layout(src);
-	if (err)
-		goto out;
 	err = elf_symtab__new(src, &ef, &syms);
 	if (err)
 		goto out;
@@ -445,9 +492,26 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	dw = in.dw;
 	memset(&env, 0, sizeof(env));
 	debug_sections(dw, !in.in_memory, &env);
-	err = collect_cus(path, dw, &env, &cus, &nr_cus);
+	err = collect_cus(path, dw, &env, &cus, &nr_cus, &split_units);
 	if (err)
 		goto out;
+	dwarf_layout__scan(dw, &layout);
+	if (layout.alt_forms) {
+		err = pipeline__open_alt(src, dw, opts, &alt, &alt_dw);
+		if (err)
+			goto out;
+	}
+	if (split_units) {
+		/* CUs are read from .dwo files: not by offsets of ours */
+		env.dwarf_reopen = false;
+		env.debug_info = NULL;
+		env.nr_cu_side = 0;
+	}
+	if (layout.cross_units || layout.partial_units || layout.alt_forms) {
+		/* CUs read each other's DIEs: one libdw for all, made ready */
+		env.dwarf_reopen = false;
+		dwarf_layout__prewarm(dw);
+	}
 	if (!nr_cus) {
 		pr_err("%s: no DWARF compilation units", path);
 		err = -ENODATA;
@@ -488,10 +552,14 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	 * not needed for the decisions, and the heap is returned to the
 	 * kernel before they grow the BTF.
 	 * Names point into our own mapping, which stays; a relocatable
-	 * file's sections may belong to libdwfl, so that one waits.
+	 * file's sections may belong to libdwfl, and .dwo files' to libdw,
+	 * so those wait.
 	 */
-	if (!in.in_memory) {
+	if (!in.in_memory && !split_units) {
 		dwarf_input__close(&in);
+		if (alt_dw)
+			dwarf_end(alt_dw);
+		alt_dw = NULL;
 		malloc_trim(0);
 	}
 	stats__phase_end(&st, PHASE_ENCODE);
@@ -545,7 +613,10 @@ out:
 	merge_state__free(m);
 	free(cus);
 	dwarf_input__close(&in);
+	if (alt_dw)
+		dwarf_end(alt_dw);
 	elf_symtab__free(syms);
+	elf_file__close(&alt);
 	elf_file__close(&dbg);
 	free(dbg_path);
 	elf_file__close(&ef);

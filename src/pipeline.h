@@ -23,6 +23,7 @@ struct pipeline_opts {
 	/* a stripped input's debug file (debug_file.h); NULL: search */
 	const char *debuginfo;
 	const char *debug_root;	/* NULL: DEBUG_FILE_ROOT */
+	const char *alt_file;	/* dwz's supplementary file; NULL: search */
 	bool stats;
 	/*
 	 * Split BTF over this base (a vmlinux's, for modules): types it has

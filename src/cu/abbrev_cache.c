@@ -22,6 +22,7 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 
 	memset(c, 0, sizeof(*c));
 	c->slot_of = slot_of;
+	c->cu = cudie->cu;
 	/* tests compare the fast path with libdw's */
 	if (libdw_only || !cudie->cu ||
 	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL,
@@ -263,7 +264,8 @@ static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 	const unsigned char *p = die->addr;
 	struct abbrev_spec *s;
 
-	if (!c->cu_end || !p || !*p || *p >= ABBREV_CACHE_CODES)
+	if (!c->cu_end || die->cu != c->cu || !p || !*p ||
+	    *p >= ABBREV_CACHE_CODES)
 		return NULL;
 	s = &c->spec[*p];
 	if (s->state == SPEC_UNKNOWN) {

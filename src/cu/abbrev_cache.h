@@ -49,6 +49,11 @@ struct abbrev_spec {
 };
 
 struct abbrev_cache {
+	/*
+	 * The CU the cache is for: DIEs of other units (read through
+	 * cross-unit references) go to libdw.
+	 */
+	Dwarf_CU *cu;
 	Dwarf_Abbrev *by_code[ABBREV_CACHE_CODES];
 	struct abbrev_spec spec[ABBREV_CACHE_CODES];
 	const unsigned char *cu_start;	/* the CU's header: ref forms */
@@ -72,7 +77,7 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
-	unsigned int code = p ? *p : 0;
+	unsigned int code = p && die->cu == c->cu ? *p : 0;
 	int tag;
 
 	if (code && code < ABBREV_CACHE_CODES && !die->abbrev &&

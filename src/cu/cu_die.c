@@ -11,6 +11,31 @@
 
 #include "cu/cu_internal.h"
 
+Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out)
+{
+	unsigned int form = dwarf_whatform(attr), size, i;
+	const unsigned char *p = attr->valp;
+	const unsigned char *ident;
+	uint64_t off = 0;
+	Dwarf *dw, *alt;
+	bool big;
+
+	if (form != DW_FORM_ref_sup4 && form != DW_FORM_ref_sup8)
+		return dwarf_formref_die(attr, out);
+	dw = dwarf_cu_getdwarf(attr->cu);
+	alt = dw ? dwarf_getalt(dw) : NULL;
+	ident = dw && dwarf_getelf(dw) ?
+		(const unsigned char *)elf_getident(dwarf_getelf(dw), NULL) :
+		NULL;
+	if (!alt || !ident || !p)
+		return NULL;
+	big = ident[EI_DATA] == ELFDATA2MSB;
+	size = form == DW_FORM_ref_sup4 ? 4 : 8;
+	for (i = 0; i < size; i++)
+		off |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return dwarf_offdie(alt, off, out);
+}
+
 int die_attr_slot(unsigned int name)
 {
 	switch (name) {
@@ -51,7 +76,7 @@ static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
 	int n = 0, steps = 0, err;
 
 	while (dwarf_attr(&cur, DW_AT_GNU_annotation, &attr) &&
-	       dwarf_formref_die(&attr, &next) &&
+	       die__formref(&attr, &next) &&
 	       dwarf_tag(&next) == DW_TAG_GNU_annotation) {
 		const char *name = dwarf_diename(&next), *value;
 
@@ -153,7 +178,7 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
 			return sz;
 		if (!dwarf_attr(&t, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &t))
+		    !die__formref(&attr, &t))
 			return 0;
 	}
 	return 0;

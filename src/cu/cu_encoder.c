@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -22,6 +23,26 @@ static int producer_gcc_major(const char *producer)
 		return 0;
 	p = strchr(producer + 4, ' ');	/* past the language */
 	return p ? atoi(p + 1) : 0;
+}
+
+/* Messages name the input, and the .dwo of a split unit. */
+static void cu_ctx__set_where(struct cu_ctx *ctx)
+{
+	Dwarf_Die skel;
+	Dwarf_Attribute attr;
+	const char *dwo = NULL;
+	uint8_t unit_type;
+
+	ctx->where = ctx->env->ef->path;
+	if (dwarf_cu_info(ctx->cudie->cu, NULL, &unit_type, NULL, &skel, NULL,
+			  NULL, NULL) || unit_type != DW_UT_split_compile)
+		return;
+	if (dwarf_attr(&skel, DW_AT_dwo_name, &attr) ||
+	    dwarf_attr(&skel, DW_AT_GNU_dwo_name, &attr))
+		dwo = dwarf_formstring(&attr);
+	snprintf(ctx->where_buf, sizeof(ctx->where_buf), "%s (split unit %s)",
+		 ctx->env->ef->path, dwo ? dwo : "?");
+	ctx->where = ctx->where_buf;
 }
 
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
@@ -46,6 +67,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	memset(out, 0, sizeof(*out));
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
+	ctx.home_dw = dwarf_cu_getdwarf(cudie->cu);
+	cu_ctx__set_where(&ctx);
 	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
 			   die_attr_slot,
 			   env->opts->hooks && env->opts->hooks->libdw_attrs);
@@ -71,15 +94,16 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	if (!err)
 		err = cu_ctx__emit_types(&ctx);
 	if (!err)
+		err = cu_ctx__collect_vars(&ctx);
+	if (!err)
+		err = cu_ctx__collect_funcs(&ctx);
+	/* the types of other units that variables and functions brought */
+	if (!err)
+		err = cu_ctx__emit_types(&ctx);
+	if (!err)
 		err = cu_ctx__check(&ctx);
-	if (err)
-		goto out;
-	out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
-	err = cu_ctx__collect_vars(&ctx);
-	if (err)
-		goto out;
-	err = cu_ctx__collect_funcs(&ctx);
-out:
+	if (!err)
+		out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	free(ctx.nodes);
@@ -89,6 +113,7 @@ out:
 	free(ctx.node_hash);
 	free(ctx.subprogs);
 	free(ctx.vars);
+	free(ctx.imports);
 	if (err)
 		cu_fragment__free(out);
 	return err;

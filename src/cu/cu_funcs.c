@@ -72,7 +72,7 @@ static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, name, &attr) && dwarf_formref_die(&attr, out);
+	return dwarf_attr(die, name, &attr) && die__formref(&attr, out);
 }
 
 /* A struct passed by value, seen through typedefs and const only. */

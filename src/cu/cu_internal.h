@@ -28,6 +28,7 @@ enum node_kind {
 	NODE_TYPE,		/* emits exactly one BTF type */
 	NODE_ALIAS,		/* resolves to its DW_AT_type (e.g. _Atomic) */
 	NODE_VOID,		/* resolves to void (unspecified type) */
+	NODE_INDEX_INT,		/* the CU's array index "int", when it has none */
 };
 
 enum node_state {
@@ -104,6 +105,12 @@ struct cu_ctx;
  */
 bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			   bool little_endian);
+
+/*
+ * As dwarf_formref_die(), DWARF 5's DW_FORM_ref_sup4/8 included: DIEs of
+ * the supplementary file, which libdw 0.188 looks for in the main file.
+ */
+Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out);
 
 /*
  * Byte size of a type DIE through typedefs and qualifiers: a pointer's is
@@ -190,8 +197,18 @@ struct cu_ctx {
 	 */
 	Dwarf_Die *members, *scratch;
 	size_t nr_members, cap_members, nr_scratch, cap_scratch;
-	uint32_t *node_hash;	/* open addressing: DIE offset -> node + 1 */
+	uint32_t *node_hash;	/* open addressing: node key -> node + 1 */
 	size_t hash_mask;
+	/*
+	 * Nodes past nr_own_nodes are DIEs of other units that the CU refers
+	 * to (LTO, dwz), added as references to them are met; nodes before
+	 * nr_emitted are in the BTF.
+	 */
+	size_t nr_own_nodes, nr_emitted;
+	Dwarf *home_dw;		/* the CU's: other files' DIEs key apart */
+	bool in_foreign;	/* collecting another unit's type DIE */
+	uint64_t *imports;	/* keys of the supplementary units imported */
+	size_t nr_imports, cap_imports;
 	Dwarf_Off cu_start;	/* for CU-relative references */
 	Dwarf_Die *subprogs;
 	size_t nr_subprogs, cap_subprogs;
@@ -207,6 +224,9 @@ struct cu_ctx {
 	bool annotations;	/* clang, or gcc >= 15: may have annotations */
 	char *errbuf;
 	size_t errlen;
+	/* for messages: the file, and a split unit's .dwo */
+	const char *where;
+	char where_buf[256];
 	bool little_endian;
 	struct cu_fragment *frag;
 	struct abbrev_cache abbrevs;
@@ -229,7 +249,7 @@ static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (!(ctx)->reported)						\
 		snprintf((ctx)->errbuf, (ctx)->errlen,			\
 			 "%s: CU 0x%llx: DIE 0x%llx: " fmt,		\
-			 (ctx)->env->ef->path,				\
+			 (ctx)->where,					\
 			 (unsigned long long)(ctx)->cu_off,		\
 			 (unsigned long long)dwarf_dieoffset(die),	\
 			 ##__VA_ARGS__);				\
@@ -259,7 +279,7 @@ static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 	Dwarf_Attribute attr;
 
 	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, type);
+	       die__formref(&attr, type);
 }
 
 static inline const char *die_name(Dwarf_Die *die)

@@ -64,6 +64,25 @@ static int count_annotation(void *arg, const char *value)
 	return 0;
 }
 
+/* DIEs of another file (a dwz supplementary file) key apart from ours. */
+#define NODE_KEY_OTHER_FILE	(1ull << 63)
+/* The array index int a CU may need has no DIE. */
+#define NODE_KEY_NONE		UINT64_MAX
+
+static uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint64_t key = dwarf_dieoffset(die);
+
+	if (die->cu != ctx->cudie->cu &&
+	    dwarf_cu_getdwarf(die->cu) != ctx->home_dw)
+		key |= NODE_KEY_OTHER_FILE;
+	return key;
+}
+
+static int cu_ctx__index_nodes(struct cu_ctx *ctx);
+static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
+static int cu_ctx__pick_index_type(struct cu_ctx *ctx);
+
 static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			    enum node_kind kind)
 {
@@ -76,15 +95,31 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	    grow_array((void **)&ctx->node_offs, &ctx->cap_offs,
 		       ctx->nr_nodes + 1, sizeof(*ctx->node_offs), 256))
 		return -ENOMEM;
-	ctx->node_offs[ctx->nr_nodes] = dwarf_dieoffset(die);
+	ctx->node_offs[ctx->nr_nodes] = die ? cu_ctx__die_key(ctx, die) :
+					      NODE_KEY_NONE;
 	n = &ctx->nodes[ctx->nr_nodes++];
-	n->die = *die;
+	n->die = die ? *die : (Dwarf_Die){ 0 };
 	n->kind = kind;
 	n->state = NODE_UNRESOLVED;
 	n->id = 0;
 	n->nr_tags = 0;
 	n->first_member = 0;
 	n->nr_members = 0;
+	if (ctx->node_hash) {	/* a DIE of another unit, met late */
+		if (ctx->nr_nodes * 2 > ctx->hash_mask + 1) {
+			int err = cu_ctx__index_nodes(ctx);
+
+			if (err)
+				return err;
+		} else {
+			cu_ctx__hash_insert(ctx, ctx->nr_nodes - 1);
+		}
+	}
+	if (kind == NODE_INDEX_INT) {
+		n->id = ctx->next_id++;
+		n->state = NODE_RESOLVED;
+		return 0;
+	}
 	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
 	    ctx->annotations && !ctx->env->opts->skip_type_tags) {
@@ -103,8 +138,12 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (kind == NODE_TYPE) {
 		n->id = ctx->next_id++;
 		n->state = NODE_RESOLVED;
-		if (dwarf_tag(die) == DW_TAG_array_type)
+		if (dwarf_tag(die) == DW_TAG_array_type) {
 			ctx->need_index_type = true;
+			/* past the CU's own types: picked now */
+			if (ctx->node_hash && !ctx->index_type_id)
+				return cu_ctx__pick_index_type(ctx);
+		}
 	} else if (kind == NODE_VOID) {
 		n->state = NODE_RESOLVED;
 	}
@@ -154,6 +193,42 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	return 0;
 }
 
+/*
+ * dwz -m: a partial unit of the supplementary file imported here.  Its
+ * types were this CU's before dwz moved them out of every file, so they
+ * are collected as the CU's own.  (Partial units of this file are encoded
+ * as units of their own; LTO imports compile units, also encoded alone.)
+ */
+static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die unit;
+	uint64_t key;
+	size_t i;
+	bool was;
+	int err;
+
+	if (!dwarf_attr(die, DW_AT_import, &attr) || !die__formref(&attr, &unit)) {
+		cu_err(ctx, die, "bad DW_AT_import");
+		return -EINVAL;
+	}
+	if (dwarf_cu_getdwarf(unit.cu) == ctx->home_dw)
+		return 0;
+	key = cu_ctx__die_key(ctx, &unit);
+	for (i = 0; i < ctx->nr_imports; i++)
+		if (ctx->imports[i] == key)
+			return 0;	/* already, maybe through another */
+	if (grow_array((void **)&ctx->imports, &ctx->cap_imports,
+		       ctx->nr_imports + 1, sizeof(*ctx->imports), 16))
+		return -ENOMEM;
+	ctx->imports[ctx->nr_imports++] = key;
+	was = ctx->in_foreign;
+	ctx->in_foreign = true;
+	err = cu_ctx__collect(ctx, &unit, depth + 1, SIZE_MAX);
+	ctx->in_foreign = was;
+	return err;
+}
+
 static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			   size_t owner)
 {
@@ -178,11 +253,12 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 
 		kind = tag_node_kind(tag, &is_type);
 		if (tag == DW_TAG_imported_unit) {
-			/* dwz, gcc LTO: what it imports is in another unit */
-			cu_err(ctx, &child, "DW_TAG_imported_unit (dwz or LTO): DWARF across units is not supported yet");
-			return -EOPNOTSUPP;
-		}
-		if (tag == DW_TAG_member) {
+			err = cu_ctx__import_unit(ctx, &child, depth);
+			if (err)
+				return err;
+		} else if (ctx->in_foreign && tag != DW_TAG_member && !is_type) {
+			/* another unit's: only its types are ours to read */
+		} else if (tag == DW_TAG_member) {
 			if (owner != SIZE_MAX) {
 				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
 						      &ctx->cap_scratch, &child);
@@ -239,24 +315,29 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 	return 0;
 }
 
+static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i)
+{
+	size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
+
+	while (ctx->node_hash[h])
+		h = (h + 1) & ctx->hash_mask;
+	ctx->node_hash[h] = i + 1;
+}
+
 /* Every type reference is looked up: a hash, not a search. */
 static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 {
 	size_t size = 64, i;
 
-	while (size < ctx->nr_nodes * 2)
+	while (size < ctx->nr_nodes * 4)
 		size *= 2;
+	free(ctx->node_hash);
 	ctx->node_hash = zalloc(size, sizeof(*ctx->node_hash));
 	if (!ctx->node_hash)
 		return -ENOMEM;
 	ctx->hash_mask = size - 1;
-	for (i = 0; i < ctx->nr_nodes; i++) {
-		size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
-
-		while (ctx->node_hash[h])
-			h = (h + 1) & ctx->hash_mask;
-		ctx->node_hash[h] = i + 1;
-	}
+	for (i = 0; i < ctx->nr_nodes; i++)
+		cu_ctx__hash_insert(ctx, i);
 	return 0;
 }
 
@@ -276,7 +357,7 @@ static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
 {
 	Dwarf_Die ref;
 
-	/* read through an abstract origin in another unit (gcc LTO) */
+	/* read through an abstract origin in another unit (LTO) */
 	if (attr->cu != ctx->cudie->cu)
 		goto generic;
 	switch (dwarf_whatform(attr)) {
@@ -300,41 +381,84 @@ static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
 		break;
 	}
 generic:
-	if (!dwarf_formref_die(attr, &ref))
+	if (!die__formref(attr, &ref))
 		return false;
-	*off = dwarf_dieoffset(&ref);
+	*off = cu_ctx__die_key(ctx, &ref);
 	return true;
 }
 
-static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
-				uint32_t *id, int depth);
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
+				int depth);
 
-int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
-			  Dwarf_Attribute *attr, uint32_t *id)
+/*
+ * A type DIE of another unit that the CU refers to (LTO's cross-unit
+ * references, dwz's partial units): read, never changed, and encoded in
+ * this CU as if it were its own (dedup merges the copies), after the
+ * CU's own types.
+ */
+static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
+			       Dwarf_Die *die, size_t *idx)
+{
+	int tag = dwarf_tag(die), err = 0;
+	size_t node = ctx->nr_nodes;
+	enum node_kind kind;
+	bool is_type, was;
+
+	kind = tag_node_kind(tag, &is_type);
+	if (!is_type) {
+		cu_err(ctx, from, "DW_AT_type 0x%llx (in another unit) is not a type",
+		       (unsigned long long)dwarf_dieoffset(die));
+		return -EINVAL;
+	}
+	err = cu_ctx__add_node(ctx, die, kind);
+	if (err)
+		return err;
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_class_type) && dwarf_haschildren(die)) {
+		was = ctx->in_foreign;
+		ctx->in_foreign = true;
+		err = cu_ctx__collect_composite(ctx, die, 1, node);
+		ctx->in_foreign = was;
+	}
+	*idx = node;
+	return err;
+}
+
+/* The node of the type @attr (of @die) refers to. */
+static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
+			    Dwarf_Attribute *attr, size_t *idx)
 {
 	struct cu_node *n;
+	Dwarf_Die ref;
 	Dwarf_Off off;
 
-	*id = 0;
-	if (!attr)
-		return 0;
 	if (!cu_ctx__ref_off(ctx, attr, &off)) {
 		cu_err(ctx, die, "bad DW_AT_type reference");
 		return -EINVAL;
 	}
 	n = cu_ctx__find_node(ctx, off);
-	if (!n && (dwarf_whatform(attr) == DW_FORM_ref_addr ||
-		   attr->cu != ctx->cudie->cu)) {
-		cu_err(ctx, die, "DW_AT_type 0x%llx is in another unit (LTO or dwz): DWARF across units is not supported yet",
-		       (unsigned long long)off);
-		return -EOPNOTSUPP;
+	if (n) {
+		*idx = n - ctx->nodes;
+		return 0;
 	}
-	if (!n) {
-		cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
-		       (unsigned long long)off);
-		return -EINVAL;
-	}
-	return cu_ctx__resolve_node(ctx, n, id, 0);
+	if (die__formref(attr, &ref) && ref.cu != ctx->cudie->cu)
+		return cu_ctx__add_foreign(ctx, die, &ref, idx);
+	cu_err(ctx, die, "DW_AT_type 0x%llx is not a type of this CU",
+	       (unsigned long long)off);
+	return -EINVAL;
+}
+
+int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
+			  Dwarf_Attribute *attr, uint32_t *id)
+{
+	size_t idx;
+	int err;
+
+	*id = 0;
+	if (!attr)
+		return 0;
+	err = cu_ctx__ref_node(ctx, die, attr, &idx);
+	return err ? err : cu_ctx__resolve_node(ctx, idx, id, 0);
 }
 
 /* BTF id of the type @die refers to through DW_AT_type (0: void). */
@@ -347,36 +471,35 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 				     id);
 }
 
-static int cu_ctx__resolve_node(struct cu_ctx *ctx, struct cu_node *n,
-				uint32_t *id, int depth)
+/* Nodes may be added meanwhile (other units' DIEs): by index, not pointer. */
+static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
+				int depth)
 {
 	Dwarf_Attribute attr;
-	struct cu_node *next;
-	Dwarf_Off off;
+	Dwarf_Die die;
+	size_t next;
 	int err;
 
-	if (n->state == NODE_RESOLVED) {
-		*id = n->id;
+	if (ctx->nodes[idx].state == NODE_RESOLVED) {
+		*id = ctx->nodes[idx].id;
 		return 0;
 	}
-	if (n->state == NODE_RESOLVING || depth > DIE_MAX_DEPTH) {
-		cu_err(ctx, &n->die, "type reference cycle");
+	die = ctx->nodes[idx].die;
+	if (ctx->nodes[idx].state == NODE_RESOLVING || depth > DIE_MAX_DEPTH) {
+		cu_err(ctx, &die, "type reference cycle");
 		return -ELOOP;
 	}
-	n->state = NODE_RESOLVING;
+	ctx->nodes[idx].state = NODE_RESOLVING;
 	*id = 0;
-	if (dwarf_attr(&n->die, DW_AT_type, &attr)) {
-		if (!cu_ctx__ref_off(ctx, &attr, &off) ||
-		    !(next = cu_ctx__find_node(ctx, off))) {
-			cu_err(ctx, &n->die, "bad DW_AT_type reference");
-			return -EINVAL;
-		}
-		err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
+	if (dwarf_attr(&die, DW_AT_type, &attr)) {
+		err = cu_ctx__ref_node(ctx, &die, &attr, &next);
+		if (!err)
+			err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
 		if (err)
 			return err;
 	}
-	n->id = *id;
-	n->state = NODE_RESOLVED;
+	ctx->nodes[idx].id = *id;
+	ctx->nodes[idx].state = NODE_RESOLVED;
 	return 0;
 }
 
@@ -453,7 +576,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 			if (!die_attrs__udata(da, DA_BYTE_SIZE, &storage)) {
 				storage = 0;
 				if (die_attrs__at(da, DA_TYPE) &&
-				    dwarf_formref_die(&da->a[DA_TYPE], &t))
+				    die__formref(&da->a[DA_TYPE], &t))
 					storage = die__type_size(&t,
 							ctx->env->ef->ptr_size);
 			}
@@ -492,10 +615,11 @@ static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 	return id;
 }
 
-static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
-				 int tag)
+static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
+				 size_t idx, int tag)
 {
-	Dwarf_Die *die = &n->die;
+	uint32_t first = ctx->nodes[idx].first_member;
+	uint32_t nr = ctx->nodes[idx].nr_members;
 	struct die_attrs da;
 	const char *name;
 	Dwarf_Word size = 0;
@@ -519,13 +643,14 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, struct cu_node *n,
 	if (id < 0)
 		return id;
 	btf_mut_type(ctx->btf, id)->name_off = name_off;
-	for (i = 0; i < n->nr_members; i++) {
-		Dwarf_Die *m = &ctx->members[n->first_member + i];
-		int err = die_attrs__get(ctx, m, &da);
+	for (i = 0; i < nr; i++) {
+		/* a copy: members may grow with another unit's types */
+		Dwarf_Die m = ctx->members[first + i];
+		int err = die_attrs__get(ctx, &m, &da);
 
 		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
 		    !die_attrs__flag(&da, DA_DECLARATION))
-			err = cu_ctx__add_member(ctx, m, &da);
+			err = cu_ctx__add_member(ctx, &m, &da);
 		if (err)
 			return err;
 	}
@@ -544,13 +669,13 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	die_udata(die, DW_AT_byte_size, &size);
 	/* Signedness from the underlying type when the producer gives one. */
 	if (dwarf_attr(die, DW_AT_type, &attr) &&
-	    dwarf_formref_die(&attr, &base)) {
+	    die__formref(&attr, &base)) {
 		Dwarf_Word enc = 0;
 		int i;
 
 		for (i = 0; i < DIE_MAX_DEPTH && dwarf_tag(&base) != DW_TAG_base_type; i++)
 			if (!dwarf_attr(&base, DW_AT_type, &attr) ||
-			    !dwarf_formref_die(&attr, &base))
+			    !die__formref(&attr, &base))
 				break;
 		if (die_udata(&base, DW_AT_encoding, &enc))
 			is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
@@ -718,22 +843,23 @@ static int add_type_tag(void *arg, const char *value)
  * int __tag(a) __tag(b) *p: PTR -> TYPE_TAG b -> TYPE_TAG a -> int, the
  * order the kernel expects (and pahole emits) for clang's annotations.
  */
-static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, struct cu_node *n,
+static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 				  uint32_t pointee)
 {
 	struct tag_chain tc = { ctx->btf, pointee };
 	int err;
 
-	err = die__for_each_annotation(&n->die, false, add_type_tag, &tc);
+	err = die__for_each_annotation(die, false, add_type_tag, &tc);
 	if (err)
 		return err;
 	return btf__add_ptr(ctx->btf, tc.prev);
 }
 
-static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
+/* By index, and the DIE copied: nodes may be added meanwhile. */
+static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 {
+	Dwarf_Die copy = ctx->nodes[idx].die, *die = &copy;
 	Dwarf_Attribute attr;
-	Dwarf_Die *die = &n->die;
 	int tag = dwarf_tag(die);
 	uint32_t ref;
 	int err;
@@ -744,7 +870,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-		return cu_ctx__add_composite(ctx, n, tag);
+		return cu_ctx__add_composite(ctx, die, idx, tag);
 	case DW_TAG_enumeration_type:
 		return cu_ctx__add_enum(ctx, die);
 	case DW_TAG_array_type:
@@ -761,8 +887,8 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
 		return err;
 	switch (tag) {
 	case DW_TAG_pointer_type:
-		if (n->nr_tags)
-			return cu_ctx__add_tagged_ptr(ctx, n, ref);
+		if (ctx->nodes[idx].nr_tags)
+			return cu_ctx__add_tagged_ptr(ctx, die, ref);
 		return btf__add_ptr(ctx->btf, ref);
 	case DW_TAG_const_type:
 		return btf__add_const(ctx->btf, ref);
@@ -782,12 +908,12 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, struct cu_node *n)
  * The array index type: the CU's own "int" when it has one (as pahole
  * does), else a signed 32-bit "int" appended after the CU's types.
  */
-static void cu_ctx__pick_index_type(struct cu_ctx *ctx)
+static int cu_ctx__pick_index_type(struct cu_ctx *ctx)
 {
 	size_t i;
 
 	if (!ctx->need_index_type)
-		return;
+		return 0;
 	for (i = 0; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];
 		Dwarf_Word enc = 0, size = 0;
@@ -799,9 +925,10 @@ static void cu_ctx__pick_index_type(struct cu_ctx *ctx)
 		die_udata(&n->die, DW_AT_encoding, &enc);
 		die_udata(&n->die, DW_AT_byte_size, &size);
 		ctx->index_type_id = n->id;
-		return;
+		return 0;
 	}
-	ctx->index_type_id = ctx->next_id++;
+	ctx->index_type_id = ctx->next_id;
+	return cu_ctx__add_node(ctx, NULL, NODE_INDEX_INT);
 }
 
 struct decl_tags {
@@ -885,7 +1012,7 @@ int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
 	return err;
 }
 
-static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
+static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 {
 	size_t i;
 	int err;
@@ -893,7 +1020,7 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
 	/* No walk over every member for tags gcc < 15 never emits. */
 	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
 		return 0;
-	for (i = 0; i < ctx->nr_nodes; i++) {
+	for (i = from; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];
 
 		if (n->kind != NODE_TYPE)
@@ -908,34 +1035,32 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx)
 	return 0;
 }
 
+/* The nodes not in the BTF yet, and those they bring from other units. */
 static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 {
-	size_t i;
 	int id;
 
-	for (i = 0; i < ctx->nr_nodes; i++) {
-		struct cu_node *n = &ctx->nodes[i];
+	while (ctx->nr_emitted < ctx->nr_nodes) {
+		size_t i = ctx->nr_emitted++;
 
-		if (n->kind != NODE_TYPE)
+		if (ctx->nodes[i].kind == NODE_INDEX_INT)
+			id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
+		else if (ctx->nodes[i].kind == NODE_TYPE)
+			id = cu_ctx__emit_node(ctx, i);
+		else
 			continue;
-		id = cu_ctx__emit_node(ctx, n);
 		if (id < 0) {
 			/* libbpf refused it (bad name, size, offset...). */
-			cu_err(ctx, &n->die, "cannot encode type: %s",
+			cu_err(ctx, &ctx->nodes[i].die, "cannot encode type: %s",
 			       strerror(-id));
 			return id;
 		}
-		if ((uint32_t)id != n->id) {
-			cu_err(ctx, &n->die, "type id drift (%d, expected %u)",
-			       id, n->id);
+		if ((uint32_t)id != ctx->nodes[i].id) {
+			cu_err(ctx, &ctx->nodes[i].die,
+			       "type id drift (%d, expected %u)", id,
+			       ctx->nodes[i].id);
 			return -EINVAL;
 		}
-	}
-	if (ctx->need_index_type &&
-	    ctx->index_type_id == btf__type_cnt(ctx->btf)) {
-		id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
-		if (id < 0)
-			return id;
 	}
 	return 0;
 }
@@ -945,15 +1070,21 @@ int cu_ctx__collect_types(struct cu_ctx *ctx)
 	int err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
 
 	if (!err)
-		err = cu_ctx__index_nodes(ctx);
+		err = cu_ctx__pick_index_type(ctx);
 	if (!err)
-		cu_ctx__pick_index_type(ctx);
+		err = cu_ctx__index_nodes(ctx);
+	ctx->nr_own_nodes = ctx->nr_nodes;
 	return err;
 }
 
 int cu_ctx__emit_types(struct cu_ctx *ctx)
 {
+	size_t from = ctx->nr_emitted;
 	int err = cu_ctx__emit_nodes(ctx);
 
-	return err ? err : cu_ctx__emit_decl_tags(ctx);
+	if (!err)
+		err = cu_ctx__emit_decl_tags(ctx, from);
+	/* types met from now on come after the decl tags */
+	ctx->next_id = btf__type_cnt(ctx->btf);
+	return err;
 }

@@ -145,7 +145,7 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		/* A definition of an earlier declaration names it there. */
 		named = die;
 		if (dwarf_attr(die, DW_AT_specification, &attr) &&
-		    dwarf_formref_die(&attr, &spec))
+		    die__formref(&attr, &spec))
 			named = &spec;
 		name = dwarf_attr_integrate(named, DW_AT_name, &nattr) ?
 		       dwarf_formstring(&nattr) : NULL;

@@ -256,3 +256,160 @@ int debug_file__find(const struct elf_file *ef, const char *given,
 		       ef->path, t.text);
 	return -ENODATA;
 }
+
+/*
+ * The contents of .gnu_debugaltlink (name, NUL, build-id) or .debug_sup
+ * (version, is_supplementary, name, NUL, ULEB128 length, build-id) of
+ * @ef: 1 with the name and build-id, 0 without the section, -1 if
+ * malformed.  *@is_sup: @ef is the supplementary file itself.
+ */
+static int elf_file__sup_link(const struct elf_file *ef, const char **sec,
+			      bool *is_sup, char *name, size_t size,
+			      unsigned char *id, size_t *id_len)
+{
+	const unsigned char *p, *end;
+	unsigned int shift = 0;
+	size_t len, n = 0;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	bool sup;
+
+	*is_sup = false;
+	*sec = ".gnu_debugaltlink";
+	scn = elf_file__find_section(ef, *sec, &sh);
+	if (!scn) {
+		*sec = ".debug_sup";
+		scn = elf_file__find_section(ef, *sec, &sh);
+	}
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return 0;
+	sup = !strcmp(*sec, ".debug_sup");
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf)
+		return -1;
+	p = d->d_buf;
+	end = p + d->d_size;
+	if (sup) {
+		if (end - p < 3)
+			return -1;
+		*is_sup = p[2];
+		p += 3;
+	}
+	len = strnlen((const char *)p, end - p);
+	if (p + len == end || len >= size || (!len && !*is_sup))
+		return -1;
+	memcpy(name, p, len + 1);
+	p += len + 1;
+	if (sup) {
+		while (p < end && (*p & 0x80) && shift < 28) {
+			n |= (size_t)(*p++ & 0x7f) << shift;
+			shift += 7;
+		}
+		if (p == end || (*p & 0x80))
+			return -1;
+		n |= (size_t)*p++ << shift;
+		if (n > (size_t)(end - p))
+			return -1;
+	} else {
+		n = end - p;
+	}
+	if (n > BUILD_ID_MAX)
+		return -1;
+	memcpy(id, p, n);
+	*id_len = n;
+	return 1;
+}
+
+/*
+ * Is @path the supplementary file with build-id @id: an ELF file with
+ * DWARF whose build-id note, or .debug_sup checksum, is @id?
+ */
+static int alt_file__check(const char *path, const unsigned char *id,
+			   size_t id_len, const char **why)
+{
+	unsigned char other[BUILD_ID_MAX];
+	char name[PATH_MAX];
+	struct elf_file df;
+	const char *sec;
+	size_t n;
+	bool is_sup;
+	int err = debug_file__check(path, NULL, 0, why);
+
+	if (err || !id_len)
+		return err;
+	if (elf_file__open_quiet(&df, path))
+		return -EINVAL;
+	n = elf_file__build_id(&df, other, sizeof(other));
+	if (!n && elf_file__sup_link(&df, &sec, &is_sup, name, sizeof(name),
+				     other, &n) != 1)
+		n = 0;
+	if (n != id_len || memcmp(other, id, n)) {
+		*why = n ? "another build-id" : "no build-id";
+		err = -EINVAL;
+	}
+	elf_file__close(&df);
+	return err;
+}
+
+int debug_file__find_alt(const struct elf_file *src, const char *given,
+			 const char *root, char **out)
+{
+	unsigned char id[BUILD_ID_MAX];
+	char idhex[2 * BUILD_ID_MAX + 1], name[PATH_MAX], cand[PATH_MAX];
+	struct tried t = { .len = 0 };
+	char *real, *dir;
+	size_t id_len = 0;
+	const char *sec, *why;
+	bool is_sup;
+	int i, link;
+
+	*out = NULL;
+	if (!root)
+		root = DEBUG_FILE_ROOT;
+	link = elf_file__sup_link(src, &sec, &is_sup, name, sizeof(name), id,
+				  &id_len);
+	if (link != 1 || is_sup)
+		id_len = 0;
+	if (given) {
+		if (!alt_file__check(given, id, id_len, &why))
+			return debug_file__take(given, out);
+		pr_err("%s: --alt-file %s: %s", src->path, given, why);
+		return -ENODATA;
+	}
+	if (link != 1 || is_sup) {
+		pr_err("%s: its DWARF refers to a dwz supplementary file, but %s (--alt-file)",
+		       src->path, link < 0 ? "its .gnu_debugaltlink or .debug_sup is malformed" :
+		       "no .gnu_debugaltlink or .debug_sup names it");
+		return -ENODATA;
+	}
+	hex(idhex, id, id_len);
+	tried__add(&t, "%s %s, build-id %s:", sec, name, idhex);
+	real = realpath(src->path, NULL);
+	if (!real)
+		return -errno;
+	dir = dirname(real);
+	for (i = 0; i < 3; i++) {
+		int n;
+
+		if (i == 0 && name[0] != '/')
+			n = snprintf(cand, sizeof(cand), "%s/%s", dir, name);
+		else if (i == 0 || (i == 1 && name[0] != '/'))
+			n = snprintf(cand, sizeof(cand), "%s", name);
+		else if (i == 2 && id_len)
+			n = snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug",
+				     root, idhex, idhex + 2);
+		else
+			continue;
+		if (n < 0 || (size_t)n >= sizeof(cand))
+			continue;
+		if (!alt_file__check(cand, id, id_len, &why)) {
+			free(real);
+			return debug_file__take(cand, out);
+		}
+		tried__add(&t, " %s: %s%s", cand, why, i < 2 ? "," : "");
+	}
+	free(real);
+	pr_err("%s: no dwz supplementary file (%s)", src->path, t.text);
+	return -ENODATA;
+}

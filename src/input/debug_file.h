@@ -39,4 +39,16 @@ size_t elf_file__build_id(const struct elf_file *ef, unsigned char *id,
 int debug_file__find(const struct elf_file *ef, const char *given,
 		     const char *root, char **path);
 
+/*
+ * The dwz supplementary file @src's DWARF refers to (DW_FORM_GNU_ref_alt,
+ * DW_FORM_ref_sup4...), named by its .gnu_debugaltlink or DWARF 5
+ * .debug_sup: @given (--alt-file), else the name in the link (as is when
+ * absolute; else in @src's folder, then the working folder), else by the
+ * link's build-id below @root.  A candidate must carry the link's
+ * build-id.  *@path (malloc'd) and 0, or a negative errno after one line
+ * naming @src and where it looked.
+ */
+int debug_file__find_alt(const struct elf_file *src, const char *given,
+			 const char *root, char **path);
+
 #endif /* DWARF2BTF_DEBUG_FILE_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dwarf.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "input/dwarf_layout.h"
+
+#ifndef DW_FORM_GNU_ref_alt
+#define DW_FORM_GNU_ref_alt	0x1f20
+#define DW_FORM_GNU_strp_alt	0x1f21
+#endif
+
+/* A ULEB128 at *@p, not past @end; false if it runs out or overflows. */
+static bool read_uleb(const unsigned char **p, const unsigned char *end,
+		      uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end) {
+		unsigned char b = *(*p)++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		else if (b & 0x7f)
+			return false;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* One table, at @off: false if it cannot be read to its end. */
+static bool abbrev_table__scan(const unsigned char *sec, size_t size,
+			       uint64_t off, struct dwarf_layout *out)
+{
+	const unsigned char *p = sec + off, *end = sec + size;
+	uint64_t code, tag, name, form, v;
+
+	if (off >= size)
+		return false;
+	for (;;) {
+		if (!read_uleb(&p, end, &code))
+			return false;
+		if (!code)
+			return true;
+		if (!read_uleb(&p, end, &tag) || p >= end)
+			return false;
+		p++;			/* DW_CHILDREN_* */
+		if (tag == DW_TAG_imported_unit)
+			out->cross_units = true;
+		else if (tag == DW_TAG_partial_unit)
+			out->partial_units = true;
+		for (;;) {
+			if (!read_uleb(&p, end, &name) ||
+			    !read_uleb(&p, end, &form))
+				return false;
+			if (!name && !form)
+				break;
+			switch (form) {
+			case DW_FORM_implicit_const:
+				if (!read_uleb(&p, end, &v))	/* SLEB's length */
+					return false;
+				break;
+			case DW_FORM_ref_addr:
+				out->cross_units = true;
+				break;
+			case DW_FORM_GNU_ref_alt:
+			case DW_FORM_GNU_strp_alt:
+			case DW_FORM_ref_sup4:
+			case DW_FORM_ref_sup8:
+			case DW_FORM_strp_sup:
+				out->alt_forms = true;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+/* .debug_abbrev as libdw reads it (decompressed, if it was). */
+static const unsigned char *debug_abbrev(Dwarf *dw, size_t *size)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    (strcmp(name, ".debug_abbrev") &&
+		     strcmp(name, ".zdebug_abbrev")))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf)
+			return NULL;
+		*size = data->d_size;
+		return data->d_buf;
+	}
+	return NULL;
+}
+
+void dwarf_layout__scan(Dwarf *dw, struct dwarf_layout *out)
+{
+	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
+	size_t hsize, size = 0;
+	const unsigned char *abbrev = debug_abbrev(dw, &size);
+
+	*out = (struct dwarf_layout){ 0 };
+	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, &abbrev_off,
+			       NULL, NULL, NULL, NULL) == 0) {
+		/* units usually share or follow tables: skip repeats */
+		if (abbrev_off != last &&
+		    (!abbrev || !abbrev_table__scan(abbrev, size, abbrev_off, out)))
+			out->cross_units = true;
+		last = abbrev_off;
+		off = next;
+	}
+}
+
+void dwarf_layout__prewarm(Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+
+	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
+			       NULL) == 0) {
+		Dwarf_Abbrev *a;
+		Dwarf_Off off = 0;
+		size_t len;
+
+		/* each one goes into the unit's hash: none is looked for later */
+		while ((a = dwarf_getabbrev(&cudie, off, &len)) &&
+		       a != DWARF_END_ABBREV && len)
+			off += len;
+		/* the unit's string offsets base (DW_FORM_strx) */
+		dwarf_diename(&cudie);
+	}
+}
