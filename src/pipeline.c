@@ -81,7 +81,7 @@ static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 
 static int collect_cus(const char *path, Dwarf *dw,
 		       const struct encode_env *env, Dwarf_Die **out,
-		       size_t *nr, bool *split)
+		       size_t *nr, bool *split, struct dwarf_layout *layout)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
@@ -90,8 +90,11 @@ static int collect_cus(const char *path, Dwarf *dw,
 	uint8_t unit_type;
 	int ret;
 
+	dwarf_layout__init(layout, dw);
 	while ((ret = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
 				      &subdie)) == 0) {
+		dwarf_layout__add_unit(layout, dw, dwarf_dieoffset(&cudie) -
+					       dwarf_cuoffset(&cudie));
 		if (unit_type == DW_UT_skeleton) {
 			/* split DWARF: the unit is in a .dwo, libdw finds it */
 			if (!subdie.cu) {
@@ -101,8 +104,8 @@ static int collect_cus(const char *path, Dwarf *dw,
 			}
 			cudie = subdie;
 			*split = true;
-		} else if (unit_type != DW_UT_compile &&
-			   unit_type != DW_UT_partial) {
+		} else if (unit_type != DW_UT_compile) {
+			/* dwz's partial units: read by the units importing them */
 			continue;
 		}
 		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
@@ -492,10 +495,11 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	dw = in.dw;
 	memset(&env, 0, sizeof(env));
 	debug_sections(dw, !in.in_memory, &env);
-	err = collect_cus(path, dw, &env, &cus, &nr_cus, &split_units);
+	err = collect_cus(path, dw, &env, &cus, &nr_cus, &split_units,
+			  &layout);
 	if (err)
 		goto out;
-	dwarf_layout__scan(dw, &layout);
+	dwarf_layout__done(&layout, dw);
 	if (layout.alt_forms) {
 		err = pipeline__open_alt(src, dw, opts, &alt, &alt_dw);
 		if (err)

@@ -207,8 +207,9 @@ struct cu_ctx {
 	size_t nr_own_nodes, nr_emitted;
 	Dwarf *home_dw;		/* the CU's: other files' DIEs key apart */
 	bool in_foreign;	/* collecting another unit's type DIE */
-	uint64_t *imports;	/* keys of the supplementary units imported */
+	uint64_t *imports;	/* keys of the partial units imported */
 	size_t nr_imports, cap_imports;
+	int import_depth;
 	Dwarf_Off cu_start;	/* for CU-relative references */
 	Dwarf_Die *subprogs;
 	size_t nr_subprogs, cap_subprogs;

@@ -194,10 +194,11 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 }
 
 /*
- * dwz -m: a partial unit of the supplementary file imported here.  Its
- * types were this CU's before dwz moved them out of every file, so they
- * are collected as the CU's own.  (Partial units of this file are encoded
- * as units of their own; LTO imports compile units, also encoded alone.)
+ * dwz: a partial unit (of this file or of the supplementary one) imported
+ * here.  What it holds was this CU's before dwz moved it out (types, and
+ * abstract instances of inline functions whose concrete ones stayed), so
+ * it is collected as the CU's own, at the CU's level.  gcc's LTO units
+ * import compile units, which are encoded as units of their own.
  */
 static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 {
@@ -205,14 +206,14 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 	Dwarf_Die unit;
 	uint64_t key;
 	size_t i;
-	bool was;
 	int err;
 
 	if (!dwarf_attr(die, DW_AT_import, &attr) || !die__formref(&attr, &unit)) {
 		cu_err(ctx, die, "bad DW_AT_import");
 		return -EINVAL;
 	}
-	if (dwarf_cu_getdwarf(unit.cu) == ctx->home_dw)
+	if (dwarf_tag(&unit) != DW_TAG_partial_unit &&
+	    dwarf_cu_getdwarf(unit.cu) == ctx->home_dw)
 		return 0;
 	key = cu_ctx__die_key(ctx, &unit);
 	for (i = 0; i < ctx->nr_imports; i++)
@@ -222,10 +223,15 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 		       ctx->nr_imports + 1, sizeof(*ctx->imports), 16))
 		return -ENOMEM;
 	ctx->imports[ctx->nr_imports++] = key;
-	was = ctx->in_foreign;
-	ctx->in_foreign = true;
-	err = cu_ctx__collect(ctx, &unit, depth + 1, SIZE_MAX);
-	ctx->in_foreign = was;
+	if (ctx->import_depth >= DIE_MAX_DEPTH) {
+		cu_err(ctx, die, "units imported more than %d deep",
+		       DIE_MAX_DEPTH);
+		return -EINVAL;
+	}
+	/* at the importer's level (a variable there is a CU's variable) */
+	ctx->import_depth++;
+	err = cu_ctx__collect(ctx, &unit, depth, SIZE_MAX);
+	ctx->import_depth--;
 	return err;
 }
 

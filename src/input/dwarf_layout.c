@@ -6,6 +6,7 @@
 #include <gelf.h>
 
 #include "input/dwarf_layout.h"
+#include "input/elf_file.h"
 
 #ifndef DW_FORM_GNU_ref_alt
 #define DW_FORM_GNU_ref_alt	0x1f20
@@ -18,6 +19,10 @@ static bool read_uleb(const unsigned char **p, const unsigned char *end,
 {
 	unsigned int shift = 0;
 
+	if (*p < end && **p < 0x80) {	/* most: one byte */
+		*v = *(*p)++;
+		return true;
+	}
 	*v = 0;
 	while (*p < end) {
 		unsigned char b = *(*p)++;
@@ -110,22 +115,41 @@ static const unsigned char *debug_abbrev(Dwarf *dw, size_t *size)
 	return NULL;
 }
 
-void dwarf_layout__scan(Dwarf *dw, struct dwarf_layout *out)
+void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw)
 {
-	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
-	size_t hsize, size = 0;
-	const unsigned char *abbrev = debug_abbrev(dw, &size);
+	*l = (struct dwarf_layout){ .last = (Dwarf_Off)-1 };
+	l->abbrev = debug_abbrev(dw, &l->abbrev_size);
+}
 
-	*out = (struct dwarf_layout){ 0 };
-	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, &abbrev_off,
-			       NULL, NULL, NULL, NULL) == 0) {
-		/* units usually share or follow tables: skip repeats */
-		if (abbrev_off != last &&
-		    (!abbrev || !abbrev_table__scan(abbrev, size, abbrev_off, out)))
-			out->cross_units = true;
-		last = abbrev_off;
-		off = next;
+void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
+			    Dwarf_Off unit_off)
+{
+	Dwarf_Off next, abbrev_off;
+	size_t hsize;
+
+	if (dwarf_next_unit(dw, unit_off, &next, &hsize, NULL, &abbrev_off,
+			    NULL, NULL, NULL, NULL)) {
+		l->cross_units = true;
+		return;
 	}
+	/* units usually share or follow tables: skip repeats */
+	if (abbrev_off == l->last)
+		return;
+	l->last = abbrev_off;
+	if (!l->abbrev ||
+	    !abbrev_table__scan(l->abbrev, l->abbrev_size, abbrev_off, l))
+		l->cross_units = true;
+}
+
+void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw)
+{
+	size_t size = 0;
+	Elf *elf = dwarf_getelf(dw);
+	const char *file = elf ? elf_rawfile(elf, &size) : NULL;
+
+	if (l->abbrev && file && (const char *)l->abbrev >= file &&
+	    (const char *)l->abbrev + l->abbrev_size <= file + size)
+		elf_file__drop_pages(l->abbrev, l->abbrev_size);
 }
 
 void dwarf_layout__prewarm(Dwarf *dw)

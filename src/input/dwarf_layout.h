@@ -17,14 +17,26 @@ struct dwarf_layout {
 	bool cross_units;	/* DW_FORM_ref_addr, DW_TAG_imported_unit */
 	bool alt_forms;		/* DW_FORM_GNU_ref_alt, _strp_alt, *_sup */
 	bool partial_units;	/* DW_TAG_partial_unit (dwz) */
+	/* .debug_abbrev as libdw reads it; the last table scanned */
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Dwarf_Off last;
 };
 
+/* Ready to scan @dw's abbreviation tables. */
+void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw);
+
 /*
- * Scan the abbreviation tables of @dw's units (.debug_abbrev as libdw
- * reads it).  A table that cannot be read counts as one that may refer
- * across units: the careful side.
+ * Scan the abbreviation table of @dw's unit at @unit_off: called while the
+ * units are listed, so that their headers are read once.  A table that
+ * cannot be read counts as one that may refer across units: the careful
+ * side.
  */
-void dwarf_layout__scan(Dwarf *dw, struct dwarf_layout *out);
+void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
+			    Dwarf_Off unit_off);
+
+/* Gives back the pages the scan read, if they are a file mapping's. */
+void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw);
 
 /*
  * Before workers read DIEs of units other than their own: every unit's
