@@ -62,13 +62,8 @@ esac
 work=${DWARF2BTF_CHECK_DIR:-$repo/build/check-kernel}
 tmo=${DWARF2BTF_TIMEOUT:-900}
 max_pct=0.5
-npass=0
-nfail=0
-nskip=0
-
-pass() { echo "PASS $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; nskip=$((nskip + 1)); }
+# shellcheck source=scripts/check-lib.sh
+. "$here/check-lib.sh"
 info() { echo "     $*"; }
 
 # The first lines of a log, indented under the FAIL line.

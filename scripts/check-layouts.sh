@@ -30,25 +30,10 @@ cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
 pkg=linux-source-6.12
 src=$cache/kbuild/src-$pkg
 work=$cache/layouts
-npass=0
-nfail=0
-nskip=0
-pass() { echo "PASS $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; nskip=$((nskip + 1)); }
+# shellcheck source=scripts/check-lib.sh
+. "$here/check-lib.sh"
 
-# The kernel source, unpacked as kernel-build.sh does (shared with it).
-if [ ! -d "$src/.unpacked" ]; then
-	mkdir -p "$cache/kbuild" && cd "$cache/kbuild" || exit 1
-	ls "$pkg"_*.deb > /dev/null 2>&1 || apt-get download "$pkg" >&2 ||
-		exit 1
-	rm -rf "$src" deb && mkdir -p "$src" deb
-	dpkg -x "$(ls "$pkg"_*.deb | head -n 1)" deb || exit 1
-	tar -C "$src" --strip-components=1 -xf deb/usr/src/"$pkg".tar.* ||
-		exit 1
-	rm -rf deb
-	mkdir -p "$src/.unpacked"
-fi
+kernel_source "$pkg" "$cache/kbuild" || exit 1
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 # libbpf.so built by $1 (a name) with make arguments $2...
@@ -102,16 +87,21 @@ against_ref() {
 
 if command -v "$ref" > /dev/null &&
    "$ref" --help 2>&1 | grep -c btf_features > /dev/null; then
-	so=$(libbpf gcc-lto EXTRA_CFLAGS="-g -O2 -flto" LDFLAGS="-flto") &&
-		against_ref "libbpf.so gcc -flto" "$so" ||
+	if so=$(libbpf gcc-lto EXTRA_CFLAGS="-g -O2 -flto" LDFLAGS="-flto")
+	then
+		against_ref "libbpf.so gcc -flto" "$so"
+	else
 		fail "libbpf gcc -flto build: see $work/gcc-lto.log"
+	fi
 	llvm=-19
 	command -v clang-19 > /dev/null || llvm=
-	so=$(libbpf clang-thinlto CC=clang$llvm LD=ld.lld$llvm AR=llvm-ar$llvm \
-		EXTRA_CFLAGS="-g -O2 -flto=thin" \
-		LDFLAGS="-flto=thin -fuse-ld=lld$llvm") &&
-		against_ref "libbpf.so clang -flto=thin" "$so" ||
+	if so=$(libbpf clang-thinlto CC=clang$llvm LD=ld.lld$llvm \
+		AR=llvm-ar$llvm EXTRA_CFLAGS="-g -O2 -flto=thin" \
+		LDFLAGS="-flto=thin -fuse-ld=lld$llvm"); then
+		against_ref "libbpf.so clang -flto=thin" "$so"
+	else
 		fail "libbpf clang -flto=thin build: see $work/clang-thinlto.log"
+	fi
 else
 	skip "libbpf LTO: no $ref with --btf_features (PAHOLE_REF)"
 fi
@@ -150,27 +140,35 @@ else
 	skip "dwz not installed"
 fi
 
+# .debug_info size of $1 in MB
+info_mb() {
+	local hex
+
+	hex=$(readelf -SW "$1" | awk '$2 == ".debug_info" { print $6 }')
+	echo $((16#${hex:-0} / 1048576))
+}
+
 if [ "${DWZ_VMLINUX:-0}" = 1 ]; then
 	vmlinux=$("$here/fetch-kernel.sh" | tail -n 1) || exit 1
 	cp "$vmlinux" "$work/vmlinux"
 	"$bin" -o "$work/vmlinux.before" "$work/vmlinux"
+	before=$(info_mb "$work/vmlinux")
 	# dwz's default limits leave a vmlinux as it is: none
 	if /usr/bin/time -f '%e s, %M KB' dwz -L none -l none \
 		"$work/vmlinux" > dwz-vmlinux.log 2>&1; then
-		if "$bin" -o "$work/vmlinux.after" "$work/vmlinux" &&
+		if "$bin" --stats -o "$work/vmlinux.after" "$work/vmlinux" \
+			2> stats.log &&
 		   "$bin" diff "$work/vmlinux.before" "$work/vmlinux.after" \
 			> vmlinux.diff; then
-			pass "dwz -L none -l none vmlinux ($(tail -n 1 dwz-vmlinux.log)): equal to before ($(tail -n 1 vmlinux.diff))"
+			pass "dwz -L none -l none vmlinux (dwz: $(tail -n 1 dwz-vmlinux.log); .debug_info $before MB -> $(info_mb "$work/vmlinux") MB; ours: $(grep -E 'total wall|peak rss' stats.log | tr -s ' ' | cut -d' ' -f4- | tr '\n' ' ')): equal to before ($(tail -n 1 vmlinux.diff))"
 		else
-			head -n 10 vmlinux.diff
+			head -n 10 vmlinux.diff stats.log
 			fail "dwz vmlinux: differs from before"
 		fi
 	else
 		tail -n 5 dwz-vmlinux.log
 		fail "dwz on the vmlinux failed"
 	fi
-	rm -f "$work/vmlinux"
 fi
 
-echo "$npass passed, $nfail failed, $nskip skipped"
-[ "$nfail" = 0 ]
+check_summary

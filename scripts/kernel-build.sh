@@ -44,17 +44,9 @@ if [ -z "${KBUILD_LLVM:-}" ]; then
 fi
 cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/kbuild
 ref=${PAHOLE_REF:-pahole}
-npass=0
-nfail=0
-nskip=0
-pass() { echo "PASS $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; nskip=$((nskip + 1)); }
-summary() {
-	echo "$npass passed, $nfail failed, $nskip skipped"
-	[ "$nfail" = 0 ]
-	exit
-}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/check-lib.sh
+. "$here/check-lib.sh"
 
 need="bc bison flex libssl-dev cpio kmod libelf-dev"
 case " $toolchains " in
@@ -73,17 +65,9 @@ if [ -n "$missing" ]; then
 	$sudo apt-get install -y -qq $missing >&2 || exit 1
 fi
 
-mkdir -p "$cache" && cd "$cache" || exit 1
 src=$cache/src-$pkg
-if [ ! -d "$src/.unpacked" ]; then
-	ls "$pkg"_*.deb > /dev/null 2>&1 || apt-get download "$pkg" >&2 || exit 1
-	rm -rf "$src" deb && mkdir -p "$src" deb
-	dpkg -x "$(ls "$pkg"_*.deb | head -n 1)" deb || exit 1
-	tar -C "$src" --strip-components=1 -xf deb/usr/src/"$pkg".tar.* ||
-		exit 1
-	rm -rf deb
-	mkdir -p "$src/.unpacked"
-fi
+kernel_source "$pkg" "$cache" || exit 1
+cd "$cache" || exit 1
 
 # The kernel calls $(PAHOLE); a link named "pahole" answers --version as
 # the pahole release we are compatible with.
@@ -227,4 +211,4 @@ for tc in $toolchains; do
 		skip "$tc: no $ref to compare with (PAHOLE_REF)"
 	fi
 done
-summary
+check_summary
