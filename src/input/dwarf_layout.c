@@ -158,6 +158,12 @@ void dwarf_layout__prewarm(Dwarf *dw)
 	Dwarf_Die cudie;
 	uint8_t unit_type;
 
+	/*
+	 * libdw looks for a supplementary file once, on first need: that
+	 * once is here (ours was set already, if any was needed).
+	 */
+	dwarf_getalt(dw);
+
 	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
 			       NULL) == 0) {
 		Dwarf_Abbrev *a;
