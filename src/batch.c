@@ -20,7 +20,7 @@
 #include "lib/log.h"
 #include "output/output.h"
 #include "stats.h"
-#include "merge/split_dedup.h"
+#include "merge/btf_dedup.h"
 
 struct batch {
 	pthread_mutex_t lock;
@@ -87,13 +87,13 @@ static struct btf *batch__base_copy(struct batch *b, int *err)
 static void *batch__worker(void *arg)
 {
 	struct batch *b = arg;
-	struct split_dedup *sd = NULL;
+	struct btf_dedup *sd = NULL;
 	struct btf *base;
 	int base_err;
 
 	base = batch__base_copy(b, &base_err);
 	if (!base_err && b->base_idx) {
-		sd = split_dedup__new(b->base_idx);
+		sd = btf_dedup__new(b->base_idx);
 		if (!sd) {
 			btf__free(base);
 			base = NULL;
@@ -113,7 +113,7 @@ static void *batch__worker(void *arg)
 		i = b->next < b->nr ? b->next++ : -1;
 		pthread_mutex_unlock(&b->lock);
 		if (i < 0) {
-			split_dedup__free(sd);
+			btf_dedup__free(sd);
 			btf__free(base);
 			return NULL;
 		}

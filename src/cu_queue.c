@@ -29,7 +29,6 @@
 
 #include "cu_queue.h"
 #include "input/elf_file.h"
-#include "merge/dedup.h"
 #include "cu/name_cache.h"
 #include "merge/merge.h"
 #include "lib/log.h"
@@ -137,7 +136,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	 * Batches are standalone BTF even over a base (libbpf cannot append
 	 * split BTF); the consumer's merged BTF is the split one.
 	 */
-	err = merge_state__init(&m, UINT32_MAX, NULL, q->env->ef->ptr_size);
+	err = merge_state__init(&m, UINT32_MAX, q->env->ef->ptr_size);
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
 					 &names, &frag, errbuf, ERRLEN);
@@ -154,7 +153,6 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	}
 	name_cache__free(&names);	/* dedup moves the strings */
 	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&
-	    dedup__can_track() &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",
 			 q->env->ef->path, strerror(-err));

@@ -62,7 +62,7 @@ static void usage(FILE *f)
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "                       (for several FILEs: phase times summed over them)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
-"                       end, then one libbpf dedup of everything (slower,\n"
+"                       end, then one dedup of everything (slower,\n"
 "                       more memory; the same BTF by meaning)\n"
 "      --max-memory=SIZE\n"
 "                       fail cleanly, naming the CU, once the resident\n"

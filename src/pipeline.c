@@ -28,7 +28,7 @@
 #include "output/btf_layout.h"
 #include "output/distill.h"
 #include "pipeline.h"
-#include "merge/split_dedup.h"
+#include "merge/btf_dedup.h"
 #include "decide/funcs.h"
 #include "lib/log.h"
 #include "output/output.h"
@@ -399,7 +399,7 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 				struct btf **btf)
 {
 	struct base_index *idx = NULL;
-	struct split_dedup *d = opts->split_dedup;
+	struct btf_dedup *d = opts->split_dedup;
 	struct btf *out;
 	int err = 0;
 
@@ -407,18 +407,34 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 		err = base_index__new(opts->base, &idx);
 		if (err)
 			return err;
-		d = split_dedup__new(idx);
+		d = btf_dedup__new(idx);
 		if (!d)
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = split_dedup__run(d, *btf, opts->base, &out);
+		err = btf_dedup__run(d, *btf, opts->base, NULL, 0, &out);
 	if (!err)
 		*btf = out;
 	if (!opts->split_dedup) {
-		split_dedup__free(d);
+		btf_dedup__free(d);
 		base_index__free(idx);
 	}
+	return err;
+}
+
+/* The final dedup of standalone BTF: *@btf becomes the result. */
+static int pipeline__dedup(struct btf **btf)
+{
+	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf *out;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	err = btf_dedup__run(d, *btf, NULL, NULL, 0, &out);
+	btf_dedup__free(d);
+	if (!err)
+		*btf = out;
 	return err;
 }
 
@@ -499,7 +515,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 			  &layout);
 	if (err)
 		goto out;
-	dwarf_layout__done(&layout, dw);
+	dwarf_layout__done(&layout, dw, !in.in_memory);
 	if (layout.alt_forms) {
 		err = pipeline__open_alt(src, dw, opts, &alt, &alt_dw);
 		if (err)
@@ -526,16 +542,15 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 
 	/*
 	 * Batches already come deduplicated: dedup again per 512 Ki new types.
-	 * Over a base, the fast path merges standalone BTF without any dedup
-	 * and split_dedup.c does it all at the end, in the module's type
-	 * order, as libbpf's split dedup would (its decisions depend on it).
+	 * Over a base, standalone BTF is merged without any dedup and
+	 * btf_dedup.c does it all at the end, in the module's type order, as
+	 * libbpf's split dedup would (its decisions depend on it).
 	 */
-	split = opts->base && !opts->enc.plain_dedup;
+	split = opts->base != NULL;
 	enc = opts->enc;
 	enc.defer_dedup = split;
 	err = merge_state__init(m, opts->enc.plain_dedup || split ?
-				UINT32_MAX : 1u << 19,
-				split ? NULL : opts->base, src->ptr_size);
+				UINT32_MAX : 1u << 19, src->ptr_size);
 	if (err)
 		goto out;
 	env.ef = src;
@@ -587,7 +602,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	st.nr_vars = n;
 	stats__phase_end(&st, PHASE_FUNCS);
 
-	err = split ? 0 : btf__dedup(btf, NULL);
+	err = split ? 0 : pipeline__dedup(&btf);
 	if (!err && split) {
 		stats__phase_end(&st, PHASE_DEDUP);
 		err = pipeline__split_dedup(opts, &btf);

@@ -12,7 +12,7 @@
 #include "lib/encode_opts.h"
 
 struct btf;
-struct split_dedup;
+struct btf_dedup;
 struct stats;
 struct output_batch;
 
@@ -32,7 +32,7 @@ struct pipeline_opts {
 	 */
 	struct btf *base;
 	/* scratch for matching types against an indexed base; NULL: own */
-	struct split_dedup *split_dedup;
+	struct btf_dedup *split_dedup;
 	struct stats *stats_out;	/* a batch's: this file's stats go here */
 	struct output_batch *out_batch;	/* raw output committed by a batch */
 };

@@ -55,6 +55,26 @@ def test_compressed_debug_sections(ctx):
             raise AssertionError("%s: -gz=zlib changed the BTF" % cc)
 
 
+def test_relocatable_many_units(ctx):
+    """A relocatable object is read into memory of ours, never a mapping
+    of the file: no page of it may be given back (madvise), or what was
+    on it reads as zeros.  64 units (ld -r) make a .debug_abbrev of
+    several pages."""
+    objs = []
+    for i in range(1, 65):
+        objs.append(_compile(
+            ctx, "gcc", [],
+            "struct s%d { int a; long b[%d]; struct s%d *n; };\n"
+            "int f%d(struct s%d *p) { return p->a + (int)p->b[0]; }\n"
+            % (i, i, i, i, i), "u%d" % i))
+    big = os.path.join(ctx.tmp, "big.o")
+    p = ctx.run(["ld", "-r", "-o", big] + objs)
+    assert p.returncode == 0, p.stderr
+    btf = ctx.btf(_encode(ctx, big))
+    names = {t.name for t in btf.all_types() if t.kind == "struct"}
+    assert names == {"s%d" % i for i in range(1, 65)}, sorted(names)
+
+
 def test_extended_section_numbering(ctx):
     # 70000 sections: e_shnum is 0 and section 0 holds the count.
     lines = ["struct many { int a; long b; } many_v;"]

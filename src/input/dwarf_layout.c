@@ -141,10 +141,10 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 		l->cross_units = true;
 }
 
-void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw)
+void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped)
 {
 	size_t size = 0;
-	Elf *elf = dwarf_getelf(dw);
+	Elf *elf = mapped ? dwarf_getelf(dw) : NULL;
 	const char *file = elf ? elf_rawfile(elf, &size) : NULL;
 
 	if (l->abbrev && file && (const char *)l->abbrev >= file &&

@@ -35,8 +35,12 @@ void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw);
 void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 			    Dwarf_Off unit_off);
 
-/* Gives back the pages the scan read, if they are a file mapping's. */
-void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw);
+/*
+ * Gives back the pages the scan read when @mapped: the DWARF is read from
+ * a mapping of the file (never from memory of ours: those pages would be
+ * lost, not given back).
+ */
+void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped);
 
 /*
  * Before workers read DIEs of units other than their own: every unit's

@@ -2,10 +2,8 @@
 /*
  * The libbpf functions we use only when the system's libbpf has them: the
  * one place that declares libbpf prototypes by hand.  Debian 12's libbpf
- * 1.1 exports btf_ext__get_raw_data() and none of the others, and its
- * headers declare btf_ext__raw_data() only: the rest are declared here as
- * libbpf's btf.h gives them, with the version its libbpf.map exports them
- * from.  Each is weak: its address is NULL at run time where the library
+ * 1.1 exports none of them: they are declared here as libbpf's btf.h gives
+ * them, with the version its libbpf.map exports them from.  Each is weak: its address is NULL at run time where the library
  * does not export it, and the caller then takes its own path.  Checked
  * against libbpf 1.1 (the build) and libbpf's libbpf.map up to 1.8.
  */
@@ -13,11 +11,6 @@
 #define DWARF2BTF_LIBBPF_COMPAT_H
 
 #include <bpf/btf.h>
-
-/* LIBBPF_0.0.2; btf_ext__raw_data(), which replaces it, LIBBPF_1.4.0 */
-const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
-#pragma weak btf_ext__get_raw_data
-#pragma weak btf_ext__raw_data
 
 /* LIBBPF_1.4.0 */
 struct btf *btf__new_split(const void *data, __u32 size, struct btf *base_btf);

@@ -32,6 +32,12 @@ static inline uint64_t dedup_hash__common(const struct btf *btf, const struct bt
 	return hash_mix(hash_mix(dedup_hash__name(btf, t->name_off), t->info), t->size);
 }
 
+/* Name and kind: what is compared before the type it names is walked. */
+static inline uint64_t dedup_hash__typedef(const struct btf *btf, const struct btf_type *t)
+{
+	return hash_mix(dedup_hash__name(btf, t->name_off), t->info);
+}
+
 static inline uint64_t dedup_hash__int_tag(const struct btf *btf, const struct btf_type *t)
 {
 	return hash_mix(dedup_hash__common(btf, t), *(const uint32_t *)(t + 1));

@@ -11,15 +11,15 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "merge/dedup.h"
+#include "merge/btf_dedup.h"
 #include "lib/grow.h"
 #include "merge/merge.h"
 
 int merge_state__init(struct merge_state *m, uint32_t min_growth,
-		      struct btf *base, unsigned int ptr_size)
+		      unsigned int ptr_size)
 {
 	memset(m, 0, sizeof(*m));
-	m->acc.btf = base ? btf__new_empty_split(base) : btf__new_empty();
+	m->acc.btf = btf__new_empty();
 	if (!m->acc.btf)
 		return -ENOMEM;
 	btf__set_pointer_size(m->acc.btf, ptr_size);
@@ -32,8 +32,12 @@ int merge_state__dedup(struct merge_state *m)
 {
 	struct cu_fragment *a = &m->acc;
 	uint32_t **ids, cnt;
+	struct btf *out;
 	size_t n = 0, i;
 	int err;
+
+	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL)))
+		return -ENOMEM;
 
 	ids = malloc((a->nr_funcs + a->nr_params + a->nr_vars + 1) *
 		     sizeof(*ids));
@@ -45,10 +49,12 @@ int merge_state__dedup(struct merge_state *m)
 		ids[n++] = &a->params[i].type_id;
 	for (i = 0; i < a->nr_vars; i++)
 		ids[n++] = &a->vars[i].type_id;
-	err = dedup__run(a->btf, ids, n);
+	err = btf_dedup__run(m->dedup, a->btf, NULL, ids, n, &out);
 	free(ids);
 	if (err)
 		return err;
+	btf__free(a->btf);
+	a->btf = out;
 	m->nr_dedups++;
 	cnt = btf__type_cnt(a->btf);
 	m->dedup_at = cnt > m->min_growth ? cnt * 2 : cnt + m->min_growth;
@@ -123,7 +129,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		memcpy(a->tags + a->nr_tags, frag->tags,
 		       frag->nr_tags * sizeof(*a->tags));
 	a->nr_tags += frag->nr_tags;
-	if (btf__type_cnt(a->btf) >= m->dedup_at && dedup__can_track())
+	if (btf__type_cnt(a->btf) >= m->dedup_at)
 		err = merge_state__dedup(m);
 out:
 	str_arena__splice(&a->strs, &frag->strs);	/* names still used */
@@ -133,12 +139,14 @@ out:
 
 void merge_state__take(struct merge_state *m, struct cu_fragment *out)
 {
+	btf_dedup__free(m->dedup);
 	*out = m->acc;
 	memset(m, 0, sizeof(*m));
 }
 
 void merge_state__free(struct merge_state *m)
 {
+	btf_dedup__free(m->dedup);
 	cu_fragment__free(&m->acc);
 	memset(m, 0, sizeof(*m));
 }

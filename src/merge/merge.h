@@ -13,23 +13,25 @@
 
 #include "cu/fragment.h"
 
+struct btf_dedup;
+
 struct merge_state {
 	struct cu_fragment acc;		/* what has been merged so far */
 	size_t cap_funcs, cap_params, cap_vars, cap_tags;
 	uint32_t dedup_at;		/* type count that triggers a dedup */
 	uint32_t min_growth;		/* ... and at least this many new types */
 	size_t nr_dedups;
+	struct btf_dedup *dedup;	/* scratch of the dedups, made on need */
 };
 
 /*
- * @base: the merged BTF is split BTF over it (NULL: standalone).
  * @ptr_size: the ELF's pointer size; libbpf would otherwise guess it from
  * a "long" in the BTF and, without one yet (a CU's variables may come
  * first), take the host's for good: 8 bytes for an i386 kernel's per-CPU
  * pointers.
  */
 int merge_state__init(struct merge_state *m, uint32_t min_growth,
-		      struct btf *base, unsigned int ptr_size);
+		      unsigned int ptr_size);
 /*
  * Append @frag (consumed, freed) and shift its candidates' type ids; a
  * fragment without a BTF was encoded into ours and needs no shifting.

@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A module's types against the base: the rules of libbpf's dedup of split
- * BTF as of libbpf 1.6 (what the kernels we compare with were built with;
- * 1.7 moved typedefs to step 2),
- * on an index of the base built once instead of once per module.
- *
- * The module arrives deduplicated on its own.  Its ids are moved into the
- * id space of split BTF (base ids first, module ids after), then:
- *   1. INT, ENUM, FWD, FLOAT: equal to a base type, or kept;
- *   2. STRUCT, UNION: a base type with the same shallow shape
- *      whose whole type graph is equivalent (a side-by-side walk with a
- *      hypothetical mapping, FWDs matching their struct);
- *   3. FWDs still kept: the struct or union of that name, if only one;
- *   4. reference types: equal to a base type once what they refer to is
- *      resolved;
- * and the types left become split BTF over the base.
+ * Deduplication by libbpf's rules (btf_dedup.h), of a whole BTF or of a
+ * module's types against an indexed base.  The steps are libbpf's:
+ *   1. INT, ENUM, FWD, FLOAT: equal to a canonical type, or canonical;
+ *   2. STRUCT, UNION (and TYPEDEF for a whole BTF, as libbpf 1.7 does): a
+ *      canonical type with the same shallow shape whose whole type graph
+ *      is equivalent (a side-by-side walk with a hypothetical mapping,
+ *      FWDs matching their struct);
+ *   3. FWDs still canonical: the struct or union of that name, if only one;
+ *   4. reference types: equal to a canonical type once what they refer to
+ *      is resolved;
+ * and the canonical types are emitted, renumbered.  Module ids are moved
+ * into the id space of split BTF (base ids first, module ids after); a
+ * whole BTF keeps its ids (start 1, no base).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -27,7 +25,7 @@
 #include "lib/btf_ids.h"
 #include "merge/dedup_hash.h"
 #include "lib/grow.h"
-#include "merge/split_dedup.h"
+#include "merge/btf_dedup.h"
 #include "lib/u32_map.h"
 #include "lib/zalloc.h"
 
@@ -39,7 +37,7 @@
 
 #define XLAT_NONE	BASE_STR_NONE
 
-struct split_dedup {
+struct btf_dedup {
 	const struct base_index *idx;
 	const struct btf *base;
 	struct btf *mod;
@@ -53,7 +51,8 @@ struct split_dedup {
 	uint32_t *dirty;	/* base ids whose map entry changed */
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
-	int depth;		/* of sd__equiv() and sd__ref() */
+	bool typedef_graphs;	/* typedefs deduplicated with structs */
+	int depth;		/* of bd__equiv() and bd__ref() */
 	struct id_chains split;	/* canonical module types, by shallow hash */
 	struct id_chains names;	/* canonical module structs and unions */
 	uint32_t *new_id;	/* per module type: its id in the output */
@@ -62,15 +61,17 @@ struct split_dedup {
 	struct u32_map *xlat;
 };
 
-struct split_dedup *split_dedup__new(const struct base_index *idx)
+struct btf_dedup *btf_dedup__new(const struct base_index *idx)
 {
-	struct split_dedup *d = calloc(1, sizeof(*d));
+	struct btf_dedup *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	d->idx = idx;
-	d->base = idx->btf;
-	d->start = idx->nr;
+	d->base = idx ? idx->btf : NULL;
+	d->start = idx ? idx->nr : 1;
+	/* libbpf 1.7 compares typedefs as graphs, with structs */
+	d->typedef_graphs = !idx;
 	d->xlat = calloc(1, sizeof(*d->xlat));
 	if (!d->xlat) {
 		free(d);
@@ -79,7 +80,7 @@ struct split_dedup *split_dedup__new(const struct base_index *idx)
 	return d;
 }
 
-void split_dedup__free(struct split_dedup *d)
+void btf_dedup__free(struct btf_dedup *d)
 {
 	if (!d)
 		return;
@@ -96,20 +97,22 @@ void split_dedup__free(struct split_dedup *d)
 	free(d);
 }
 
-static struct btf_type *sd__type(const struct split_dedup *d, uint32_t id)
+static struct btf_type *bd__type(const struct btf_dedup *d, uint32_t id)
 {
+	static struct btf_type void_type;	/* never written */
+
 	if (id < d->start)
-		return btf_mut_type(d->base, id);
+		return d->base ? btf_mut_type(d->base, id) : &void_type;
 	return btf_mut_type(d->mod, id - d->start + 1);
 }
 
-static const struct btf *sd__btf(const struct split_dedup *d, uint32_t id)
+static const struct btf *bd__btf(const struct btf_dedup *d, uint32_t id)
 {
-	return id < d->start ? d->base : d->mod;
+	return id < d->start && d->base ? d->base : d->mod;
 }
 
 /* The base offset of the module's string at OFF, or XLAT_NONE. */
-static uint32_t sd__xlat(const struct split_dedup *d, uint32_t off)
+static uint32_t bd__xlat(const struct btf_dedup *d, uint32_t off)
 {
 	const char *s;
 	uint32_t val;
@@ -127,50 +130,50 @@ static uint32_t sd__xlat(const struct split_dedup *d, uint32_t off)
  * module's strings are interned by libbpf as it builds them, the base's
  * were by its dedup.
  */
-static bool sd__str_eq(const struct split_dedup *d, uint32_t id1,
+static bool bd__str_eq(const struct btf_dedup *d, uint32_t id1,
 		       uint32_t off1, uint32_t id2, uint32_t off2)
 {
-	const struct btf *b1 = sd__btf(d, id1), *b2 = sd__btf(d, id2);
+	const struct btf *b1 = bd__btf(d, id1), *b2 = bd__btf(d, id2);
 
 	/* libbpf interns strings: in one BTF, one string has one offset */
 	if (b1 == b2)
 		return off1 == off2;
 	if (b1 == d->base)
-		return sd__xlat(d, off2) == off1;
-	return sd__xlat(d, off1) == off2;
+		return bd__xlat(d, off2) == off1;
+	return bd__xlat(d, off1) == off2;
 }
 
 /* Types structurally equal but for the types they refer to. */
-static bool sd__eq_common(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_common(const struct btf_dedup *d, uint32_t id1,
 		      const struct btf_type *t1, uint32_t id2,
 		      const struct btf_type *t2)
 {
 	return t1->info == t2->info && t1->size == t2->size &&
-	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
-static bool sd__eq_int_tag(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_int_tag(const struct btf_dedup *d, uint32_t id1,
 		       const struct btf_type *t1, uint32_t id2,
 		       const struct btf_type *t2)
 {
-	return sd__eq_common(d, id1, t1, id2, t2) &&
+	return bd__eq_common(d, id1, t1, id2, t2) &&
 	       *(const uint32_t *)(t1 + 1) == *(const uint32_t *)(t2 + 1);
 }
 
-static bool sd__eq_enum(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_enum(const struct btf_dedup *d, uint32_t id1,
 		    const struct btf_type *t1, uint32_t id2,
 		    const struct btf_type *t2)
 {
 	int i, n = btf_vlen(t1);
 
-	if (!sd__eq_common(d, id1, t1, id2, t2))
+	if (!bd__eq_common(d, id1, t1, id2, t2))
 		return false;
 	if (btf_is_enum(t1)) {
 		const struct btf_enum *a = btf_enum(t1), *b = btf_enum(t2);
 
 		for (i = 0; i < n; i++)
 			if (a[i].val != b[i].val ||
-			    !sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+			    !bd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
 				return false;
 		return true;
 	}
@@ -179,7 +182,7 @@ static bool sd__eq_enum(const struct split_dedup *d, uint32_t id1,
 		const struct btf_enum64 *b = btf_enum64(t2) + i;
 
 		if (a->val_lo32 != b->val_lo32 || a->val_hi32 != b->val_hi32 ||
-		    !sd__str_eq(d, id1, a->name_off, id2, b->name_off))
+		    !bd__str_eq(d, id1, a->name_off, id2, b->name_off))
 			return false;
 	}
 	return true;
@@ -191,59 +194,59 @@ static bool is_enum_fwd(const struct btf_type *t)
 }
 
 /* Equal, or one is only declared (no values) and the names agree. */
-static bool sd__compat_enum(const struct split_dedup *d, uint32_t id1,
+static bool bd__compat_enum(const struct btf_dedup *d, uint32_t id1,
 			const struct btf_type *t1, uint32_t id2,
 			const struct btf_type *t2)
 {
 	if (!is_enum_fwd(t1) && !is_enum_fwd(t2))
-		return sd__eq_enum(d, id1, t1, id2, t2);
+		return bd__eq_enum(d, id1, t1, id2, t2);
 	return btf_is_any_enum(t1) && btf_is_any_enum(t2) &&
-	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
-static bool sd__shallow_eq_struct(const struct split_dedup *d, uint32_t id1,
+static bool bd__shallow_eq_struct(const struct btf_dedup *d, uint32_t id1,
 			      const struct btf_type *t1, uint32_t id2,
 			      const struct btf_type *t2)
 {
 	const struct btf_member *a = btf_members(t1), *b = btf_members(t2);
 	int i;
 
-	if (!sd__eq_common(d, id1, t1, id2, t2))
+	if (!bd__eq_common(d, id1, t1, id2, t2))
 		return false;
 	for (i = 0; i < btf_vlen(t1); i++)
 		if (a[i].offset != b[i].offset ||
-		    !sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+		    !bd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
 			return false;
 	return true;
 }
 
-static bool sd__eq_name_info(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_name_info(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
 {
 	return t1->info == t2->info &&
-	       sd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
+	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
-static bool sd__compat_array(const struct split_dedup *d, uint32_t id1,
+static bool bd__compat_array(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
 {
-	return sd__eq_common(d, id1, t1, id2, t2) &&
+	return bd__eq_common(d, id1, t1, id2, t2) &&
 	       btf_array(t1)->nelems == btf_array(t2)->nelems;
 }
 
-static bool sd__eq_array(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_array(const struct btf_dedup *d, uint32_t id1,
 		     const struct btf_type *t1, uint32_t id2,
 		     const struct btf_type *t2)
 {
-	return sd__compat_array(d, id1, t1, id2, t2) &&
+	return bd__compat_array(d, id1, t1, id2, t2) &&
 	       btf_array(t1)->type == btf_array(t2)->type &&
 	       btf_array(t1)->index_type == btf_array(t2)->index_type;
 }
 
 /* Prototypes alike but for the types of the result and parameters. */
-static bool sd__compat_proto(const struct split_dedup *d, uint32_t id1,
+static bool bd__compat_proto(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
 {
@@ -251,22 +254,22 @@ static bool sd__compat_proto(const struct split_dedup *d, uint32_t id1,
 	int i;
 
 	if (t1->info != t2->info ||
-	    !sd__str_eq(d, id1, t1->name_off, id2, t2->name_off))
+	    !bd__str_eq(d, id1, t1->name_off, id2, t2->name_off))
 		return false;
 	for (i = 0; i < btf_vlen(t1); i++)
-		if (!sd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
+		if (!bd__str_eq(d, id1, a[i].name_off, id2, b[i].name_off))
 			return false;
 	return true;
 }
 
-static bool sd__eq_proto(const struct split_dedup *d, uint32_t id1,
+static bool bd__eq_proto(const struct btf_dedup *d, uint32_t id1,
 		     const struct btf_type *t1, uint32_t id2,
 		     const struct btf_type *t2)
 {
 	const struct btf_param *a = btf_params(t1), *b = btf_params(t2);
 	int i;
 
-	if (!sd__compat_proto(d, id1, t1, id2, t2) || t1->type != t2->type)
+	if (!bd__compat_proto(d, id1, t1, id2, t2) || t1->type != t2->type)
 		return false;
 	for (i = 0; i < btf_vlen(t1); i++)
 		if (a[i].type != b[i].type)
@@ -275,64 +278,64 @@ static bool sd__eq_proto(const struct split_dedup *d, uint32_t id1,
 }
 
 /* Kinds that refer to no type, of equal kinds: 1 equal, 0 not; else -1. */
-static int sd__eq_leaf(const struct split_dedup *d, uint32_t id1,
+static int bd__eq_leaf(const struct btf_dedup *d, uint32_t id1,
 		   const struct btf_type *t1, uint32_t id2,
 		   const struct btf_type *t2)
 {
 	switch (btf_kind(t1)) {
 	case BTF_KIND_INT:
-		return sd__eq_int_tag(d, id1, t1, id2, t2);
+		return bd__eq_int_tag(d, id1, t1, id2, t2);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		return sd__compat_enum(d, id1, t1, id2, t2);
+		return bd__compat_enum(d, id1, t1, id2, t2);
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
-		return sd__eq_common(d, id1, t1, id2, t2);
+		return bd__eq_common(d, id1, t1, id2, t2);
 	default:
 		return -1;
 	}
 }
 
 /* Candidates for hash H: canonical module types, latest first, then base. */
-static uint32_t sd__next_cand(const struct split_dedup *d, uint64_t h,
+static uint32_t bd__next_cand(const struct btf_dedup *d, uint64_t h,
 			      uint32_t id)
 {
 	if (!id || id >= d->start) {
 		id = id_chains__next(&d->split, h, id);
-		if (id)
+		if (id || !d->idx)
 			return id;
 	}
 	return id_chains__next(&d->idx->types, h, id >= d->start ? 0 : id);
 }
 
 #define for_each_cand(d, h, id) \
-	for (id = sd__next_cand(d, h, 0); id; id = sd__next_cand(d, h, id))
+	for (id = bd__next_cand(d, h, 0); id; id = bd__next_cand(d, h, id))
 
-static bool sd__mapped(const struct split_dedup *d, uint32_t id)
+static bool bd__mapped(const struct btf_dedup *d, uint32_t id)
 {
 	return d->map[id] <= ID_MAX;
 }
 
-static uint32_t sd__resolve(const struct split_dedup *d, uint32_t id)
+static uint32_t bd__resolve(const struct btf_dedup *d, uint32_t id)
 {
-	while (sd__mapped(d, id) && d->map[id] != id)
+	while (bd__mapped(d, id) && d->map[id] != id)
 		id = d->map[id];
 	return id;
 }
 
 /* A FWD already resolved to a struct or union: that; else ID itself. */
-static uint32_t sd__resolve_fwd(const struct split_dedup *d, uint32_t id)
+static uint32_t bd__resolve_fwd(const struct btf_dedup *d, uint32_t id)
 {
 	uint32_t r;
 
-	if (!btf_is_fwd(sd__type(d, id)))
+	if (!btf_is_fwd(bd__type(d, id)))
 		return id;
-	r = sd__resolve(d, id);
-	return btf_is_fwd(sd__type(d, r)) ? id : r;
+	r = bd__resolve(d, id);
+	return btf_is_fwd(bd__type(d, r)) ? id : r;
 }
 
 /* Base types are their own canonical ids: remember any we redirect. */
-static int sd__set_map(struct split_dedup *d, uint32_t id, uint32_t to)
+static int bd__set_map(struct btf_dedup *d, uint32_t id, uint32_t to)
 {
 	if (id < d->start && d->map[id] == id) {
 		if (grow_array((void **)&d->dirty, &d->cap_dirty,
@@ -344,7 +347,7 @@ static int sd__set_map(struct split_dedup *d, uint32_t id, uint32_t to)
 	return 0;
 }
 
-static int sd__hypot_add(struct split_dedup *d, uint32_t canon, uint32_t cand)
+static int bd__hypot_add(struct btf_dedup *d, uint32_t canon, uint32_t cand)
 {
 	if (grow_array((void **)&d->hypot_list, &d->cap_hypot, d->nr_hypot + 1,
 		       sizeof(uint32_t), 256))
@@ -354,7 +357,7 @@ static int sd__hypot_add(struct split_dedup *d, uint32_t canon, uint32_t cand)
 	return 0;
 }
 
-static void sd__hypot_clear(struct split_dedup *d)
+static void bd__hypot_clear(struct btf_dedup *d)
 {
 	size_t i;
 
@@ -369,18 +372,18 @@ static void sd__hypot_clear(struct split_dedup *d)
  * compiler may emit one array type twice in a CU, say): compared by
  * structure, to a bounded depth.
  */
-static bool sd__identical(const struct split_dedup *d, uint32_t id1,
+static bool bd__identical(const struct btf_dedup *d, uint32_t id1,
 			  uint32_t id2, int depth)
 {
 	const struct btf_type *t1, *t2;
 	int i;
 
 	for (; depth > 0; depth--) {
-		t1 = sd__type(d, id1);
-		t2 = sd__type(d, id2);
+		t1 = bd__type(d, id1);
+		t2 = bd__type(d, id2);
 		if (btf_kind(t1) != btf_kind(t2))
 			return false;
-		i = sd__eq_leaf(d, id1, t1, id2, t2);
+		i = bd__eq_leaf(d, id1, t1, id2, t2);
 		if (i >= 0)
 			return i;
 		switch (btf_kind(t1)) {
@@ -393,7 +396,7 @@ static bool sd__identical(const struct split_dedup *d, uint32_t id1,
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_FUNC:
 		case BTF_KIND_TYPE_TAG:
-			if (!sd__eq_name_info(d, id1, t1, id2, t2))
+			if (!bd__eq_name_info(d, id1, t1, id2, t2))
 				return false;
 			id1 = t1->type;
 			id2 = t2->type;
@@ -402,25 +405,25 @@ static bool sd__identical(const struct split_dedup *d, uint32_t id1,
 			const struct btf_array *a = btf_array(t1);
 			const struct btf_array *b = btf_array(t2);
 
-			if (!sd__compat_array(d, id1, t1, id2, t2))
+			if (!bd__compat_array(d, id1, t1, id2, t2))
 				return false;
 			if (a->index_type != b->index_type &&
-			    !sd__identical(d, a->index_type, b->index_type,
+			    !bd__identical(d, a->index_type, b->index_type,
 					   depth - 1))
 				return false;
 			return a->type == b->type ||
-			       sd__identical(d, a->type, b->type, depth - 1);
+			       bd__identical(d, a->type, b->type, depth - 1);
 		}
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION: {
 			const struct btf_member *a = btf_members(t1);
 			const struct btf_member *b = btf_members(t2);
 
-			if (!sd__shallow_eq_struct(d, id1, t1, id2, t2))
+			if (!bd__shallow_eq_struct(d, id1, t1, id2, t2))
 				return false;
 			for (i = 0; i < btf_vlen(t1); i++)
 				if (a[i].type != b[i].type &&
-				    !sd__identical(d, a[i].type, b[i].type,
+				    !bd__identical(d, a[i].type, b[i].type,
 						   depth - 1))
 					return false;
 			return true;
@@ -429,14 +432,14 @@ static bool sd__identical(const struct split_dedup *d, uint32_t id1,
 			const struct btf_param *a = btf_params(t1);
 			const struct btf_param *b = btf_params(t2);
 
-			if (!sd__compat_proto(d, id1, t1, id2, t2))
+			if (!bd__compat_proto(d, id1, t1, id2, t2))
 				return false;
 			if (t1->type != t2->type &&
-			    !sd__identical(d, t1->type, t2->type, depth - 1))
+			    !bd__identical(d, t1->type, t2->type, depth - 1))
 				return false;
 			for (i = 0; i < btf_vlen(t1); i++)
 				if (a[i].type != b[i].type &&
-				    !sd__identical(d, a[i].type, b[i].type,
+				    !bd__identical(d, a[i].type, b[i].type,
 						   depth - 1))
 					return false;
 			return true;
@@ -458,28 +461,28 @@ static int fwd_kind(const struct btf_type *t)
  * A side-by-side walk: each canonical type is assumed to correspond to one
  * candidate type (d->hypot), a contradiction ends it.  1, 0 or -errno.
  */
-static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon);
+static int bd__equiv(struct btf_dedup *d, uint32_t cand, uint32_t canon);
 
-static int sd__equiv_one(struct split_dedup *d, uint32_t cand, uint32_t canon)
+static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 {
 	const struct btf_type *ct, *kt;
 	int i, eq, ck, kk;
 	uint32_t h;
 
-	if (sd__resolve(d, cand) == sd__resolve(d, canon))
+	if (bd__resolve(d, cand) == bd__resolve(d, canon))
 		return 1;
-	canon = sd__resolve_fwd(d, canon);
+	canon = bd__resolve_fwd(d, canon);
 	h = d->hypot[canon];
 	if (h <= ID_MAX)
-		return h == cand || sd__identical(d, h, cand, IDENT_DEPTH);
-	if (sd__hypot_add(d, canon, cand))
+		return h == cand || bd__identical(d, h, cand, IDENT_DEPTH);
+	if (bd__hypot_add(d, canon, cand))
 		return -ENOMEM;
 
-	ct = sd__type(d, cand);
-	kt = sd__type(d, canon);
+	ct = bd__type(d, cand);
+	kt = bd__type(d, canon);
 	ck = btf_kind(ct);
 	kk = btf_kind(kt);
-	if (!sd__str_eq(d, cand, ct->name_off, canon, kt->name_off))
+	if (!bd__str_eq(d, cand, ct->name_off, canon, kt->name_off))
 		return 0;
 	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
 		if (ck == BTF_KIND_FWD)
@@ -493,7 +496,7 @@ static int sd__equiv_one(struct split_dedup *d, uint32_t cand, uint32_t canon)
 	}
 	if (ck != kk)
 		return 0;
-	eq = sd__eq_leaf(d, cand, ct, canon, kt);
+	eq = bd__eq_leaf(d, cand, ct, canon, kt);
 	if (eq >= 0)
 		return eq;
 	switch (ck) {
@@ -506,32 +509,32 @@ static int sd__equiv_one(struct split_dedup *d, uint32_t cand, uint32_t canon)
 	case BTF_KIND_TYPE_TAG:
 		if (ct->info != kt->info)
 			return 0;
-		return sd__equiv(d, ct->type, kt->type);
+		return bd__equiv(d, ct->type, kt->type);
 	case BTF_KIND_ARRAY:
-		if (!sd__compat_array(d, cand, ct, canon, kt))
+		if (!bd__compat_array(d, cand, ct, canon, kt))
 			return 0;
-		eq = sd__equiv(d, btf_array(ct)->index_type,
+		eq = bd__equiv(d, btf_array(ct)->index_type,
 			       btf_array(kt)->index_type);
 		if (eq <= 0)
 			return eq;
-		return sd__equiv(d, btf_array(ct)->type, btf_array(kt)->type);
+		return bd__equiv(d, btf_array(ct)->type, btf_array(kt)->type);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		if (!sd__shallow_eq_struct(d, cand, ct, canon, kt))
+		if (!bd__shallow_eq_struct(d, cand, ct, canon, kt))
 			return 0;
 		for (i = 0; i < btf_vlen(ct); i++) {
-			eq = sd__equiv(d, btf_members(ct)[i].type,
+			eq = bd__equiv(d, btf_members(ct)[i].type,
 				       btf_members(kt)[i].type);
 			if (eq <= 0)
 				return eq;
 		}
 		return 1;
 	case BTF_KIND_FUNC_PROTO:
-		if (!sd__compat_proto(d, cand, ct, canon, kt))
+		if (!bd__compat_proto(d, cand, ct, canon, kt))
 			return 0;
-		eq = sd__equiv(d, ct->type, kt->type);
+		eq = bd__equiv(d, ct->type, kt->type);
 		for (i = 0; eq > 0 && i < btf_vlen(ct); i++)
-			eq = sd__equiv(d, btf_params(ct)[i].type,
+			eq = bd__equiv(d, btf_params(ct)[i].type,
 				       btf_params(kt)[i].type);
 		return eq;
 	default:
@@ -540,14 +543,14 @@ static int sd__equiv_one(struct split_dedup *d, uint32_t cand, uint32_t canon)
 }
 
 /* Bounded recursion: hostile input may chain types a million deep. */
-static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
+static int bd__equiv(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 {
 	int r;
 
 	if (d->depth >= DEDUP_MAX_DEPTH)
 		return -ELOOP;
 	d->depth++;
-	r = sd__equiv_one(d, cand, canon);
+	r = bd__equiv_one(d, cand, canon);
 	d->depth--;
 	return r;
 }
@@ -556,39 +559,39 @@ static int sd__equiv(struct split_dedup *d, uint32_t cand, uint32_t canon)
  * A walk found the graphs equivalent: FWDs on either side now stand for
  * the struct they met, and module structs met become the base's.
  */
-static int sd__merge_hypot(struct split_dedup *d)
+static int bd__merge_hypot(struct btf_dedup *d)
 {
 	size_t i;
 	int err;
 
 	for (i = 0; i < d->nr_hypot; i++) {
-		uint32_t c = sd__resolve(d, d->hypot_list[i]);
-		uint32_t t = sd__resolve(d, d->hypot[d->hypot_list[i]]);
-		int tk = btf_kind(sd__type(d, t));
-		int ck = btf_kind(sd__type(d, c));
+		uint32_t c = bd__resolve(d, d->hypot_list[i]);
+		uint32_t t = bd__resolve(d, d->hypot[d->hypot_list[i]]);
+		int tk = btf_kind(bd__type(d, t));
+		int ck = btf_kind(bd__type(d, c));
 
 		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD) {
-			err = sd__set_map(d, c, t);
+			err = bd__set_map(d, c, t);
 			if (err)
 				return err;
 		}
 		if (d->adjust_canon)
 			continue;
-		/* T may be a base type: through sd__set_map(), undone after */
+		/* T may be a base type: through bd__set_map(), undone after */
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
-			err = sd__set_map(d, t, c);
+			err = bd__set_map(d, t, c);
 		if (!err && (tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
-		    ck != BTF_KIND_FWD && sd__mapped(d, c) && !sd__mapped(d, t))
-			err = sd__set_map(d, t, c);
+		    ck != BTF_KIND_FWD && bd__mapped(d, c) && !bd__mapped(d, t))
+			err = bd__set_map(d, t, c);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int sd__prim(struct split_dedup *d, uint32_t id)
+static int bd__prim(struct btf_dedup *d, uint32_t id)
 {
-	const struct btf_type *t = sd__type(d, id), *c;
+	const struct btf_type *t = bd__type(d, id), *c;
 	uint32_t cand, to = id;
 	uint64_t h;
 	int err;
@@ -597,9 +600,9 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 	case BTF_KIND_INT:
 		h = dedup_hash__int_tag(d->mod, t);
 		for_each_cand(d, h, cand) {
-			c = sd__type(d, cand);
+			c = bd__type(d, cand);
 			if (btf_kind(c) == BTF_KIND_INT &&
-			    sd__eq_int_tag(d, id, t, cand, c)) {
+			    bd__eq_int_tag(d, id, t, cand, c)) {
 				to = cand;
 				break;
 			}
@@ -609,21 +612,21 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 	case BTF_KIND_ENUM64:
 		h = dedup_hash__enum(d->mod, t);
 		for_each_cand(d, h, cand) {
-			c = sd__type(d, cand);
+			c = bd__type(d, cand);
 			if (!btf_is_any_enum(c))
 				continue;
-			if (sd__eq_enum(d, id, t, cand, c)) {
+			if (bd__eq_enum(d, id, t, cand, c)) {
 				to = cand;
 				break;
 			}
-			if (!sd__compat_enum(d, id, t, cand, c))
+			if (!bd__compat_enum(d, id, t, cand, c))
 				continue;
 			if (is_enum_fwd(t)) {
 				to = cand;
 				break;
 			}
 			/* a declared-only enum becomes this full one */
-			err = sd__set_map(d, cand, id);
+			err = bd__set_map(d, cand, id);
 			if (err)
 				return err;
 		}
@@ -632,8 +635,8 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 	case BTF_KIND_FLOAT:
 		h = dedup_hash__common(d->mod, t);
 		for_each_cand(d, h, cand) {
-			c = sd__type(d, cand);
-			if (sd__eq_common(d, id, t, cand, c)) {
+			c = bd__type(d, cand);
+			if (bd__eq_common(d, id, t, cand, c)) {
 				to = cand;
 				break;
 			}
@@ -648,29 +651,35 @@ static int sd__prim(struct split_dedup *d, uint32_t id)
 	return 0;
 }
 
-static int sd__composite(struct split_dedup *d, uint32_t id)
+static int bd__composite(struct btf_dedup *d, uint32_t id)
 {
-	const struct btf_type *t = sd__type(d, id), *c;
+	const struct btf_type *t = bd__type(d, id), *c;
 	uint32_t cand, to = id;
 	uint64_t h;
 	int eq;
 
-	if (sd__mapped(d, id) || !btf_is_composite(t))
+	if (bd__mapped(d, id))
 		return 0;
-	h = dedup_hash__struct(d->mod, t);
+	if (btf_is_composite(t))
+		h = dedup_hash__struct(d->mod, t);
+	else if (btf_is_typedef(t) && d->typedef_graphs)
+		h = dedup_hash__typedef(d->mod, t);
+	else
+		return 0;
 	for_each_cand(d, h, cand) {
-		c = sd__type(d, cand);
+		c = bd__type(d, cand);
 		/* a FWD candidate here would make a loop FWD <-> struct */
 		if (btf_kind(c) != btf_kind(t) ||
-		    !sd__shallow_eq_struct(d, id, t, cand, c))
+		    (btf_is_typedef(t) ? !bd__eq_name_info(d, id, t, cand, c) :
+		     !bd__shallow_eq_struct(d, id, t, cand, c)))
 			continue;
-		sd__hypot_clear(d);
-		eq = sd__equiv(d, id, cand);
+		bd__hypot_clear(d);
+		eq = bd__equiv(d, id, cand);
 		if (eq < 0)
 			return eq;
 		if (!eq)
 			continue;
-		eq = sd__merge_hypot(d);
+		eq = bd__merge_hypot(d);
 		if (eq)
 			return eq;
 		if (d->adjust_canon)
@@ -685,24 +694,26 @@ static int sd__composite(struct split_dedup *d, uint32_t id)
 }
 
 /* The only canonical struct or union named as FWD ID is, or 0. */
-static uint32_t sd__unique_named(const struct split_dedup *d, uint32_t id)
+static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 {
-	const struct btf_type *t = sd__type(d, id);
+	const struct btf_type *t = bd__type(d, id);
 	uint64_t h = dedup_hash__name(d->mod, t->name_off);
 	uint32_t found = 0, c;
 
 	for (c = id_chains__next(&d->names, h, 0); c;
 	     c = id_chains__next(&d->names, h, c)) {
-		if (!sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
+		if (!bd__str_eq(d, id, t->name_off, c, bd__type(d, c)->name_off))
 			continue;
 		if (found)
 			return 0;
 		found = c;
 	}
+	if (!d->idx)
+		return found;
 	for (c = id_chains__next(&d->idx->names, h, 0); c;
 	     c = id_chains__next(&d->idx->names, h, c)) {
 		if (d->map[c] != c ||
-		    !sd__str_eq(d, id, t->name_off, c, sd__type(d, c)->name_off))
+		    !bd__str_eq(d, id, t->name_off, c, bd__type(d, c)->name_off))
 			continue;
 		if (found)
 			return 0;
@@ -712,7 +723,7 @@ static uint32_t sd__unique_named(const struct split_dedup *d, uint32_t id)
 }
 
 /* A FWD no graph walk resolved: the struct of its name, if only one. */
-static int sd__resolve_fwds(struct split_dedup *d)
+static int bd__resolve_fwds(struct btf_dedup *d)
 {
 	uint32_t id, c;
 	int err;
@@ -721,34 +732,34 @@ static int sd__resolve_fwds(struct split_dedup *d)
 	if (err)
 		return err;
 	for (id = d->start; id < d->end; id++) {
-		const struct btf_type *t = sd__type(d, id);
+		const struct btf_type *t = bd__type(d, id);
 
 		if (btf_is_composite(t) && d->map[id] == id)
 			id_chains__add(&d->names, id, dedup_hash__name(d->mod, t->name_off));
 	}
 	for (id = d->start; id < d->end; id++) {
-		const struct btf_type *t = sd__type(d, id);
+		const struct btf_type *t = bd__type(d, id);
 
 		if (!btf_is_fwd(t) || d->map[id] != id)
 			continue;
-		c = sd__unique_named(d, id);
-		if (c && btf_kind(sd__type(d, c)) == fwd_kind(t))
+		c = bd__unique_named(d, id);
+		if (c && btf_kind(bd__type(d, c)) == fwd_kind(t))
 			d->map[id] = c;
 	}
 	return 0;
 }
 
-static int64_t sd__ref(struct split_dedup *d, uint32_t id);
+static int64_t bd__ref(struct btf_dedup *d, uint32_t id);
 
 /* Resolve the type *REF refers to, in place (to a bounded depth). */
-static int sd__ref_field(struct split_dedup *d, uint32_t *ref)
+static int bd__ref_field(struct btf_dedup *d, uint32_t *ref)
 {
 	int64_t r;
 
 	if (d->depth >= DEDUP_MAX_DEPTH)
 		return -ELOOP;
 	d->depth++;
-	r = sd__ref(d, *ref);
+	r = bd__ref(d, *ref);
 	d->depth--;
 	if (r < 0)
 		return r;
@@ -757,11 +768,11 @@ static int sd__ref_field(struct split_dedup *d, uint32_t *ref)
 }
 
 /* Resolves reference type ID, then finds an equal canonical one. */
-static int64_t sd__ref(struct split_dedup *d, uint32_t id)
+static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 {
 	struct btf_type *t;
 	const struct btf_type *c;
-	bool (*eq)(const struct split_dedup *, uint32_t,
+	bool (*eq)(const struct btf_dedup *, uint32_t,
 		   const struct btf_type *, uint32_t, const struct btf_type *);
 	uint32_t cand, to = id;
 	uint64_t h;
@@ -769,9 +780,9 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 
 	if (d->map[id] == ID_BUSY)
 		return -ELOOP;
-	if (sd__mapped(d, id))
-		return sd__resolve(d, id);
-	t = sd__type(d, id);
+	if (bd__mapped(d, id))
+		return bd__resolve(d, id);
+	t = bd__type(d, id);
 	d->map[id] = ID_BUSY;
 
 	switch (btf_kind(t)) {
@@ -782,27 +793,27 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_FUNC:
 	case BTF_KIND_TYPE_TAG:
-		err = sd__ref_field(d, &t->type);
+		err = bd__ref_field(d, &t->type);
 		h = dedup_hash__common(d->mod, t);
-		eq = sd__eq_common;
+		eq = bd__eq_common;
 		break;
 	case BTF_KIND_DECL_TAG:
-		err = sd__ref_field(d, &t->type);
+		err = bd__ref_field(d, &t->type);
 		h = dedup_hash__int_tag(d->mod, t);
-		eq = sd__eq_int_tag;
+		eq = bd__eq_int_tag;
 		break;
 	case BTF_KIND_ARRAY:
-		err = sd__ref_field(d, &btf_array(t)->type) ?:
-		      sd__ref_field(d, &btf_array(t)->index_type);
+		err = bd__ref_field(d, &btf_array(t)->type) ?:
+		      bd__ref_field(d, &btf_array(t)->index_type);
 		h = dedup_hash__array(d->mod, t);
-		eq = sd__eq_array;
+		eq = bd__eq_array;
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		err = sd__ref_field(d, &t->type);
+		err = bd__ref_field(d, &t->type);
 		for (i = 0; !err && i < btf_vlen(t); i++)
-			err = sd__ref_field(d, &btf_params(t)[i].type);
+			err = bd__ref_field(d, &btf_params(t)[i].type);
 		h = dedup_hash__proto(d->mod, t);
-		eq = sd__eq_proto;
+		eq = bd__eq_proto;
 		break;
 	default:
 		return -EINVAL;
@@ -810,7 +821,7 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 	if (err)
 		return err;
 	for_each_cand(d, h, cand) {
-		c = sd__type(d, cand);
+		c = bd__type(d, cand);
 		if (btf_kind(c) == btf_kind(t) && eq(d, id, t, cand, c)) {
 			to = cand;
 			break;
@@ -824,7 +835,7 @@ static int64_t sd__ref(struct split_dedup *d, uint32_t id)
 
 static int to_split_id(uint32_t *id, void *ctx)
 {
-	const struct split_dedup *d = ctx;
+	const struct btf_dedup *d = ctx;
 
 	if (*id)
 		*id += d->start - 1;
@@ -833,14 +844,14 @@ static int to_split_id(uint32_t *id, void *ctx)
 
 static int to_output_id(uint32_t *id, void *ctx)
 {
-	const struct split_dedup *d = ctx;
-	uint32_t r = sd__resolve(d, *id);
+	const struct btf_dedup *d = ctx;
+	uint32_t r = bd__resolve(d, *id);
 
 	*id = r < d->start ? r : d->new_id[r - d->start];
 	return 0;
 }
 
-static int sd__prepare(struct split_dedup *d, struct btf *mod)
+static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 {
 	uint32_t n = btf__type_cnt(mod) - 1, i, cap;
 	int err;
@@ -876,9 +887,9 @@ static int sd__prepare(struct split_dedup *d, struct btf *mod)
 	if (err)
 		return err;
 	for (i = d->start; i < d->end; i++) {
-		struct btf_type *t = sd__type(d, i);
+		struct btf_type *t = bd__type(d, i);
 
-		err = btf_type__for_each_id(t, to_split_id, d);
+		err = d->start > 1 ? btf_type__for_each_id(t, to_split_id, d) : 0;
 		if (err)
 			return err;
 		d->map[i] = btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE;
@@ -887,7 +898,7 @@ static int sd__prepare(struct split_dedup *d, struct btf *mod)
 }
 
 /* The canonical module types, renumbered, as split BTF over BASE. */
-static int sd__emit(struct split_dedup *d, struct btf *base, struct btf **out)
+static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
 {
 	uint32_t i, next = d->start;
 	struct btf *btf;
@@ -896,13 +907,17 @@ static int sd__emit(struct split_dedup *d, struct btf *base, struct btf **out)
 	for (i = d->start; i < d->end; i++)
 		if (d->map[i] == i)
 			d->new_id[i - d->start] = next++;
-	btf = btf__new_empty_split(base);
+	btf = base ? btf__new_empty_split(base) : btf__new_empty();
 	if (!btf)
 		return -errno ? -errno : -ENOMEM;
+	if (!base) {
+		btf__set_pointer_size(btf, btf__pointer_size(d->mod));
+		btf__set_endianness(btf, btf__endianness(d->mod));
+	}
 	for (i = d->start; i < d->end; i++) {
 		if (d->map[i] != i)
 			continue;
-		id = btf__add_type(btf, d->mod, sd__type(d, i));
+		id = btf__add_type(btf, d->mod, bd__type(d, i));
 		if (id < 0 || (uint32_t)id != d->new_id[i - d->start]) {
 			btf__free(btf);
 			return id < 0 ? id : -EINVAL;
@@ -913,12 +928,12 @@ static int sd__emit(struct split_dedup *d, struct btf *base, struct btf **out)
 	return 0;
 }
 
-/* Back to the state split_dedup__new() left: base ids their own. */
-static void sd__reset(struct split_dedup *d)
+/* Back to the state btf_dedup__new() left: base ids their own. */
+static void bd__reset(struct btf_dedup *d)
 {
 	size_t i;
 
-	sd__hypot_clear(d);
+	bd__hypot_clear(d);
 	for (i = 0; i < d->nr_dirty; i++)
 		d->map[d->dirty[i]] = d->dirty[i];
 	d->nr_dirty = 0;
@@ -927,27 +942,32 @@ static void sd__reset(struct split_dedup *d)
 	u32_map__clear(d->xlat);
 }
 
-int split_dedup__run(struct split_dedup *d, struct btf *mod, struct btf *base,
-		     struct btf **out)
+int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
+		   uint32_t *const *ids, size_t nr, struct btf **out)
 {
 	uint32_t id;
 	int64_t r;
+	size_t i;
 	int err;
 
 	*out = NULL;
-	err = sd__prepare(d, mod);
+	err = bd__prepare(d, mod);
 	for (id = d->start; !err && id < d->end; id++)
-		err = sd__prim(d, id);
+		err = bd__prim(d, id);
 	for (id = d->start; !err && id < d->end; id++)
-		err = sd__composite(d, id);
+		err = bd__composite(d, id);
 	if (!err)
-		err = sd__resolve_fwds(d);
+		err = bd__resolve_fwds(d);
 	for (id = d->start; !err && id < d->end; id++) {
-		r = sd__ref(d, id);
+		r = bd__ref(d, id);
 		err = r < 0 ? r : 0;
 	}
 	if (!err)
-		err = sd__emit(d, base, out);
-	sd__reset(d);
+		err = bd__emit(d, base, out);
+	for (i = 0; !err && i < nr; i++) {
+		to_split_id(ids[i], d);
+		to_output_id(ids[i], d);
+	}
+	bd__reset(d);
 	return err;
 }

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * BTF deduplication by the rules of upstream libbpf's btf__dedup(), our
+ * own code, so that the output does not depend on the libbpf installed
+ * (Debian 12's 1.1 resolves FWDs and cycles by older rules).  Two uses:
+ *   - a whole BTF (no base): libbpf 1.7's rules, typedefs compared as
+ *     graphs along with structs; the batches, the merge and the final pass;
+ *   - a module's types against a base (vmlinux) BTF: libbpf 1.6's rules
+ *     for split BTF, the base indexed once (base_index, read-only, shared
+ *     by all workers) instead of hashed again for every module, as
+ *     libbpf's split dedup does; see docs/modules.md.
+ */
+#ifndef DWARF2BTF_BTF_DEDUP_H
+#define DWARF2BTF_BTF_DEDUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "merge/base_index.h"
+
+struct btf;
+struct btf_dedup;
+
+/* One per worker: scratch space reused from one BTF to the next.  IDX:
+ * the base's index; NULL for whole dedups. */
+struct btf_dedup *btf_dedup__new(const struct base_index *idx);
+void btf_dedup__free(struct btf_dedup *d);
+
+/*
+ * MOD is standalone BTF whose strings libbpf interned (built with
+ * btf__add_*()); its type ids are rewritten (it is not usable afterwards).
+ * *OUT becomes its deduplicated types: with a base, split BTF over BASE (a
+ * modifiable copy of the indexed base: libbpf adds strings to it while
+ * looking them up) holding the types the base lacks; without, standalone
+ * BTF.  The type ids *IDS[0..NR) of MOD become those of *OUT.
+ */
+int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
+		   uint32_t *const *ids, size_t nr, struct btf **out);
+
+#endif
