@@ -52,6 +52,9 @@ struct btf_dedup {
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
 	bool typedef_graphs;	/* typedefs deduplicated with structs */
+	/* the module's types by id - start: no call into libbpf per look */
+	struct btf_type **types;
+	uint32_t cap_types;
 	int depth;		/* of bd__equiv() and bd__ref() */
 	struct id_chains split;	/* canonical module types, by shallow hash */
 	struct id_chains names;	/* canonical module structs and unions */
@@ -89,6 +92,7 @@ void btf_dedup__free(struct btf_dedup *d)
 	free(d->hypot_list);
 	free(d->dirty);
 	free(d->new_id);
+	free(d->types);
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
 	if (d->xlat)
@@ -103,7 +107,7 @@ static struct btf_type *bd__type(const struct btf_dedup *d, uint32_t id)
 
 	if (id < d->start)
 		return d->base ? btf_mut_type(d->base, id) : &void_type;
-	return btf_mut_type(d->mod, id - d->start + 1);
+	return d->types[id - d->start];
 }
 
 static const struct btf *bd__btf(const struct btf_dedup *d, uint32_t id)
@@ -130,10 +134,15 @@ static uint32_t bd__xlat(const struct btf_dedup *d, uint32_t off)
  * module's strings are interned by libbpf as it builds them, the base's
  * were by its dedup.
  */
-static bool bd__str_eq(const struct btf_dedup *d, uint32_t id1,
-		       uint32_t off1, uint32_t id2, uint32_t off2)
+static inline bool bd__str_eq(const struct btf_dedup *d, uint32_t id1,
+			      uint32_t off1, uint32_t id2, uint32_t off2)
 {
-	const struct btf *b1 = bd__btf(d, id1), *b2 = bd__btf(d, id2);
+	const struct btf *b1, *b2;
+
+	if (!d->base)	/* one BTF */
+		return off1 == off2;
+	b1 = bd__btf(d, id1);
+	b2 = bd__btf(d, id2);
 
 	/* libbpf interns strings: in one BTF, one string has one offset */
 	if (b1 == b2)
@@ -886,6 +895,15 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 	err = id_chains__init(&d->split, d->start, n);
 	if (err)
 		return err;
+	if (n > d->cap_types) {
+		free(d->types);
+		d->types = malloc(n * sizeof(*d->types));
+		d->cap_types = d->types ? n : 0;
+		if (!d->types)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		d->types[i] = btf_mut_type(mod, i + 1);
 	for (i = d->start; i < d->end; i++) {
 		struct btf_type *t = bd__type(d, i);
 
@@ -894,6 +912,130 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 			return err;
 		d->map[i] = btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE;
 	}
+	return 0;
+}
+
+/* Bytes of a type record: the common part and what its kind adds. */
+static size_t type_bytes(const struct btf_type *t)
+{
+	size_t n = sizeof(*t), v = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return n + sizeof(uint32_t);
+	case BTF_KIND_ARRAY:
+		return n + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return n + v * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return n + v * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return n + v * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return n + v * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return n + v * sizeof(struct btf_var_secinfo);
+	default:
+		return n;
+	}
+}
+
+/* The largest string offset type T names. */
+static uint32_t type_max_str(const struct btf_type *t)
+{
+	uint32_t m = t->name_off, i, v = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < v; i++)
+			if (btf_members(t)[i].name_off > m)
+				m = btf_members(t)[i].name_off;
+		break;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < v; i++)
+			if (btf_enum(t)[i].name_off > m)
+				m = btf_enum(t)[i].name_off;
+		break;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < v; i++)
+			if (btf_enum64(t)[i].name_off > m)
+				m = btf_enum64(t)[i].name_off;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < v; i++)
+			if (btf_params(t)[i].name_off > m)
+				m = btf_params(t)[i].name_off;
+		break;
+	default:
+		break;
+	}
+	return m;
+}
+
+/*
+ * A whole BTF's output, as raw BTF that libbpf reads back: the canonical
+ * types renumbered, and MOD's strings as they are, up to the last one a
+ * kept type names (interned already, so offsets stay).  Copying types one
+ * by one with btf__add_type() would intern every string again, a third
+ * of the cost of a dedup.
+ */
+static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
+{
+	const char *strs = btf__str_by_offset(d->mod, 0);
+	uint32_t i, max_str = 0, str_len;
+	size_t types = 0, total;
+	unsigned char *buf, *p;
+	struct btf_header *h;
+	struct btf *btf;
+
+	if (!strs)
+		return -EINVAL;
+	for (i = d->start; i < d->end; i++) {
+		const struct btf_type *t = bd__type(d, i);
+		uint32_t m;
+
+		if (d->map[i] != i)
+			continue;
+		types += type_bytes(t);
+		m = type_max_str(t);
+		if (m > max_str)
+			max_str = m;
+	}
+	str_len = max_str + strlen(strs + max_str) + 1;
+	total = sizeof(*h) + types + str_len;
+	if (total > UINT32_MAX)
+		return -E2BIG;
+	buf = malloc(total);
+	if (!buf)
+		return -ENOMEM;
+	h = (struct btf_header *)buf;
+	*h = (struct btf_header){
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(*h), .type_off = 0, .type_len = types,
+		.str_off = types, .str_len = str_len,
+	};
+	p = buf + sizeof(*h);
+	for (i = d->start; i < d->end; i++) {
+		size_t n;
+
+		if (d->map[i] != i)
+			continue;
+		n = type_bytes(bd__type(d, i));
+		memcpy(p, bd__type(d, i), n);
+		btf_type__for_each_id((struct btf_type *)p, to_output_id, d);
+		p += n;
+	}
+	memcpy(p, strs, str_len);
+	btf = btf__new(buf, total);
+	free(buf);
+	if (!btf)
+		return -errno ? -errno : -EINVAL;
+	btf__set_pointer_size(btf, btf__pointer_size(d->mod));
+	*out = btf;
 	return 0;
 }
 
@@ -907,13 +1049,11 @@ static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
 	for (i = d->start; i < d->end; i++)
 		if (d->map[i] == i)
 			d->new_id[i - d->start] = next++;
-	btf = base ? btf__new_empty_split(base) : btf__new_empty();
+	if (!base)
+		return bd__emit_whole(d, out);
+	btf = btf__new_empty_split(base);
 	if (!btf)
 		return -errno ? -errno : -ENOMEM;
-	if (!base) {
-		btf__set_pointer_size(btf, btf__pointer_size(d->mod));
-		btf__set_endianness(btf, btf__endianness(d->mod));
-	}
 	for (i = d->start; i < d->end; i++) {
 		if (d->map[i] != i)
 			continue;
