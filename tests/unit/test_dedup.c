@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * src/merge/btf_dedup.c, a whole BTF (no base): one case per rule of
+ * libbpf's btf__dedup() it mirrors, each naming the libbpf function (as of
+ * libbpf 1.7, lib/bpf/src/btf.c).  Two "CUs" are built one after the
+ * other into one BTF, as the batches are, then deduplicated; the checks
+ * count what is left.  Prints "ok" and exits 0, else names the failed
+ * check and exits 1.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "merge/btf_dedup.h"
+
+#define CHECK(c) do {							\
+	if (!(c)) {							\
+		printf("failed: %s: %s\n", name, #c);			\
+		return 1;						\
+	}								\
+} while (0)
+
+/* Types of @kind named @n (NULL: any name) in @btf. */
+static int count(const struct btf *btf, int kind, const char *n)
+{
+	int id, c = 0;
+
+	for (id = 1; id < (int)btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_kind(t) == kind &&
+		    (!n || !strcmp(btf__name_by_offset(btf, t->name_off), n)))
+			c++;
+	}
+	return c;
+}
+
+static struct btf *dedup(struct btf *in, uint32_t *const *ids, size_t nr)
+{
+	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf *out = NULL;
+
+	if (!d || btf_dedup__run(d, in, NULL, ids, nr, &out))
+		out = NULL;
+	btf_dedup__free(d);
+	btf__free(in);
+	return out;
+}
+
+static struct btf *new_btf(void)
+{
+	struct btf *b = btf__new_empty();
+
+	btf__set_pointer_size(b, 8);
+	return b;
+}
+
+/* btf_dedup_prim_type(): equal INTs (btf_equal_int_tag) are one. */
+static int test_int(void)
+{
+	const char *name = "int";
+	struct btf *b = new_btf();
+
+	btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_int(b, "int", 4, 0);		/* another encoding */
+	b = dedup(b, NULL, 0);
+	CHECK(b && count(b, BTF_KIND_INT, "int") == 2);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_prim_type() with btf_compat_enum(): an enum without values
+ * (declared only) is the full enum of its name, even an ENUM64, and a
+ * canonical declared one is redirected to a full one met later.
+ */
+static int test_enum_fwd(void)
+{
+	const char *name = "enum fwd";
+	struct btf *b = new_btf();
+
+	btf__add_enum(b, "e", 4);		/* declared only, first */
+	btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "A", 1);
+	btf__add_enum64(b, "f", 8, false);
+	btf__add_enum64_value(b, "B", 1ull << 40);
+	btf__add_enum(b, "f", 4);		/* declared, after the full */
+	btf__add_enum(b, "g", 4);
+	btf__add_enum_value(b, "C", 1);
+	btf__add_enum(b, "g", 4);		/* other values: another enum */
+	btf__add_enum_value(b, "C", 2);
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_ENUM, "e") == 1);
+	CHECK(btf_vlen(btf__type_by_id(b, btf__find_by_name_kind(b, "e",
+						BTF_KIND_ENUM))) == 1);
+	CHECK(count(b, BTF_KIND_ENUM64, "f") == 1 &&
+	      count(b, BTF_KIND_ENUM, "f") == 0);
+	CHECK(count(b, BTF_KIND_ENUM, "g") == 2);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_is_equiv() and btf_dedup_merge_hypot_map(): struct a { struct
+ * b *p; } in a CU that declares b only (FWD) is the same struct a as in
+ * a CU that defines b, and that FWD becomes struct b.
+ */
+static int test_fwd_by_graph(void)
+{
+	const char *name = "fwd by graph";
+	struct btf *b = new_btf();
+	int i, sb, pb, fb;
+
+	/* CU 1: struct b { int x; }; struct a { struct b *p; } */
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	sb = btf__add_struct(b, "b", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	pb = btf__add_ptr(b, sb);
+	btf__add_struct(b, "a", 8);
+	btf__add_field(b, "p", pb, 0, 0);
+	/* CU 2: struct b; struct a { struct b *p; } */
+	fb = btf__add_fwd(b, "b", BTF_FWD_STRUCT);
+	pb = btf__add_ptr(b, fb);
+	btf__add_struct(b, "a", 8);
+	btf__add_field(b, "p", pb, 0, 0);
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_STRUCT, "a") == 1);
+	CHECK(count(b, BTF_KIND_FWD, "b") == 0);
+	CHECK(count(b, BTF_KIND_PTR, NULL) == 1);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_resolve_fwds(): a FWD no graph walk met becomes the struct of
+ * its name when there is only one; with two structs of that name, it
+ * stays a FWD (btf_dedup_fill_unique_names_map()).
+ */
+static int test_fwd_by_name(void)
+{
+	const char *name = "fwd by name";
+	struct btf *b = new_btf();
+	int i;
+
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(b, "c", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	btf__add_ptr(b, btf__add_fwd(b, "c", BTF_FWD_STRUCT));
+	btf__add_struct(b, "d", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	btf__add_struct(b, "d", 8);		/* another struct d */
+	btf__add_field(b, "y", i, 0, 0);
+	btf__add_ptr(b, btf__add_fwd(b, "d", BTF_FWD_STRUCT));
+	btf__add_fwd(b, "c", BTF_FWD_UNION);	/* a union c: no struct */
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_FWD, "c") == 1);	/* the union's */
+	CHECK(count(b, BTF_KIND_FWD, "d") == 1);
+	CHECK(count(b, BTF_KIND_STRUCT, "d") == 2);
+	btf__free(b);
+	return 0;
+}
+
+/* btf_dedup_is_equiv() on cycles: the hypothetical map meets itself. */
+static int test_cycle(void)
+{
+	const char *name = "cycle";
+	struct btf *b = new_btf();
+	int cu, s, p;
+
+	for (cu = 0; cu < 2; cu++) {
+		/* struct l { struct l *next; struct m *m; }; struct m { struct l *l; } */
+		s = btf__add_struct(b, "l", 16);
+		p = btf__add_ptr(b, s);
+		btf__add_field(b, "next", p, 0, 0);
+		btf__add_field(b, "m", s + 3, 64, 0);
+		btf__add_struct(b, "m", 8);
+		btf__add_field(b, "l", p, 0, 0);
+		btf__add_ptr(b, s + 2);
+	}
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_STRUCT, "l") == 1);
+	CHECK(count(b, BTF_KIND_STRUCT, "m") == 1);
+	CHECK(count(b, BTF_KIND_PTR, NULL) == 2);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_identical_types(): a CU where the compiler made two copies of
+ * one array type, one per member, is still the same struct as a CU with
+ * one copy.
+ */
+static int test_identical_copies(void)
+{
+	const char *name = "identical copies";
+	struct btf *b = new_btf();
+	int i, a1, a2;
+
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	a1 = btf__add_array(b, i, i, 4);
+	btf__add_struct(b, "s", 32);
+	btf__add_field(b, "a", a1, 0, 0);
+	btf__add_field(b, "b", a1, 128, 0);
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	a1 = btf__add_array(b, i, i, 4);
+	a2 = btf__add_array(b, i, i, 4);
+	btf__add_struct(b, "s", 32);
+	btf__add_field(b, "a", a1, 0, 0);
+	btf__add_field(b, "b", a2, 128, 0);
+	b = dedup(b, NULL, 0);
+	CHECK(b && count(b, BTF_KIND_STRUCT, "s") == 1);
+	CHECK(count(b, BTF_KIND_ARRAY, NULL) == 1);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_shallow_equal_struct(), btf_compat_array(), btf_equal_fnproto():
+ * anonymous structs alike are one, unlike ones stay two; arrays of other
+ * lengths and prototypes with other parameter names stay apart.
+ */
+static int test_shapes(void)
+{
+	const char *name = "shapes";
+	struct btf *b = new_btf();
+	int i, cu;
+
+	for (cu = 0; cu < 2; cu++) {
+		i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		btf__add_struct(b, NULL, 4);
+		btf__add_field(b, "x", i, 0, 0);
+		btf__add_struct(b, NULL, 4);
+		btf__add_field(b, cu ? "y" : "z", i, 0, 0);
+		btf__add_array(b, i, i, cu ? 3 : 5);
+		btf__add_func_proto(b, i);
+		btf__add_func_param(b, cu ? "a" : "b", i);
+	}
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_STRUCT, "") == 3);
+	CHECK(count(b, BTF_KIND_ARRAY, NULL) == 2);
+	CHECK(count(b, BTF_KIND_FUNC_PROTO, NULL) == 2);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_struct_type() with typedefs (libbpf 1.7: btf_hash_typedef(),
+ * btf_equal_typedef()): typedef t of a struct declared in one CU and
+ * defined in the other is one typedef of the struct, and a typedef chain
+ * (typedef u of t) follows.
+ */
+static int test_typedef_graph(void)
+{
+	const char *name = "typedef graph";
+	struct btf *b = new_btf();
+	int i, s, t;
+
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(b, "n", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	t = btf__add_typedef(b, "t", s);
+	btf__add_typedef(b, "u", t);
+	s = btf__add_fwd(b, "n", BTF_FWD_STRUCT);
+	t = btf__add_typedef(b, "t", s);
+	btf__add_typedef(b, "u", t);
+	b = dedup(b, NULL, 0);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_TYPEDEF, "t") == 1);
+	CHECK(count(b, BTF_KIND_TYPEDEF, "u") == 1);
+	CHECK(count(b, BTF_KIND_FWD, NULL) == 0);
+	btf__free(b);
+	return 0;
+}
+
+/*
+ * btf_dedup_new(): VAR and DATASEC are never deduplicated; and the type
+ * ids we hold follow their types to the output (btf_dedup_remap_types()
+ * does the same for .BTF.ext).
+ */
+static int test_vars_and_ids(void)
+{
+	const char *name = "vars and ids";
+	struct btf *b = new_btf();
+	uint32_t i1, i2, p2, v;
+	uint32_t *ids[3] = { &i1, &i2, &p2 };
+
+	i1 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	i2 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	p2 = btf__add_ptr(b, i2);
+	v = btf__add_var(b, "v", BTF_VAR_GLOBAL_ALLOCATED, i2);
+	btf__add_var(b, "v", BTF_VAR_GLOBAL_ALLOCATED, i2);
+	btf__add_datasec(b, ".data", 8);
+	btf__add_datasec_var_info(b, v, 0, 4);
+	b = dedup(b, ids, 3);
+	CHECK(b);
+	CHECK(count(b, BTF_KIND_VAR, "v") == 2);
+	CHECK(count(b, BTF_KIND_INT, NULL) == 1);
+	CHECK(i1 == i2 && btf_is_int(btf__type_by_id(b, i1)));
+	CHECK(btf_is_ptr(btf__type_by_id(b, p2)) &&
+	      btf__type_by_id(b, p2)->type == i1);
+	btf__free(b);
+	return 0;
+}
+
+int main(void)
+{
+	if (test_int() || test_enum_fwd() || test_fwd_by_graph() ||
+	    test_fwd_by_name() || test_cycle() || test_identical_copies() ||
+	    test_shapes() || test_typedef_graph() || test_vars_and_ids())
+		return 1;
+	printf("ok\n");
+	return 0;
+}
