@@ -52,6 +52,9 @@ static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	return err;
 }
 
+/* .debug_info below which one dedup does it all (see pipeline__run()) */
+#define ONE_DEDUP_BELOW	(16u << 20)
+
 /* A skeleton unit whose split unit libdw did not find: says what and where. */
 static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 {
@@ -544,12 +547,19 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	 * Batches already come deduplicated: dedup again per 512 Ki new types.
 	 * Over a base, standalone BTF is merged without any dedup and
 	 * btf_dedup.c does it all at the end, in the module's type order, as
-	 * libbpf's split dedup would (its decisions depend on it).
+	 * libbpf's split dedup would (its decisions depend on it).  Below
+	 * ONE_DEDUP_BELOW of DWARF, one dedup of everything costs little
+	 * memory, and it decides each FWD knowing every struct of its name,
+	 * which a batch cannot (docs/design.md).
 	 */
 	split = opts->base != NULL;
 	enc = opts->enc;
 	enc.defer_dedup = split;
-	err = merge_state__init(m, opts->enc.plain_dedup || split ?
+	if (env.info_start &&
+	    (size_t)(env.info_end - env.info_start) < ONE_DEDUP_BELOW &&
+	    !(enc.hooks && enc.hooks->batch_dedup))
+		enc.plain_dedup = true;
+	err = merge_state__init(m, enc.plain_dedup || split ?
 				UINT32_MAX : 1u << 19, src->ptr_size);
 	if (err)
 		goto out;

@@ -12,6 +12,8 @@
  *   DWARF2BTF_FAULT_WRITE=N        the N-th write system call of each
  *                                  output__*() call fails with ENOSPC
  *                                  (0, unset or not a number: none)
+ *   DWARF2BTF_BATCH_DEDUP   (set)  batches deduplicated whatever the size
+ *                                  of the input (pipeline.c)
  */
 #ifndef DWARF2BTF_TEST_HOOKS_H
 #define DWARF2BTF_TEST_HOOKS_H
@@ -21,6 +23,7 @@
 struct test_hooks {
 	bool libdw_attrs;
 	bool own_distill;
+	bool batch_dedup;
 	long fault_write;
 };
 
