@@ -5,8 +5,9 @@
 # the DWARF of libc.so.6 under /usr/lib/debug/.build-id/.  A copy of the
 # system's (stripped) libc.so.6 must get, found by its build-id, the very
 # BTF encoded from the debug file directly; in place, the copy keeps
-# loading.  Installs libc6-dbg when missing (a developer check, not part
-# of make check).  Prints PASS/FAIL lines and 'N passed, N failed'.
+# loading.  With PAHOLE_REF (upstream pahole), its BTF of the debug file
+# equals ours.  Installs libc6-dbg when missing (a developer check, not
+# part of make check).  Prints PASS/FAIL lines and 'N passed, N failed'.
 #
 # usage: check-debugfile.sh BIN
 set -u -o pipefail
@@ -46,6 +47,29 @@ if "$bin" "$tmp/libc.so.6" &&
 	pass "in place: the copy has .BTF and still loads"
 else
 	fail "in place"
+fi
+# Against upstream pahole on the debug file (PAHOLE_REF: a pahole with
+# --btf_features; issue 17): the default path and --plain-dedup alike.
+ref=${PAHOLE_REF:-}
+if [ -n "$ref" ] && "$ref" --help 2>&1 | grep -c btf_features > /dev/null
+then
+	"$ref" -J --btf_features=default \
+		--btf_encode_detached="$tmp/pahole.btf" "$debug" > /dev/null 2>&1
+	for mode in default plain; do
+		extra=
+		[ "$mode" = plain ] && extra=--plain-dedup
+		# shellcheck disable=SC2086
+		if "$bin" --btf_features=default $extra -o "$tmp/$mode.btf" \
+			"$debug" && "$bin" diff "$tmp/pahole.btf" "$tmp/$mode.btf" \
+			> "$tmp/$mode.diff"; then
+			pass "pahole: $mode path equal to $ref's ($(tail -n 1 "$tmp/$mode.diff"))"
+		else
+			head -n 10 "$tmp/$mode.diff"
+			fail "pahole: $mode path differs from $ref's"
+		fi
+	done
+else
+	echo "SKIP pahole: no PAHOLE_REF with --btf_features"
 fi
 echo "$npass passed, $nfail failed"
 [ "$nfail" = 0 ]
