@@ -115,6 +115,9 @@ int features__parse(const char *list, bool strict, struct encode_opts *o)
 			free(copy);
 			return -EINVAL;
 		}
+		/* ignored, as pahole does (kbuild passes newer names), but said */
+		pr_warn("BTF feature '%s' is not known, ignored (see --supported_btf_features)",
+			tok);
 	}
 	free(copy);
 	return 0;

@@ -113,9 +113,11 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 	if (!max || (rss = current_rss()) <= max)
 		return 0;
 	snprintf(errbuf, ERRLEN,
-		 "%s: CU 0x%llx: memory limit of %zu MB exceeded (%zu MB in use)",
+		 "%s: CU 0x%llx: memory limit of %zu %s exceeded (%zu MB in use)",
 		 q->env->ef->path, (unsigned long long)dwarf_dieoffset(&q->cus[i]),
-		 max >> 20, rss >> 20);
+		 max >= 1u << 20 ? max >> 20 : max >= 1024 ? max >> 10 : max,
+		 max >= 1u << 20 ? "MB" : max >= 1024 ? "KB" : "bytes",
+		 rss >> 20);
 	return -ENOMEM;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "batch.h"
 #include "lib/btf_load.h"
@@ -205,6 +206,23 @@ static int pahole__forward(char **argv)
 }
 
 /* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
+/* -o OUT (or --btf_encode_detached=OUT): once, and a file name. */
+static int set_output(const char **out, const char *arg)
+{
+	if (*out) {
+		pr_err("output given twice ('%s', '%s'): name one (see --help)",
+		       *out, arg);
+		return -EINVAL;
+	}
+	if (!strcmp(arg, "-") || !*arg) {
+		pr_err("output '%s': BTF is written to a file, not to standard output; name one",
+		       arg);
+		return -EINVAL;
+	}
+	*out = arg;
+	return 0;
+}
+
 static int parse_size(const char *s, size_t *out)
 {
 	unsigned long long v;
@@ -414,11 +432,15 @@ int main(int argc, char **argv)
 	features__set_default(&opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_cmd__main(argc - 1, argv + 1);
+	/* every error is ours to say, in one line (libbpf would add its own) */
+	libbpf_set_print(NULL);
 
 	while ((c = getopt_long(argc, argv, "o:j::hJV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			opts.out_path = optarg;
+		case OPT_DETACHED:
+			if (set_output(&opts.out_path, optarg))
+				return 2;
 			break;
 		case 'j':
 			/*
@@ -442,9 +464,6 @@ int main(int argc, char **argv)
 			break;
 		case OPT_BASE:
 			base_path = optarg;
-			break;
-		case OPT_DETACHED:
-			opts.out_path = optarg;
 			break;
 		case OPT_FEATURES:
 		case OPT_FEATURES_STRICT:

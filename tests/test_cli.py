@@ -157,6 +157,10 @@ def test_max_memory(ctx):
     if p.returncode != 1 or len(lines) != 1 or "CU 0x" not in lines[0] or \
             "memory limit" not in lines[0] or os.path.exists(out):
         raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    # a limit under 1 MB is said as it was given, not as "0 MB"
+    p = ctx.run([ctx.bin, "--max-memory=1K", "-o", out, obj])
+    assert p.returncode == 1 and "limit of 1 KB exceeded" in \
+        _one_line(p.stderr), p.stderr
     p = ctx.run([ctx.bin, "--max-memory=4G", "-o", out, obj])
     if p.returncode != 0 or not os.path.exists(out):
         raise AssertionError("under the limit: exit %d: %s"
@@ -205,3 +209,52 @@ def test_jobs_with_a_space(ctx):
     out = os.path.join(ctx.tmp, "ok.btf")
     p = ctx.run([_bin(ctx), "-o", out, "-j", obj])
     assert p.returncode == 0 and os.path.getsize(out) > 0, p
+
+
+def test_output_once_and_a_file(ctx):
+    """-o (or --btf_encode_detached) twice, or '-': usage errors, one line,
+    nothing written, the input untouched."""
+    obj = os.path.join(ctx.tmp, "t.o")
+    shutil.copy(ctx.fixture("types_composite", "gcc", 5), obj)
+    before = open(obj, "rb").read()
+    a, b = os.path.join(ctx.tmp, "a.btf"), os.path.join(ctx.tmp, "b.btf")
+    for args, words in (
+            (["-o", a, "-o", b], "output given twice"),
+            (["-o", a, "--btf_encode_detached=" + b], "output given twice"),
+            (["-o", "-"], "not to standard output"),
+            (["--btf_encode_detached=-"], "not to standard output")):
+        p = ctx.run([_bin(ctx)] + args + [obj], cwd=ctx.tmp)
+        assert p.returncode == 2, (args, p.returncode, p.stderr)
+        assert words in _one_line(p.stderr), p.stderr
+        for f in (a, b, os.path.join(ctx.tmp, "-")):
+            assert not os.path.exists(f), f
+        assert open(obj, "rb").read() == before
+
+
+def test_unknown_btf_feature_warns(ctx):
+    """An unknown --btf_features name is ignored as pahole ignores it (so
+    kbuild passing a newer name still builds), with one warning line;
+    --btf_features_strict refuses it."""
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([_bin(ctx), "--btf_features=defualt", "-o", out, obj])
+    assert p.returncode == 0, p.stderr
+    assert _one_line(p.stderr) == (
+        "dwarf2btf: warning: BTF feature 'defualt' is not known, ignored "
+        "(see --supported_btf_features)"), p.stderr
+    p = ctx.run([_bin(ctx), "--btf_features=default", "-o", out, obj])
+    assert p.returncode == 0 and not p.stderr, p.stderr
+    p = ctx.run([_bin(ctx), "--btf_features_strict=defualt", "-o", out, obj])
+    assert p.returncode != 0 and "not supported" in p.stderr, p.stderr
+
+
+def test_base_without_btf_one_line(ctx):
+    """--base naming an ELF file without .BTF: our line only (libbpf's
+    own message is not printed)."""
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([_bin(ctx), "--base", obj, "-o", out, obj])
+    assert p.returncode != 0, p.stderr
+    assert _one_line(p.stderr) == "dwarf2btf: %s: no .BTF section" % obj, \
+        p.stderr
+    assert not os.path.exists(out)
