@@ -118,10 +118,11 @@ def test_truncated_elf(ctx):
     cuts = sorted({4, 16, 40, 64, 100, size // 4, size // 2, size * 3 // 4,
                    size - 64, size - 1})
     for cut in cuts:
-        path = os.path.join(ctx.tmp, "truncated-%d.o" % cut)
+        path = os.path.join(ctx.tmp, "cut-%d.o" % cut)
         with open(path, "wb") as f:
             f.write(data[:cut])
-        _check_error(ctx, path)
+        # past the ELF header: said to be truncated, not what is missing
+        _check_error(ctx, path, ": truncated: " if cut >= 64 else None)
 
 
 def test_directory(ctx):
@@ -258,3 +259,23 @@ def test_base_without_btf_one_line(ctx):
     assert _one_line(p.stderr) == "dwarf2btf: %s: no .BTF section" % obj, \
         p.stderr
     assert not os.path.exists(out)
+
+
+def test_in_place_hard_link(ctx):
+    """In place, the input is replaced by a new file under its name (the
+    atomic rename): another hard link keeps the old contents, and the
+    mode stays (docs: man page, README)."""
+    obj = os.path.join(ctx.tmp, "t.o")
+    shutil.copy(ctx.fixture("types_composite", "gcc", 5), obj)
+    os.chmod(obj, 0o640)
+    other = os.path.join(ctx.tmp, "other.o")
+    os.link(obj, other)
+    before = open(obj, "rb").read()
+    p = ctx.run([_bin(ctx), obj])
+    assert p.returncode == 0, p.stderr
+    assert open(other, "rb").read() == before
+    assert open(obj, "rb").read() != before
+    assert ctx.btf(obj).all_types()
+    st = os.stat(obj)
+    assert st.st_nlink == 1 and os.stat(other).st_nlink == 1
+    assert st.st_mode & 0o777 == 0o640, oct(st.st_mode)

@@ -56,6 +56,40 @@ static int elf_file__read(struct elf_file *ef, size_t size)
 	return 0;
 }
 
+/*
+ * A file cut short (a copy interrupted, a download): said as such, where
+ * libelf would see fewer sections, or none, and we would report what is
+ * missing from them instead.
+ */
+static int elf_file__check_size(struct elf_file *ef, uint64_t size,
+				bool quiet)
+{
+	uint64_t end = ef->ehdr.e_shoff +
+		       (uint64_t)ef->ehdr.e_shnum * ef->ehdr.e_shentsize;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (ef->ehdr.e_shoff && end > size) {
+		if (!quiet)
+			pr_err("%s: truncated: its section headers end at byte %llu, the file at %llu",
+			       ef->path, (unsigned long long)end,
+			       (unsigned long long)size);
+		return -EINVAL;
+	}
+	while ((scn = elf_nextscn(ef->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    sh.sh_offset + sh.sh_size <= size)
+			continue;
+		if (!quiet)
+			pr_err("%s: truncated: section [%zu] ends at byte %llu, the file at %llu",
+			       ef->path, elf_ndxscn(scn),
+			       (unsigned long long)(sh.sh_offset + sh.sh_size),
+			       (unsigned long long)size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int elf_file__open_impl(struct elf_file *ef, const char *path,
 			       bool quiet)
 {
@@ -114,6 +148,9 @@ static int elf_file__open_impl(struct elf_file *ef, const char *path,
 	}
 	ef->big_endian = ef->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	ef->ptr_size = ef->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	err = elf_file__check_size(ef, st.st_size, quiet);
+	if (err)
+		goto fail;
 	return 0;
 fail:
 	elf_file__close(ef);
