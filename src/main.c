@@ -18,6 +18,7 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/stat.h>
 
 #include "batch.h"
 #include "lib/btf_load.h"
@@ -33,18 +34,20 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: dwarf2btf [OPTIONS] FILE\n"
-"       dwarf2btf [OPTIONS] [-o DIR] FILE...\n"
+"       dwarf2btf [OPTIONS] [-o DIR/] FILE...\n"
 "       dwarf2btf diff A B [--base BASE]\n"
 "\n"
 "Encode BTF from the DWARF debug info of the ELF FILE (a vmlinux, a module,\n"
 "an object file).  Without -o, FILE gets a .BTF section, added or replaced\n"
 "atomically; with -o, raw BTF is written to OUT and FILE is left alone.\n"
-"With several FILEs (modules, say, with --base vmlinux), -o names a\n"
-"directory that gets one NAME.btf per FILE; files are encoded -j at a time\n"
-"and a file that fails does not stop the others.\n"
+"-o names a directory when OUT ends in '/', is one already, or with\n"
+"--files-from: it gets one NAME.btf per FILE (modules, say, with --base\n"
+"vmlinux); files are encoded -j at a time and a file that fails does not\n"
+"stop the others.  Otherwise OUT is a file, for one FILE.\n"
 "\n"
 "Options:\n"
-"  -o, --output=OUT     write raw BTF to OUT instead of updating FILE\n"
+"  -o, --output=OUT     write raw BTF to OUT (a file, or a directory: see\n"
+"                       above) instead of updating FILE\n"
 "      --base=BASE      split BTF over BASE (raw BTF, or an ELF with .BTF,\n"
 "                       e.g. vmlinux for a module); also --btf_base=BASE\n"
 "  -j, --jobs[=N]       encode with N worker threads (default: CPUs online)\n"
@@ -52,7 +55,7 @@ static void usage(FILE *f)
 "                       .BTF.base) becomes split BTF over --base, to -o OUT\n"
 "      --files-from=LIST\n"
 "                       more FILEs, one per line in LIST ('-': stdin); -o\n"
-"                       then names a directory, as with several FILEs\n"
+"                       then names a directory\n"
 "      --debuginfo=PATH the DWARF of a stripped FILE is in PATH (else found\n"
 "                       by build-id below the debug root, or by its\n"
 "                       .gnu_debuglink)\n"
@@ -422,7 +425,8 @@ int main(int argc, char **argv)
 	struct file_list list = { 0 };
 	bool batch = false;	/* --files-from: -o is a directory */
 	bool lang_given = false, btf_attributes = false;
-	bool relocate = false;
+	bool relocate = false, out_dir;
+	struct stat st;
 	int c, err;
 
 	if (run_as_pahole(argv[0]) && !pahole_args__ours(argc, argv))
@@ -586,6 +590,22 @@ int main(int argc, char **argv)
 		file_list__free(&list);
 		return 2;
 	}
+	/* -o's meaning depends on OUT, never on how many FILEs there are */
+	out_dir = opts.out_path &&
+		  (batch || opts.out_path[strlen(opts.out_path) - 1] == '/' ||
+		   (!stat(opts.out_path, &st) && S_ISDIR(st.st_mode)));
+	if (opts.out_path && !out_dir && list.nr > 1) {
+		pr_err("-o %s names a file, for one FILE; for several, name a directory (ending in '/')",
+		       opts.out_path);
+		file_list__free(&list);
+		return 2;
+	}
+	if (relocate && out_dir) {
+		pr_err("--relocate writes one file: -o %s is a directory",
+		       opts.out_path);
+		file_list__free(&list);
+		return 2;
+	}
 	if (opts.debuginfo && (list.nr != 1 || batch)) {
 		pr_err("--debuginfo names the debug file of one FILE (see --help)");
 		file_list__free(&list);
@@ -601,14 +621,14 @@ int main(int argc, char **argv)
 	if (relocate) {
 		err = relocate_file(list.v[0], opts.base, base_path,
 				    opts.out_path, &hooks);
-	} else if (list.nr == 1 && !batch) {
+	} else if (list.nr == 1 && !out_dir) {
 		err = opts.base ? pipeline__prepare_base(opts.base) : 0;
 		if (err)
 			pr_err("%s: %s", base_path, strerror(-err));
 		else
 			err = pipeline__run(list.v[0], &opts);
 	} else {
-		/* Several FILEs: -o names a directory. */
+		/* -o DIR, or several FILEs in place */
 		const char *dir = opts.out_path;
 
 		opts.out_path = NULL;

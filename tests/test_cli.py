@@ -279,3 +279,37 @@ def test_in_place_hard_link(ctx):
     st = os.stat(obj)
     assert st.st_nlink == 1 and os.stat(other).st_nlink == 1
     assert st.st_mode & 0o777 == 0o640, oct(st.st_mode)
+
+
+def test_output_file_or_directory(ctx):
+    """One rule for -o: a directory when OUT ends in '/', is one, or with
+    --files-from; otherwise a file, for one FILE.  So a glob that matches
+    one module or three means the same, and a file OUT with several FILEs
+    is a usage error rather than a directory made up."""
+    objs = []
+    for n in ("a", "b"):
+        objs.append(os.path.join(ctx.tmp, n + ".o"))
+        shutil.copy(ctx.fixture("types_composite", "gcc", 5), objs[-1])
+    d = os.path.join(ctx.tmp, "d")
+    for args in (["-o", d + "/", objs[0]], ["-o", d + "/"] + objs):
+        shutil.rmtree(d, ignore_errors=True)
+        p = ctx.run([_bin(ctx)] + args)
+        assert p.returncode == 0, (args, p.stderr)
+        assert sorted(os.listdir(d)) == sorted(
+            os.path.basename(o)[:-2] + ".btf" for o in args[2:]), args
+    os.makedirs(d, exist_ok=True)
+    p = ctx.run([_bin(ctx), "-o", d, objs[1]])     # an existing directory
+    assert p.returncode == 0 and os.path.exists(os.path.join(d, "b.btf"))
+    f = os.path.join(ctx.tmp, "f.btf")
+    p = ctx.run([_bin(ctx), "-o", f] + objs)
+    assert p.returncode == 2 and "names a file, for one FILE" in \
+        _one_line(p.stderr), p.stderr
+    assert not os.path.exists(f)
+    p = ctx.run([_bin(ctx), "-o", f, objs[0]])
+    assert p.returncode == 0 and os.path.isfile(f), p.stderr
+    lst = os.path.join(ctx.tmp, "list")
+    with open(lst, "w") as fl:
+        fl.write(objs[0] + "\n")
+    shutil.rmtree(d)
+    p = ctx.run([_bin(ctx), "-o", d, "--files-from", lst])
+    assert p.returncode == 0 and os.listdir(d) == ["a.btf"], p.stderr

@@ -75,7 +75,7 @@ def _batch(ctx, cc, dwarf):
     objs = _copies(ctx, cc, dwarf)
     for jobs in ("-j1", "-j3"):
         out = os.path.join(ctx.tmp, "out" + jobs)
-        p = ctx.run([ctx.bin, "--base", base, jobs, "-o", out] + objs)
+        p = ctx.run([ctx.bin, "--base", base, jobs, "-o", out + "/"] + objs)
         if p.returncode != 0:
             raise AssertionError("batch %s: %s" % (jobs, p.stderr))
         for m in MODS:
@@ -116,7 +116,7 @@ def test_modules_bad_one_in_batch(ctx):
     open(bad, "wb").write(bytes(data))
     before = open(bad, "rb").read()
     out = os.path.join(ctx.tmp, "out")
-    p = ctx.run([ctx.bin, "--base", base, "-j2", "-o", out,
+    p = ctx.run([ctx.bin, "--base", base, "-j2", "-o", out + "/",
                  objs[0], bad, objs[1], objs[2]])
     if p.returncode != 1:
         raise AssertionError("exit %d, want 1\n%s" % (p.returncode, p.stderr))
@@ -191,6 +191,6 @@ def test_modules_same_name(ctx):
         os.makedirs(os.path.dirname(d))
         shutil.copy(ctx.fixture("mod_a", "gcc", 5), d)
     p = ctx.run([ctx.bin, "--base", base, "-o",
-                 os.path.join(ctx.tmp, "out"), a, b])
+                 os.path.join(ctx.tmp, "out") + "/", a, b])
     if p.returncode == 0 or "mod_a.btf" not in p.stderr:
         raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))

@@ -124,7 +124,8 @@ def _stale_base_fwd(ctx, cc, dwarf):
                              + "\n".join(own))
     # the larger file goes first in a batch: stale.o, then split_decl
     out = os.path.join(ctx.tmp, "batch")
-    p = ctx.run([ctx.bin, "--base", base, "-j1", "-o", out, stale, decl])
+    p = ctx.run([ctx.bin, "--base", base, "-j1", "-o", out + "/", stale,
+                 decl])
     if p.returncode != 0:
         raise AssertionError("batch: " + p.stderr)
     with open(alone, "rb") as a, \
