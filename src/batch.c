@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <bpf/btf.h>
@@ -84,6 +85,30 @@ static struct btf *batch__base_copy(struct batch *b, int *err)
 	return base;
 }
 
+/*
+ * "[done/nr] file" over the last line of the terminal, cut to its width
+ * (a line that wraps cannot be cleared): the end of the path, which names
+ * the file.
+ */
+static void batch__progress(struct batch *b, const char *file)
+{
+	char head[32];
+	struct winsize ws;
+	size_t cols = 80, len, n, keep;
+
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		cols = ws.ws_col;
+	n = snprintf(head, sizeof(head), "[%d/%d] ", b->done, b->nr);
+	len = strlen(file);
+	if (n + len < cols) {
+		fprintf(stderr, "\r\033[K%s%s", head, file);
+		return;
+	}
+	/* "..." and the end of the path, one column to spare */
+	keep = cols > n + 4 ? cols - n - 4 : 0;
+	fprintf(stderr, "\r\033[K%s...%s", head, file + len - keep);
+}
+
 static void *batch__worker(void *arg)
 {
 	struct batch *b = arg;
@@ -145,7 +170,7 @@ static void *batch__worker(void *arg)
 			b->failed++;
 		stats__add(&b->sum, &fst);
 		if (b->progress)
-			fprintf(stderr, "\r\033[K[%d/%d] %s", b->done, b->nr, file);
+			batch__progress(b, file);
 		pthread_mutex_unlock(&b->lock);
 	}
 }
@@ -290,6 +315,9 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 		b.failed += output_batch__commit(b.out_batch);
 	if (b.failed)
 		pr_err("%d of %d files failed", b.failed, nr);
+	else if (b.progress)	/* a terminal: what the line showed, summed up */
+		fprintf(stderr, "dwarf2btf: %d files encoded%s%s\n", nr,
+			out_dir ? " into " : "", out_dir ? out_dir : "");
 	if (opts->stats) {
 		b.sum.start = start;
 		b.sum.jobs = jobs;

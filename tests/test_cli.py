@@ -313,3 +313,31 @@ def test_output_file_or_directory(ctx):
     shutil.rmtree(d)
     p = ctx.run([_bin(ctx), "-o", d, "--files-from", lst])
     assert p.returncode == 0 and os.listdir(d) == ["a.btf"], p.stderr
+
+
+def test_batch_progress_line(ctx):
+    """On a terminal, several files show "[done/nr] file" on one line cut
+    to the terminal's width (a wrapped line cannot be cleared), then one
+    summary line; elsewhere (kbuild, scripts) nothing on success."""
+    if not shutil.which("script") or not shutil.which("stty"):
+        raise ctx.Skip("script(1) or stty(1) not installed")
+    files = []
+    for n in ("a" * 70, "b"):
+        files.append(os.path.join(ctx.tmp, n + ".o"))
+        shutil.copy(ctx.fixture("types_composite", "gcc", 5), files[-1])
+    out = os.path.join(ctx.tmp, "out") + "/"
+    cmd = "stty cols 40; %s -o %s %s" % (_bin(ctx), out, " ".join(files))
+    p = ctx.run(["script", "-qc", cmd, "/dev/null"])
+    assert p.returncode == 0, p.stdout + p.stderr
+    # text mode reads each "\r" as a new line
+    shown = [s.replace("\x1b[K", "") for s in p.stdout.splitlines()
+             if s.strip()]
+    assert shown[-1].strip() == "dwarf2btf: 2 files encoded into %s" % out, \
+        shown
+    progress = shown[:-1]
+    assert [s.split()[0] for s in progress] == ["[1/2]", "[2/2]"], shown
+    for s in progress:
+        assert len(s) < 40, shown
+    assert any(s.endswith("a.o") and "..." in s for s in progress), shown
+    p = ctx.run([_bin(ctx), "-o", out] + files)     # not a terminal
+    assert p.returncode == 0 and not p.stderr, p.stderr
