@@ -17,6 +17,21 @@ check_summary() {
 	exit
 }
 
+# The Debian packages named, installed with apt-get when missing (these
+# checks are for developers' machines).
+need_packages() {
+	local p missing='' sudo=''
+
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -c 'ok installed' > /dev/null || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq $missing >&2
+}
+
 # Debian source package $1 (linux-source-6.12) unpacked into $2/src-$1
 # once (apt-get download, cached in $2).
 kernel_source() {

@@ -54,16 +54,8 @@ case " $toolchains " in
 	[ "$KBUILD_LLVM" = 1 ] && need="$need clang lld llvm" ||
 		need="$need clang$KBUILD_LLVM lld$KBUILD_LLVM llvm$KBUILD_LLVM"
 esac
-missing=
-for p in $need; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -c 'ok installed' \
-		> /dev/null || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
-	# shellcheck disable=SC2086
-	$sudo apt-get install -y -qq $missing >&2 || exit 1
-fi
+# shellcheck disable=SC2086
+need_packages $need || exit 1
 
 src=$cache/src-$pkg
 kernel_source "$pkg" "$cache" || exit 1
