@@ -26,6 +26,9 @@
 #                         hang before their first line on the machine
 #                         this was written on (nested KVM); TCG boots them
 #        KBUILD_LLVM      the LLVM= value (default -19 with clang-19)
+#        BOOT_PAHOLE      for comparison: build the same kernels with this
+#                         pahole instead (upstream pahole 1.31), in the same
+#                         trees (only the BTF steps run again)
 #        DWARF2BTF_CACHE  (default ${XDG_CACHE_HOME:-~/.cache}/dwarf2btf)
 set -u -o pipefail
 
@@ -47,6 +50,11 @@ need_packages busybox-static qemu-system-x86 libbpf-dev libelf-dev \
 	zlib1g-dev libzstd-dev bpftool clang cpio bc bison flex libssl-dev ||
 	exit 1
 kernel_source "$pkg" "$cache" || exit 1
+encoder=dwarf2btf
+if [ -n "${BOOT_PAHOLE:-}" ]; then
+	bin=$(command -v "$BOOT_PAHOLE") || { echo "no $BOOT_PAHOLE" >&2; exit 1; }
+	encoder="$BOOT_PAHOLE $("$bin" --version)"
+fi
 mkdir -p "$cache/tools" && ln -sf "$bin" "$cache/tools/pahole"
 
 # Build the boot kernel of toolchain $1 into $cache/boot-$1.
@@ -73,6 +81,8 @@ build() {
 		--enable MULTIUSER --enable FUTEX --enable SHMEM &&
 	"${mk[@]}" olddefconfig &&
 	grep -c '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$obj/.config" &&
+	# a cached tree: link again, so that this encoder makes the BTF
+	find "$obj" \( -name vmlinux -o -name '*.ko' \) -type f -delete &&
 	"${mk[@]}" -j"$(nproc)" bzImage modules
 }
 
@@ -147,7 +157,7 @@ for tc in ${BOOT_TOOLCHAINS:-gcc llvm}; do
 	elif [ "${verdict#VERDICT PASS}" = "$verdict" ]; then
 		fail "$tc guest: ${verdict:-no verdict} (see $work/console.log)"
 	else
-		pass "$tc guest ($accel, booted and done in ${secs%.*} s): /sys/kernel/btf: $btf; $verdict"
+		pass "$tc guest, BTF by $encoder ($accel, booted and done in ${secs%.*} s): /sys/kernel/btf: $btf; $verdict"
 	fi
 done
 check_summary
