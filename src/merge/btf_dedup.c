@@ -946,32 +946,32 @@ static size_t type_bytes(const struct btf_type *t)
 /* The largest string offset type T names. */
 static uint32_t type_max_str(const struct btf_type *t)
 {
-	uint32_t m = t->name_off, i, v = btf_vlen(t);
+	const unsigned char *e = (const unsigned char *)(t + 1);
+	uint32_t m = t->name_off, i, v = btf_vlen(t), off;
+	size_t step;
 
+	/* members, enumerators and parameters all begin with a name_off */
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		for (i = 0; i < v; i++)
-			if (btf_members(t)[i].name_off > m)
-				m = btf_members(t)[i].name_off;
+		step = sizeof(struct btf_member);
 		break;
 	case BTF_KIND_ENUM:
-		for (i = 0; i < v; i++)
-			if (btf_enum(t)[i].name_off > m)
-				m = btf_enum(t)[i].name_off;
+		step = sizeof(struct btf_enum);
 		break;
 	case BTF_KIND_ENUM64:
-		for (i = 0; i < v; i++)
-			if (btf_enum64(t)[i].name_off > m)
-				m = btf_enum64(t)[i].name_off;
+		step = sizeof(struct btf_enum64);
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		for (i = 0; i < v; i++)
-			if (btf_params(t)[i].name_off > m)
-				m = btf_params(t)[i].name_off;
+		step = sizeof(struct btf_param);
 		break;
 	default:
-		break;
+		return m;
+	}
+	for (i = 0; i < v; i++, e += step) {
+		memcpy(&off, e, sizeof(off));
+		if (off > m)
+			m = off;
 	}
 	return m;
 }
