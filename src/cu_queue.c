@@ -139,6 +139,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	 * split BTF); the consumer's merged BTF is the split one.
 	 */
 	err = merge_state__init(&m, UINT32_MAX, q->env->ef->ptr_size);
+	m.keep_fwds = q->env->opts->keep_fwds;
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
 					 &names, &frag, errbuf, ERRLEN);

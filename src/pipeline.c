@@ -29,6 +29,7 @@
 #include "output/distill.h"
 #include "pipeline.h"
 #include "merge/btf_dedup.h"
+#include "merge/fwd_names.h"
 #include "decide/funcs.h"
 #include "lib/log.h"
 #include "output/output.h"
@@ -469,7 +470,14 @@ static int pipeline__open_alt(const struct elf_file *src, Dwarf *dw,
 	return 0;
 }
 
-int pipeline__run(const char *path, const struct pipeline_opts *opts)
+/*
+ * One run over PATH.  When a batch resolved a declaration whose name the
+ * output defines twice, nothing is written and *CONFLICTS holds those
+ * names (fwd_names.h).
+ */
+static int pipeline__run_once(const char *path,
+			      const struct pipeline_opts *opts,
+			      struct stats *stp, struct key_set *conflicts)
 {
 	struct consumer cons = { .path = path };
 	struct merge_state *m = &cons.m;
@@ -480,7 +488,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	Dwarf *alt_dw = NULL;
 	const struct elf_file *src = &ef;	/* where the DWARF is */
 	char *dbg_path = NULL;
-	struct stats st;
+	struct stats st = *stp;
 	Dwarf_Die *cus = NULL;
 	struct dwarf_input in = { 0 };
 	struct dwarf_layout layout;
@@ -490,8 +498,6 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	bool split, split_units = false;
 	int err, n;
 
-	stats__start(&st);
-	st.jobs = opts->jobs;
 	err = elf_file__open(&ef, path);
 	if (err)
 		return err;
@@ -549,8 +555,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	 * btf_dedup.c does it all at the end, in the module's type order, as
 	 * libbpf's split dedup would (its decisions depend on it).  Below
 	 * ONE_DEDUP_BELOW of DWARF, one dedup of everything costs little
-	 * memory, and it decides each FWD knowing every struct of its name,
-	 * which a batch cannot (docs/design.md).
+	 * memory, and it never runs twice (fwd_names.h).
 	 */
 	split = opts->base != NULL;
 	enc = opts->enc;
@@ -563,6 +568,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 				UINT32_MAX : 1u << 19, src->ptr_size);
 	if (err)
 		goto out;
+	m->keep_fwds = enc.keep_fwds;
 	env.ef = src;
 	env.syms = syms;
 	env.opts = &enc;
@@ -624,6 +630,14 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 		       "types nested too deeply" : strerror(-err));
 		goto out;
 	}
+	n = split ? 0 : fwd_names__conflicts(&m->acc.fwd_names, btf, conflicts);
+	if (n) {
+		err = n < 0 ? n : 0;
+		if (err)
+			pr_err("%s: %s", path, strerror(-err));
+		stats__phase_end(&st, PHASE_DEDUP);
+		goto out;
+	}
 	st.nr_types = btf__type_cnt(btf) -
 		      (btf__base_btf(btf) ? btf__type_cnt(btf__base_btf(btf)) : 1);
 	stats__phase_end(&st, split ? PHASE_BASE : PHASE_DEDUP);
@@ -637,6 +651,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	if (opts->stats_out)
 		*opts->stats_out = st;
 out:
+	*stp = st;
 	if (btf != m->acc.btf)
 		btf__free(btf);	/* split_dedup's output */
 	merge_state__free(m);
@@ -649,5 +664,35 @@ out:
 	elf_file__close(&dbg);
 	free(dbg_path);
 	elf_file__close(&ef);
+	return err;
+}
+
+/* Runs again at most this often before batches take no decision at all */
+#define MAX_RUNS	3
+
+int pipeline__run(const char *path, const struct pipeline_opts *opts)
+{
+	struct key_set keep = { 0 }, conflicts = { 0 };
+	struct pipeline_opts o = *opts;
+	struct stats st;
+	int err;
+
+	stats__start(&st);
+	st.jobs = opts->jobs;
+	o.enc.keep_fwds = &keep;
+	for (;;) {
+		err = pipeline__run_once(path, &o, &st, &conflicts);
+		if (err || !conflicts.nr)
+			break;
+		/* those names go to the final dedup, as with one dedup */
+		err = key_set__add_all(&keep, &conflicts);
+		if (err)
+			break;
+		key_set__sort(&keep);
+		if (++st.nr_reruns + 1 >= MAX_RUNS)
+			o.enc.plain_dedup = true;
+	}
+	key_set__free(&keep);
+	key_set__free(&conflicts);
 	return err;
 }

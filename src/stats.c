@@ -59,6 +59,9 @@ void stats__print(const struct stats *st, FILE *f)
 		st->nr_funcs, st->nr_func_cands);
 	fprintf(f, "stats: variables %zu\n", st->nr_vars);
 	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
+	if (st->nr_reruns)
+		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)\n",
+			st->nr_reruns);
 }
 
 void stats__add(struct stats *sum, const struct stats *st)
@@ -75,4 +78,5 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->nr_func_cands += st->nr_func_cands;
 	sum->nr_vars += st->nr_vars;
 	sum->out_bytes += st->out_bytes;
+	sum->nr_reruns += st->nr_reruns;
 }

@@ -28,6 +28,7 @@ struct stats {
 	size_t nr_func_cands;
 	size_t nr_vars;
 	size_t out_bytes;
+	size_t nr_reruns;		/* batches guessed (fwd_names.h) */
 	int jobs;
 };
 

@@ -3,7 +3,7 @@
 naming the libbpf function it mirrors), under ASan and UBSan."""
 import os
 
-SOURCES = ["merge/btf_dedup.c", "merge/base_index.c", "merge/id_chains.c",
+SOURCES = ["merge/btf_dedup.c", "merge/fwd_names.c", "lib/key_set.c", "merge/base_index.c", "merge/id_chains.c",
            "lib/u32_map.c", "lib/btf_ids.c", "lib/grow.c"]
 
 

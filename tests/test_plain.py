@@ -40,3 +40,52 @@ def test_plain_dedup_same_meaning(ctx):
                                                        p.stdout[-1000:]))
     if bad:
         raise AssertionError("\n".join(bad))
+
+
+# (KIND of tests/fixtures/batches.c, how many CUs): with 32 CUs a batch
+# (src/cu_queue.h), the second batch holds KIND 2 and 1 but no 3.
+BATCH_LAYOUT = [(3, 1), (0, 31), (2, 1), (1, 1), (0, 30), (3, 1), (1, 1),
+                (2, 1)]
+
+
+def test_batches_leave_ambiguous_declarations(ctx):
+    """A declaration (struct wide;) whose name has two definitions, the
+    only one a batch sees being another than one dedup of everything
+    picks: the fast path must come out as --plain-dedup all the same (by
+    running again, which --stats reports), at any -j."""
+    bad = []
+    for cc in ("gcc", "clang"):
+        for dwarf in (4, 5):
+            objs = []
+            for kind, n in BATCH_LAYOUT:
+                objs += [ctx.fixture("batches", cc, dwarf,
+                                     ["-DKIND=%d" % kind])] * n
+            lib = os.path.join(ctx.tmp, "batches.%s.%d.o" % (cc, dwarf))
+            p = ctx.run(["ld", "-r", "-o", lib] + objs)
+            assert p.returncode == 0, p.stderr
+            outs = {}
+            for name, extra, env in (
+                    ("plain", ["--plain-dedup"], None),
+                    ("j1", ["-j1", "--stats"], BATCHES),
+                    ("j2", ["-j2", "--stats"], BATCHES)):
+                outs[name] = os.path.join(ctx.tmp, name + ".btf")
+                p = ctx.run([ctx.bin] + extra + ["-o", outs[name], lib],
+                            env=env)
+                assert p.returncode == 0, p.stderr
+                if env and "stats: runs again 1 " not in p.stderr:
+                    bad.append("%s DWARF %d %s: no second run:\n%s"
+                               % (cc, dwarf, name, p.stderr))
+            p = ctx.run([ctx.bin, "diff", outs["plain"], outs["j2"]])
+            if p.returncode != 0:
+                bad.append("%s DWARF %d:\n%s" % (cc, dwarf, p.stdout[-1500:]))
+            with open(outs["j1"], "rb") as a, open(outs["j2"], "rb") as b:
+                if a.read() != b.read():
+                    bad.append("%s DWARF %d: -j1 and -j2 differ" % (cc, dwarf))
+            # the pattern really is there: two struct wide, one FWD-free
+            names = [t.name for t in ctx.btf(outs["plain"]).all_types()
+                     if t.kind == "struct"]
+            if names.count("wide") != 2 or names.count("file") != 2:
+                bad.append("%s DWARF %d: structs %s" % (cc, dwarf,
+                                                         sorted(names)))
+    if bad:
+        raise AssertionError("\n".join(bad))

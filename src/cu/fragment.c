@@ -14,5 +14,6 @@ void cu_fragment__free(struct cu_fragment *frag)
 	free(frag->params);
 	free(frag->tags);
 	free(frag->vars);
+	key_set__free(&frag->fwd_names);
 	memset(frag, 0, sizeof(*frag));
 }

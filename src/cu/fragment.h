@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/str_arena.h"
+#include "lib/key_set.h"
 
 struct btf;
 
@@ -82,6 +83,7 @@ struct cu_fragment {
 	struct decl_tag *tags;
 	size_t nr_tags;
 	struct str_arena strs;	/* names that were inline in .debug_info */
+	struct key_set fwd_names;	/* declarations its dedups resolved */
 };
 
 void cu_fragment__free(struct cu_fragment *frag);

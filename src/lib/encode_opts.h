@@ -11,6 +11,8 @@
 
 #include "lib/test_hooks.h"
 
+struct key_set;
+
 struct encode_opts {
 	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
 	bool plain_dedup;	/* --plain-dedup: one dedup at the end */
@@ -35,6 +37,8 @@ struct encode_opts {
 	int langs[MAX_LANGS];
 	int nr_langs;
 	bool langs_exclude;
+	/* declarations batches leave to the final dedup (fwd_names.h) */
+	const struct key_set *keep_fwds;
 	const struct test_hooks *hooks;	/* NULL: none */
 };
 

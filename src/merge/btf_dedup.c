@@ -24,6 +24,7 @@
 #include "merge/base_index.h"
 #include "lib/btf_ids.h"
 #include "merge/dedup_hash.h"
+#include "merge/fwd_names.h"
 #include "lib/grow.h"
 #include "merge/btf_dedup.h"
 #include "lib/u32_map.h"
@@ -52,6 +53,9 @@ struct btf_dedup {
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
 	bool typedef_graphs;	/* typedefs deduplicated with structs */
+	/* a batch's dedup (fwd_names.h): names it leaves, names it resolved */
+	const struct key_set *keep_fwds;
+	struct key_set *resolved;
 	/* the module's types by id - start: no call into libbpf per look */
 	struct btf_type **types;
 	uint32_t cap_types;
@@ -81,6 +85,13 @@ struct btf_dedup *btf_dedup__new(const struct base_index *idx)
 		return NULL;
 	}
 	return d;
+}
+
+void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
+		       struct key_set *resolved)
+{
+	d->keep_fwds = keep;
+	d->resolved = resolved;
 }
 
 void btf_dedup__free(struct btf_dedup *d)
@@ -465,6 +476,23 @@ static int fwd_kind(const struct btf_type *t)
 	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 }
 
+/* May declaration ID stand for a definition of its name here? */
+static bool bd__may_resolve(const struct btf_dedup *d, uint32_t id)
+{
+	return !d->keep_fwds || !d->keep_fwds->nr ||
+	       !key_set__has(d->keep_fwds,
+			       fwd_names__key(d->mod, bd__type(d, id)));
+}
+
+/* Declaration ID now stands for a definition: a batch notes its name. */
+static int bd__resolved(struct btf_dedup *d, uint32_t id)
+{
+	if (!d->resolved)
+		return 0;
+	return key_set__add(d->resolved,
+			      fwd_names__key(d->mod, bd__type(d, id)));
+}
+
 /*
  * Is the graph from CAND (module side) equivalent to the one from CANON?
  * A side-by-side walk: each canonical type is assumed to correspond to one
@@ -495,8 +523,8 @@ static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 		return 0;
 	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
 		if (ck == BTF_KIND_FWD)
-			return fwd_kind(ct) == kk;
-		if (fwd_kind(kt) != ck)
+			return fwd_kind(ct) == kk && bd__may_resolve(d, cand);
+		if (fwd_kind(kt) != ck || !bd__may_resolve(d, canon))
 			return 0;
 		/* a base FWD would have to become the module's struct */
 		if (canon < d->start)
@@ -580,7 +608,7 @@ static int bd__merge_hypot(struct btf_dedup *d)
 		int ck = btf_kind(bd__type(d, c));
 
 		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD) {
-			err = bd__set_map(d, c, t);
+			err = bd__resolved(d, c) ?: bd__set_map(d, c, t);
 			if (err)
 				return err;
 		}
@@ -588,7 +616,7 @@ static int bd__merge_hypot(struct btf_dedup *d)
 			continue;
 		/* T may be a base type: through bd__set_map(), undone after */
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
-			err = bd__set_map(d, t, c);
+			err = bd__resolved(d, t) ?: bd__set_map(d, t, c);
 		if (!err && (tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
 		    ck != BTF_KIND_FWD && bd__mapped(d, c) && !bd__mapped(d, t))
 			err = bd__set_map(d, t, c);
@@ -628,8 +656,12 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 				to = cand;
 				break;
 			}
-			if (!bd__compat_enum(d, id, t, cand, c))
+			if (!bd__compat_enum(d, id, t, cand, c) ||
+			    !bd__may_resolve(d, id))
 				continue;
+			err = bd__resolved(d, id);
+			if (err)
+				return err;
 			if (is_enum_fwd(t)) {
 				to = cand;
 				break;
@@ -751,9 +783,15 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 
 		if (!btf_is_fwd(t) || d->map[id] != id)
 			continue;
+		if (!bd__may_resolve(d, id))
+			continue;
 		c = bd__unique_named(d, id);
-		if (c && btf_kind(bd__type(d, c)) == fwd_kind(t))
+		if (c && btf_kind(bd__type(d, c)) == fwd_kind(t)) {
+			err = bd__resolved(d, id);
+			if (err)
+				return err;
 			d->map[id] = c;
+		}
 	}
 	return 0;
 }

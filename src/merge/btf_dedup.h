@@ -21,11 +21,19 @@
 
 struct btf;
 struct btf_dedup;
+struct key_set;
 
 /* One per worker: scratch space reused from one BTF to the next.  IDX:
  * the base's index; NULL for whole dedups. */
 struct btf_dedup *btf_dedup__new(const struct base_index *idx);
 void btf_dedup__free(struct btf_dedup *d);
+/*
+ * A batch's dedup, whose input is not all there is (fwd_names.h): FWDs and
+ * declared-only enums named in KEEP stay as they are, and the names of the
+ * others it resolves are added to RESOLVED.  Whole dedups only.
+ */
+void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
+		      struct key_set *resolved);
 
 /*
  * MOD is standalone BTF whose strings libbpf interned (built with

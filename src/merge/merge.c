@@ -38,6 +38,8 @@ int merge_state__dedup(struct merge_state *m)
 
 	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL)))
 		return -ENOMEM;
+	/* not the final dedup: FWDs it resolves are checked after that */
+	btf_dedup__batch(m->dedup, m->keep_fwds, &a->fwd_names);
 
 	ids = malloc((a->nr_funcs + a->nr_params + a->nr_vars + 1) *
 		     sizeof(*ids));
@@ -129,7 +131,8 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		memcpy(a->tags + a->nr_tags, frag->tags,
 		       frag->nr_tags * sizeof(*a->tags));
 	a->nr_tags += frag->nr_tags;
-	if (btf__type_cnt(a->btf) >= m->dedup_at)
+	err = key_set__add_all(&a->fwd_names, &frag->fwd_names);
+	if (!err && btf__type_cnt(a->btf) >= m->dedup_at)
 		err = merge_state__dedup(m);
 out:
 	str_arena__splice(&a->strs, &frag->strs);	/* names still used */

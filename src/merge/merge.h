@@ -22,6 +22,8 @@ struct merge_state {
 	uint32_t min_growth;		/* ... and at least this many new types */
 	size_t nr_dedups;
 	struct btf_dedup *dedup;	/* scratch of the dedups, made on need */
+	/* declarations our dedups must leave to the final one (fwd_names.h) */
+	const struct key_set *keep_fwds;
 };
 
 /*

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "merge/btf_dedup.h"
+#include "merge/fwd_names.h"
 
 #define CHECK(c) do {							\
 	if (!(c)) {							\
@@ -106,6 +107,26 @@ static int test_enum_fwd(void)
 }
 
 /*
+ * CU 1: struct b { int x; }; struct a { struct b *p; }
+ * CU 2: struct b; struct a { struct b *p; }
+ * Returns struct b's id.
+ */
+static int add_a_b(struct btf *b)
+{
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int sb = btf__add_struct(b, "b", 4), pb;
+
+	btf__add_field(b, "x", i, 0, 0);
+	pb = btf__add_ptr(b, sb);
+	btf__add_struct(b, "a", 8);
+	btf__add_field(b, "p", pb, 0, 0);
+	pb = btf__add_ptr(b, btf__add_fwd(b, "b", BTF_FWD_STRUCT));
+	btf__add_struct(b, "a", 8);
+	btf__add_field(b, "p", pb, 0, 0);
+	return sb;
+}
+
+/*
  * btf_dedup_is_equiv() and btf_dedup_merge_hypot_map(): struct a { struct
  * b *p; } in a CU that declares b only (FWD) is the same struct a as in
  * a CU that defines b, and that FWD becomes struct b.
@@ -114,20 +135,8 @@ static int test_fwd_by_graph(void)
 {
 	const char *name = "fwd by graph";
 	struct btf *b = new_btf();
-	int i, sb, pb, fb;
 
-	/* CU 1: struct b { int x; }; struct a { struct b *p; } */
-	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	sb = btf__add_struct(b, "b", 4);
-	btf__add_field(b, "x", i, 0, 0);
-	pb = btf__add_ptr(b, sb);
-	btf__add_struct(b, "a", 8);
-	btf__add_field(b, "p", pb, 0, 0);
-	/* CU 2: struct b; struct a { struct b *p; } */
-	fb = btf__add_fwd(b, "b", BTF_FWD_STRUCT);
-	pb = btf__add_ptr(b, fb);
-	btf__add_struct(b, "a", 8);
-	btf__add_field(b, "p", pb, 0, 0);
+	add_a_b(b);
 	b = dedup(b, NULL, 0);
 	CHECK(b);
 	CHECK(count(b, BTF_KIND_STRUCT, "a") == 1);
@@ -311,11 +320,71 @@ static int test_vars_and_ids(void)
 	return 0;
 }
 
+/*
+ * Ours, not libbpf's: a batch's dedup (btf_dedup__batch()) leaves FWDs and
+ * declared enums of the names it is told to keep, by graph and by name,
+ * notes the names it resolves, and fwd_names__conflicts() finds those the
+ * final output defines twice.
+ */
+static int test_batch(void)
+{
+	const char *name = "batch";
+	struct key_set keep = { 0 }, resolved = { 0 }, conflicts = { 0 };
+	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf *b = new_btf(), *out = NULL, *two;
+	int i, sb, id;
+
+	/* add_a_b(); a FWD c and struct c; enum e declared and defined */
+	sb = add_a_b(b);
+	i = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+	btf__add_ptr(b, btf__add_fwd(b, "c", BTF_FWD_STRUCT));
+	btf__add_struct(b, "c", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	btf__add_enum(b, "e", 4);
+	btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "A", 1);
+	two = btf__new_empty();
+	CHECK(d && two);
+	/* keep b and e: as if another batch defined them otherwise */
+	CHECK(!key_set__add(&keep, fwd_names__key(b, btf__type_by_id(b, sb))));
+	id = btf__find_by_name_kind(b, "e", BTF_KIND_ENUM);
+	CHECK(!key_set__add(&keep, fwd_names__key(b, btf__type_by_id(b, id))));
+	key_set__sort(&keep);
+	btf_dedup__batch(d, &keep, &resolved);
+	CHECK(!btf_dedup__run(d, b, NULL, NULL, 0, &out));
+	CHECK(count(out, BTF_KIND_STRUCT, "a") == 2);
+	CHECK(count(out, BTF_KIND_FWD, "b") == 1);
+	CHECK(count(out, BTF_KIND_FWD, "c") == 0);
+	CHECK(count(out, BTF_KIND_ENUM, "e") == 2);
+	/* c was resolved: only its name is noted */
+	key_set__sort(&resolved);
+	id = btf__find_by_name_kind(out, "c", BTF_KIND_STRUCT);
+	CHECK(resolved.nr == 1 &&
+	      key_set__has(&resolved, fwd_names__key(out, btf__type_by_id(out, id))));
+	/* an output with two struct c conflicts with that guess */
+	i = btf__add_int(two, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(two, "c", 4);
+	btf__add_field(two, "x", i, 0, 0);
+	CHECK(fwd_names__conflicts(&resolved, two, &conflicts) == 0);
+	btf__add_struct(two, "c", 8);
+	btf__add_field(two, "y", i, 0, 0);
+	CHECK(fwd_names__conflicts(&resolved, two, &conflicts) == 1);
+	btf__free(two);
+	btf__free(out);
+	btf__free(b);
+	btf_dedup__free(d);
+	key_set__free(&keep);
+	key_set__free(&resolved);
+	key_set__free(&conflicts);
+	return 0;
+}
+
 int main(void)
 {
 	if (test_int() || test_enum_fwd() || test_fwd_by_graph() ||
 	    test_fwd_by_name() || test_cycle() || test_identical_copies() ||
-	    test_shapes() || test_typedef_graph() || test_vars_and_ids())
+	    test_shapes() || test_typedef_graph() || test_vars_and_ids() ||
+	    test_batch())
 		return 1;
 	printf("ok\n");
 	return 0;

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A set of 64-bit keys: added in any order, then sorted once and looked up
+ * by binary search.
+ */
+#ifndef DWARF2BTF_KEY_SET_H
+#define DWARF2BTF_KEY_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct key_set {
+	uint64_t *keys;
+	size_t nr, cap;
+	bool sorted;		/* sorted and unique: key_set__sort() */
+};
+
+int key_set__add(struct key_set *s, uint64_t key);
+int key_set__add_all(struct key_set *s, const struct key_set *from);
+void key_set__sort(struct key_set *s);
+/* S must be sorted. */
+bool key_set__has(const struct key_set *s, uint64_t key);
+/* Keys that S holds more than once go to OUT (emptied, sorted). */
+int key_set__repeated(struct key_set *s, struct key_set *out);
+void key_set__free(struct key_set *s);
+
+#endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Declarations a batch may not decide alone (fwd_names.h). */
+#include <bpf/btf.h>
+
+#include "lib/hash.h"
+#include "lib/key_set.h"
+#include "merge/fwd_names.h"
+
+uint64_t fwd_names__key(const struct btf *btf, const struct btf_type *t)
+{
+	const char *s = btf__name_by_offset(btf, t->name_off);
+	uint64_t h = hash_str(s ? s : "");
+
+	/* FWDs stand for structs and unions; enums declare themselves */
+	return h * 31 + (btf_is_any_enum(t) ? 2 : 1);
+}
+
+/* A definition a FWD or a declared-only enum could stand for. */
+static bool is_definition(const struct btf_type *t)
+{
+	if (!t->name_off)
+		return false;
+	if (btf_is_composite(t))
+		return true;
+	return btf_is_any_enum(t) && btf_vlen(t);
+}
+
+int fwd_names__conflicts(struct key_set *resolved, const struct btf *out,
+			 struct key_set *conflicts)
+{
+	struct key_set defs = { 0 };
+	uint32_t id, n = btf__type_cnt(out);
+	int err = 0;
+
+	conflicts->nr = 0;
+	if (!resolved->nr)
+		return 0;
+	if (!resolved->sorted)
+		key_set__sort(resolved);
+	for (id = 1; !err && id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(out, id);
+		uint64_t key;
+
+		if (!is_definition(t))
+			continue;
+		key = fwd_names__key(out, t);
+		if (key_set__has(resolved, key))
+			err = key_set__add(&defs, key);
+	}
+	if (!err)
+		err = key_set__repeated(&defs, conflicts);
+	key_set__free(&defs);
+	return err ? err : (int)conflicts->nr;
+}
