@@ -426,15 +426,20 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 	return err;
 }
 
-/* The final dedup of standalone BTF: *@btf becomes the result. */
-static int pipeline__dedup(struct btf **btf)
+/*
+ * The final dedup of standalone BTF: *@btf becomes the result.  It takes
+ * over the scratch of @m's dedups rather than hold two.
+ */
+static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 {
-	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf_dedup *d = m->dedup ? m->dedup : btf_dedup__new(NULL);
 	struct btf *out;
 	int err;
 
+	m->dedup = NULL;
 	if (!d)
 		return -ENOMEM;
+	btf_dedup__batch(d, NULL, NULL);	/* this one decides all */
 	err = btf_dedup__run(d, *btf, NULL, NULL, 0, &out);
 	btf_dedup__free(d);
 	if (!err)
@@ -618,7 +623,7 @@ static int pipeline__run_once(const char *path,
 	st.nr_vars = n;
 	stats__phase_end(&st, PHASE_FUNCS);
 
-	err = split ? 0 : pipeline__dedup(&btf);
+	err = split ? 0 : pipeline__dedup(m, &btf);
 	if (!err && split) {
 		stats__phase_end(&st, PHASE_DEDUP);
 		err = pipeline__split_dedup(opts, &btf);

@@ -61,7 +61,10 @@ struct btf_dedup {
 	uint32_t cap_types;
 	int depth;		/* of bd__equiv() and bd__ref() */
 	struct id_chains split;	/* canonical module types, by shallow hash */
-	struct id_chains names;	/* canonical module structs and unions */
+	/* canonical module structs and unions: slots 1.. of name_ids */
+	struct id_chains names;
+	uint32_t *name_ids;
+	uint32_t cap_name_ids;
 	uint32_t *new_id;	/* per module type: its id in the output */
 	uint32_t cap_new;
 	/* module string offset + 1 -> base offset: written behind const */
@@ -104,6 +107,7 @@ void btf_dedup__free(struct btf_dedup *d)
 	free(d->dirty);
 	free(d->new_id);
 	free(d->types);
+	free(d->name_ids);
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
 	if (d->xlat)
@@ -739,10 +743,11 @@ static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id);
 	uint64_t h = dedup_hash__name(d->mod, t->name_off);
-	uint32_t found = 0, c;
+	uint32_t found = 0, c, s;
 
-	for (c = id_chains__next(&d->names, h, 0); c;
-	     c = id_chains__next(&d->names, h, c)) {
+	for (s = id_chains__next(&d->names, h, 0); s;
+	     s = id_chains__next(&d->names, h, s)) {
+		c = d->name_ids[s - 1];
 		if (!bd__str_eq(d, id, t->name_off, c, bd__type(d, c)->name_off))
 			continue;
 		if (found)
@@ -766,17 +771,29 @@ static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 /* A FWD no graph walk resolved: the struct of its name, if only one. */
 static int bd__resolve_fwds(struct btf_dedup *d)
 {
-	uint32_t id, c;
+	uint32_t id, c, n = 0;
 	int err;
 
-	err = id_chains__init(&d->names, d->start, d->end - d->start);
+	/* indexed by slot: far fewer than all the types */
+	for (id = d->start; id < d->end; id++)
+		n += btf_is_composite(bd__type(d, id)) && d->map[id] == id;
+	if (n > d->cap_name_ids) {
+		free(d->name_ids);
+		d->name_ids = malloc(n * sizeof(*d->name_ids));
+		d->cap_name_ids = d->name_ids ? n : 0;
+		if (!d->name_ids)
+			return -ENOMEM;
+	}
+	err = id_chains__init(&d->names, 1, n);
 	if (err)
 		return err;
-	for (id = d->start; id < d->end; id++) {
+	for (n = 0, id = d->start; id < d->end; id++) {
 		const struct btf_type *t = bd__type(d, id);
 
-		if (btf_is_composite(t) && d->map[id] == id)
-			id_chains__add(&d->names, id, dedup_hash__name(d->mod, t->name_off));
+		if (!btf_is_composite(t) || d->map[id] != id)
+			continue;
+		d->name_ids[n++] = id;
+		id_chains__add(&d->names, n, dedup_hash__name(d->mod, t->name_off));
 	}
 	for (id = d->start; id < d->end; id++) {
 		const struct btf_type *t = bd__type(d, id);
