@@ -5,6 +5,7 @@
  *   dwarf2btf [options] FILE         add/replace FILE's .BTF section
  *   dwarf2btf [options] -o OUT FILE  write raw BTF to OUT
  *   dwarf2btf diff A B [--base B]    compare two BTF blobs semantically
+ *   dwarf2btf explain FILE [FUNC...] why a function is (not) in the BTF
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +24,8 @@
 #include "batch.h"
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
+#include "explain/func_log.h"
+#include "explain_cmd.h"
 #include "output/distill.h"
 #include "pipeline.h"
 #include "btf_features.h"
@@ -36,6 +39,7 @@ static void usage(FILE *f)
 "Usage: dwarf2btf [OPTIONS] FILE\n"
 "       dwarf2btf [OPTIONS] [-o DIR/] FILE...\n"
 "       dwarf2btf diff A B [--base BASE]\n"
+"       dwarf2btf explain [--all] [--json] FILE [FUNC...]\n"
 "\n"
 "Encode BTF from the DWARF debug info of the ELF FILE (a vmlinux, a module,\n"
 "an object file).  Without -o, FILE gets a .BTF section, added or replaced\n"
@@ -88,12 +92,16 @@ static void usage(FILE *f)
 "--btf_gen_optimized, --btf_encode_force, --btf_attributes,\n"
 "--skip_encoding_btf_inconsistent_proto, --lang=LANG,... (only CUs of\n"
 "these languages), --lang_exclude=LANG,... (all but these; also from\n"
-"PAHOLE_LANG_EXCLUDE) and -V.\n"
+"PAHOLE_LANG_EXCLUDE).\n"
+"  -V, --verbose        print pahole's line for each function left out\n"
+"                       (\"NAME : skipping BTF encoding of function due to\n"
+"                       REASON\") to stdout\n"
 "  -h, --help           show this help and exit\n"
 "      --version        print the version and exit\n"
 "\n"
 "The output is the same for any -j.  Exit status: 0 on success, 1 on error,\n"
-"2 on a usage error.  'dwarf2btf diff --help' describes the comparison.\n");
+"2 on a usage error.  'dwarf2btf diff --help' describes the comparison,\n"
+"'dwarf2btf explain --help' the reasons a function is left out.\n");
 }
 
 enum {
@@ -424,8 +432,12 @@ int main(int argc, char **argv)
 	const char *base_path = NULL;
 	struct file_list list = { 0 };
 	bool batch = false;	/* --files-from: -o is a directory */
-	bool lang_given = false, btf_attributes = false;
+	bool lang_given = false, btf_attributes = false, verbose = false;
 	bool relocate = false, out_dir;
+	struct func_report verbose_rep = {
+		.decided = func_log__pahole,
+		.ctx = stdout,
+	};
 	struct stat st;
 	int c, err;
 
@@ -436,6 +448,8 @@ int main(int argc, char **argv)
 	features__set_default(&opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_cmd__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "explain"))
+		return explain_cmd__main(argc - 1, argv + 1);
 	/* every error is ours to say, in one line (libbpf would add its own) */
 	libbpf_set_print(NULL);
 
@@ -526,8 +540,10 @@ int main(int argc, char **argv)
 		case OPT_BTF_ATTRIBUTES:
 			btf_attributes = true;
 			break;
-		case 'J':	/* encoding BTF is all we do */
 		case 'V':
+			verbose = true;
+			break;
+		case 'J':	/* encoding BTF is all we do */
 		case OPT_NOOP:
 			break;
 		case OPT_SKIP_ENUM64:
@@ -618,6 +634,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (verbose)
+		opts.report = &verbose_rep;
 	if (relocate) {
 		err = relocate_file(list.v[0], opts.base, base_path,
 				    opts.out_path, &hooks);

@@ -486,6 +486,7 @@ static int pipeline__run_once(const char *path,
 {
 	struct consumer cons = { .path = path };
 	struct merge_state *m = &cons.m;
+	struct func_report rep;
 	struct btf *btf = NULL;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
@@ -606,8 +607,14 @@ static int pipeline__run_once(const char *path,
 
 	st.nr_types_in = m->acc.nr_types_in;
 	st.nr_func_cands = m->acc.nr_funcs;
+	memset(&rep, 0, sizeof(rep));
+	if (opts->report) {
+		rep.decided = opts->report->decided;
+		rep.ctx = opts->report->ctx;
+	}
 	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
-			m->acc.params, m->acc.tags);
+			m->acc.params, m->acc.tags, &rep);
+	memcpy(st.func_verdicts, rep.counts, sizeof(rep.counts));
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
@@ -649,7 +656,7 @@ static int pipeline__run_once(const char *path,
 
 	if (ef.big_endian)
 		btf__set_endianness(btf, BTF_BIG_ENDIAN);
-	err = write_output(path, opts, btf, &st.out_bytes);
+	err = opts->dry_run ? 0 : write_output(path, opts, btf, &st.out_bytes);
 	stats__phase_end(&st, PHASE_WRITE);
 	if (!err && opts->stats)
 		stats__print(&st, stderr);

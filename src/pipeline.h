@@ -13,6 +13,7 @@
 
 struct btf;
 struct btf_dedup;
+struct func_report;
 struct stats;
 struct output_batch;
 
@@ -25,6 +26,7 @@ struct pipeline_opts {
 	const char *debug_root;	/* NULL: DEBUG_FILE_ROOT */
 	const char *alt_file;	/* dwz's supplementary file; NULL: search */
 	bool stats;
+	bool dry_run;		/* decide everything, write nothing */
 	/*
 	 * Split BTF over this base (a vmlinux's, for modules): types it has
 	 * are referred to, not repeated.  Read-only while encoding; call
@@ -34,6 +36,8 @@ struct pipeline_opts {
 	/* scratch for matching types against an indexed base; NULL: own */
 	struct btf_dedup *split_dedup;
 	struct stats *stats_out;	/* a batch's: this file's stats go here */
+	/* told of each function decision (decide/funcs.h); NULL: none */
+	const struct func_report *report;
 	struct output_batch *out_batch;	/* raw output committed by a batch */
 };
 

@@ -36,6 +36,31 @@ void stats__phase_end(struct stats *st, enum stats_phase phase)
 	st->mark = now;
 }
 
+/* Functions by name: how many encoded, and why the others are not. */
+static void stats__print_verdicts(const struct stats *st, FILE *f)
+{
+	const char *sep;
+	size_t left = 0;
+	int v;
+
+	for (v = FUNC_SKIP_BAD_REG; v < FUNC_VERDICT__MAX; v++)
+		left += st->func_verdicts[v];
+	fprintf(f, "stats: function names %zu encoded", st->func_verdicts[FUNC_ENCODED] +
+		st->func_verdicts[FUNC_ENCODED_CLONE]);
+	if (st->func_verdicts[FUNC_ENCODED_CLONE])
+		fprintf(f, " (%zu as clones)", st->func_verdicts[FUNC_ENCODED_CLONE]);
+	fprintf(f, ", %zu left out", left);
+	sep = ":";
+	for (v = FUNC_SKIP_BAD_REG; v < FUNC_VERDICT__MAX; v++) {
+		if (!st->func_verdicts[v])
+			continue;
+		fprintf(f, "%s %zu %s", sep, st->func_verdicts[v],
+			func_verdict__name(v));
+		sep = ",";
+	}
+	fputc('\n', f);
+}
+
 void stats__print(const struct stats *st, FILE *f)
 {
 	struct rusage ru;
@@ -57,6 +82,7 @@ void stats__print(const struct stats *st, FILE *f)
 		st->nr_types_in, st->nr_types);
 	fprintf(f, "stats: functions %zu encoded of %zu candidates\n",
 		st->nr_funcs, st->nr_func_cands);
+	stats__print_verdicts(st, f);
 	fprintf(f, "stats: variables %zu\n", st->nr_vars);
 	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
 	if (st->nr_reruns)
@@ -79,4 +105,6 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->nr_vars += st->nr_vars;
 	sum->out_bytes += st->out_bytes;
 	sum->nr_reruns += st->nr_reruns;
+	for (i = 0; i < FUNC_VERDICT__MAX; i++)
+		sum->func_verdicts[i] += st->func_verdicts[i];
 }

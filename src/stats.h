@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "decide/funcs.h"
+
 enum stats_phase {
 	PHASE_ELF,		/* open ELF, build the symbol index */
 	PHASE_ENCODE,		/* per-CU encoding and in-order merge */
@@ -28,6 +30,8 @@ struct stats {
 	size_t nr_func_cands;
 	size_t nr_vars;
 	size_t out_bytes;
+	/* functions (ELF keys) by enum func_verdict (decide/funcs.h) */
+	size_t func_verdicts[FUNC_VERDICT__MAX];
 	size_t nr_reruns;		/* batches guessed (fwd_names.h) */
 	int jobs;
 };

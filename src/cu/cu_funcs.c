@@ -46,6 +46,8 @@ struct fn_param {
 	/* found by the analysis */
 	bool optimized;		/* not passed */
 	bool unexpected;	/* not where the ABI puts it */
+	uint8_t opt_how;	/* enum func_opt_how, when optimized */
+	int want_reg;		/* when unexpected: where the ABI puts it */
 	bool use_member;	/* passed as member, not as the whole struct */
 };
 
@@ -57,6 +59,8 @@ struct fn_info {
 	bool varargs;
 	bool reordered;
 	bool nocall;
+	/* reordered: the first parameter not at its origin's position */
+	int reordered_param, reordered_from;
 };
 
 struct fn_set {
@@ -175,6 +179,7 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	p->off = dwarf_dieoffset(die);
 	p->idx = idx;
 	p->loc.reg = LOC_UNKNOWN;
+	p->want_reg = -1;
 	if (die_ref(die, DW_AT_abstract_origin, &origin))
 		p->origin_off = dwarf_dieoffset(&origin);
 	if (dwarf_attr_integrate(die, DW_AT_name, &attr) &&
@@ -352,8 +357,11 @@ static int fn_set__link_origins(struct fn_set *fs)
 				o->member_type = p->member_type;
 				o->member_is_struct = p->member_is_struct;
 			}
-			if (o->idx != p->idx)
+			if (o->idx != p->idx && !fn->reordered) {
 				fn->reordered = true;
+				fn->reordered_param = j;
+				fn->reordered_from = o->idx;
+			}
 		}
 	}
 	return 0;
@@ -400,6 +408,7 @@ static void fn_params__match_clang(struct fn_param *ps, size_t n,
 				if (abi->regs[k] == p->loc.reg)
 					found = true;
 			p->unexpected = !found;
+			p->want_reg = abi->regs[reg_idx];
 		}
 		reg_idx += slots;
 	}
@@ -425,9 +434,12 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 		int slots = fn_param__slots(p, abi);
 		bool consumes = true;
 
+		if (regs_left)
+			p->want_reg = abi->regs[reg_idx];
 		if (p->has_loc) {
 			if (ts && p->loc.konst) {
 				p->optimized = true;
+				p->opt_how = FUNC_OPT_CONST;
 				consumes = false;
 			} else if (!regs_left) {
 				consumes = false;
@@ -441,6 +453,7 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 					p->unexpected = true;
 				else
 					p->optimized = true;
+				p->opt_how = FUNC_OPT_NO_REG;
 			} else if (abi->regs[reg_idx] >= 0 &&
 				   p->loc.reg != abi->regs[reg_idx]) {
 				p->unexpected = true;
@@ -463,6 +476,7 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 			}
 		} else if (p->has_const && !clang) {
 			p->optimized = true;
+			p->opt_how = FUNC_OPT_CONST;
 		} else if (ts) {
 			if (regs_left &&
 			    fn_param__next_keeps_slots(p, end, reg_idx, slots, abi)) {
@@ -470,6 +484,7 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 				continue;
 			}
 			p->optimized = true;
+			p->opt_how = FUNC_OPT_NOT_PASSED;
 			consumes = false;
 		}
 		if (consumes)
@@ -495,12 +510,28 @@ static bool fn_params__uncertain(const struct fn_param *ps, size_t n,
 	return false;
 }
 
+/* A parameter's position for struct func_why. */
+static uint8_t why_param(size_t j)
+{
+	return j < FUNC_WHY_NONE ? j : FUNC_WHY_NONE - 1;
+}
+
 static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
-				bool clang, bool ts)
+				bool clang, bool ts, struct func_why *why)
 {
 	bool optimized = false, unexpected = false, has_struct = false;
 	struct fn_param *ps;
 	size_t j;
+
+	memset(why, FUNC_WHY_NONE, 4);
+	why->optimized_how = 0;
+	why->reordered_from = 0;
+	why->reg = why->want = -1;
+	why->nr_params = why_param(fn->nr_params);
+	if (fn->reordered) {
+		why->reordered = why_param(fn->reordered_param);
+		why->reordered_from = why_param(fn->reordered_from);
+	}
 
 	/* without parameters fs->params may not even exist */
 	if (fn->nr_params) {
@@ -514,11 +545,26 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 	for (j = 0; j < fn->nr_params; j++) {
 		const struct fn_param *p = &ps[j];
 
-		if (p->optimized || !p->has_loc)
+		if ((p->optimized || !p->has_loc) && !optimized) {
 			optimized = true;
+			why->optimized = why_param(j);
+			why->optimized_how = p->optimized ? p->opt_how :
+					     p->has_const ? FUNC_OPT_CONST :
+					     FUNC_OPT_NO_LOC;
+		}
+		if (p->unexpected && !unexpected) {
+			why->bad_reg = why_param(j);
+			why->reg = p->loc.reg;
+			why->want = p->want_reg;
+		}
 		unexpected |= p->unexpected;
 		has_struct |= p->use_member ? p->member_is_struct : p->is_struct;
 	}
+	for (j = fs->abi.nr_regs; j < fn->nr_params; j++)
+		if (ps[j].packed) {
+			why->uncertain = why_param(j);
+			break;
+		}
 	return (optimized ? FUNC_CAND_OPTIMIZED : 0) |
 	       (fn->nr_params && fn_params__uncertain(ps, fn->nr_params,
 						      &fs->abi) ?
@@ -591,7 +637,9 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	fc->first_param = ctx->frag->nr_params;
 	fc->nr_params = np;
 	ts = ctx->env->opts->true_signature && clang && fn->nocall;
-	fc->flags = fn_set__analyze(fs, fn, clang, ts);
+	fc->flags = fn_set__analyze(fs, fn, clang, ts, &fc->why);
+	fc->die_off = dwarf_dieoffset(&fn->die);
+	fc->cu_name = dwarf_diename(ctx->cudie);
 	for (j = 0; j < fn->nr_params; j++) {
 		fp = &ctx->frag->params[ctx->frag->nr_params];
 		err = fn_param__btf(&fs->params[fn->first_param + j], ctx, fn,

@@ -21,9 +21,33 @@ struct btf;
  * some ELF function symbol (see elf_func_key).  Whether it becomes a FUNC
  * is decided in funcs.c once every CU has been seen.
  */
+/*
+ * Why a candidate has the flags it has, for `--verbose` and `dwarf2btf
+ * explain`: the first parameter (0-based) behind each, FUNC_WHY_NONE for
+ * none.
+ */
+#define FUNC_WHY_NONE	0xff
+enum func_opt_how {
+	FUNC_OPT_NO_LOC,	/* no location at all */
+	FUNC_OPT_CONST,		/* only a constant value */
+	FUNC_OPT_NO_REG,	/* a location naming no register */
+	FUNC_OPT_NOT_PASSED,	/* its register holds the next one */
+};
+
+struct func_why {
+	uint8_t optimized, bad_reg, uncertain, reordered;
+	uint8_t optimized_how;	/* enum func_opt_how */
+	uint8_t reordered_from;	/* the abstract origin's position of it */
+	uint8_t nr_params;	/* the DIE's (those above are its positions) */
+	int16_t reg, want;	/* bad_reg: DWARF register, and the ABI's */
+};
+
 struct func_cand {
 	const char *key;	/* the ELF key: owned by the symbol index */
 	uint64_t addr;		/* DW_AT_low_pc, 0 when the DIE had none */
+	uint64_t die_off;	/* its DW_TAG_subprogram */
+	const char *cu_name;	/* its CU's DW_AT_name, NULL: none */
+	struct func_why why;
 	uint32_t ret_type;	/* type ids are the fragment's */
 	uint32_t first_param;	/* into cu_fragment.params */
 	uint32_t nr_params;	/* varargs is a last ("", 0) parameter */

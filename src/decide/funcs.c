@@ -104,19 +104,65 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 	}
 }
 
-static bool protos_match(const struct btf *btf, const struct func_param *params,
-			 const struct func_cand *a, const struct func_cand *b)
+/* Where the prototypes of A and B differ first (pahole's order), *PARAM. */
+static enum func_mismatch protos_match(const struct btf *btf,
+				       const struct func_param *params,
+				       const struct func_cand *a,
+				       const struct func_cand *b,
+				       uint32_t *param)
 {
 	uint32_t i;
 
-	if (a->nr_params != b->nr_params ||
-	    !types_match(btf, a->ret_type, b->ret_type, 0))
-		return false;
+	if (a->nr_params != b->nr_params)
+		return FUNC_MISMATCH_NR_PARAMS;
+	if (!types_match(btf, a->ret_type, b->ret_type, 0))
+		return FUNC_MISMATCH_RETURN;
 	for (i = 0; i < a->nr_params; i++)
 		if (!types_match(btf, params[a->first_param + i].type_id,
-				 params[b->first_param + i].type_id, 0))
-			return false;
-	return true;
+				 params[b->first_param + i].type_id, 0)) {
+			*param = i;
+			return FUNC_MISMATCH_PARAM;
+		}
+	return FUNC_MISMATCH_NONE;
+}
+
+/* Ours in a word, for people, and pahole's (which scripts grep for). */
+static const struct {
+	const char *name, *text, *pahole;
+} verdicts[FUNC_VERDICT__MAX] = {
+	[FUNC_ENCODED] = { "encoded", "encoded", NULL },
+	[FUNC_ENCODED_CLONE] = { "encoded-clone",
+		"encoded under a clone's name", NULL },
+	[FUNC_SKIP_BAD_REG] = { "unexpected-register",
+		"a parameter is not where the calling convention puts it",
+		"unexpected register usage for parameter" },
+	[FUNC_SKIP_INCONSISTENT] = { "inconsistent", "its prototypes differ",
+		"inconsistet prototype" },	/* sic */
+	[FUNC_SKIP_UNCERTAIN] = { "uncertain-location",
+		"a packed struct is passed by value on the stack",
+		"uncertain parameter location" },
+	[FUNC_SKIP_REORDERED] = { "reordered", "its parameters were reordered",
+		"reordered parameters" },
+	[FUNC_SKIP_OPTIMIZED] = { "optimized",
+		"a parameter was optimized away and the signature changed",
+		"optimized parameters" },
+	[FUNC_SKIP_AMBIGUOUS] = { "ambiguous", "its name has several addresses",
+		"ambiguous address" },
+};
+
+const char *func_verdict__pahole(enum func_verdict v)
+{
+	return v < FUNC_VERDICT__MAX ? verdicts[v].pahole : NULL;
+}
+
+const char *func_verdict__name(enum func_verdict v)
+{
+	return v < FUNC_VERDICT__MAX ? verdicts[v].name : NULL;
+}
+
+const char *func_verdict__text(enum func_verdict v)
+{
+	return v < FUNC_VERDICT__MAX ? verdicts[v].text : NULL;
 }
 
 enum sym_kind {
@@ -165,36 +211,45 @@ static bool elf_symtab__skip_optimized(const struct elf_symtab *st,
 			FUNC_CAND_UNCERTAIN | FUNC_CAND_REORDERED)
 
 /*
- * Decide one group of candidates sharing a key; NULL: leave it out.  *NAME
- * is what the FUNC is called: the key, or with true_signature the clone
- * symbol whose code the chosen candidate describes.
+ * Decide one group of candidates sharing a key, into @d; d->chosen NULL:
+ * leave it out.  d->name is what the FUNC is called: the key, or with
+ * true_signature the clone symbol whose code the chosen candidate
+ * describes.
  */
-static const struct func_cand *decide_group(const struct btf *btf,
-					    const struct elf_symtab *st,
-					    const struct encode_opts *opts,
-					    const struct func_param *params,
-					    struct func_cand **g, size_t n,
-					    const char **name)
+static void decide_group(const struct btf *btf, const struct elf_symtab *st,
+			 const struct encode_opts *opts,
+			 const struct func_param *params,
+			 struct func_cand **g, size_t n,
+			 struct func_decision *d)
 {
 	const struct elf_func_key *k = elf_symtab__find_key(st, g[0]->key);
 	struct func_cand *first = g[0];
 	const struct func_cand *canon = first;
+	enum func_verdict v = FUNC_ENCODED;
 	uint32_t veto;
 	size_t i;
 
-	if (!k)
-		return NULL;
-	*name = first->key;
+	memset(d, 0, sizeof(*d));
+	d->name = first->key;
+	d->cands = g;
+	d->nr = n;
+	d->key = k;
+	if (!k)		/* candidates are made for keys only */
+		return;
 	for (i = 1; i < n; i++) {
 		struct func_cand *b = g[i];
 		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
 
 		first->flags |= shared;
 		b->flags |= shared;
-		if (!(shared & (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT |
-				FUNC_CAND_REORDERED)) &&
-		    !protos_match(btf, params, first, b))
+		if (shared & (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT |
+			      FUNC_CAND_REORDERED))
+			continue;
+		d->mismatch = protos_match(btf, params, first, b, &d->param);
+		if (d->mismatch) {
 			first->flags |= FUNC_CAND_INCONSISTENT;
+			d->other = b;
+		}
 	}
 	/*
 	 * true_signature: the first candidate (in CU order) that is the
@@ -206,17 +261,12 @@ static const struct func_cand *decide_group(const struct btf *btf,
 		const char *clone = elf_symtab__sym_at(st, k, g[i]->addr, SYM_CLONE);
 
 		if (clone && !(g[i]->flags & (FUNC_CAND_BAD_REG | FUNC_CAND_UNCERTAIN))) {
-			*name = clone;
-			return g[i];
+			d->name = clone;
+			d->chosen = g[i];
+			d->verdict = FUNC_ENCODED_CLONE;
+			return;
 		}
 	}
-	if (k->ambiguous)
-		return NULL;
-	veto = FUNC_CAND_VETO;
-	if (!opts->consistent_func)	/* pahole without consistent_func */
-		veto &= ~FUNC_CAND_INCONSISTENT;
-	if (first->flags & veto)
-		return NULL;
 	if (n > 1) {
 		const struct func_cand *any = NULL;
 
@@ -234,9 +284,24 @@ static const struct func_cand *decide_group(const struct btf *btf,
 		if (!canon)
 			canon = any ? any : first;
 	}
+	/* every reason that holds, the last one named (as pahole) */
+	veto = first->flags;
+	if (!opts->consistent_func)	/* pahole without consistent_func */
+		veto &= ~FUNC_CAND_INCONSISTENT;
+	if (veto & FUNC_CAND_BAD_REG)
+		v = FUNC_SKIP_BAD_REG;
+	if (veto & FUNC_CAND_INCONSISTENT)
+		v = FUNC_SKIP_INCONSISTENT;
+	if (veto & FUNC_CAND_UNCERTAIN)
+		v = FUNC_SKIP_UNCERTAIN;
+	if (veto & FUNC_CAND_REORDERED)
+		v = FUNC_SKIP_REORDERED;
 	if (elf_symtab__skip_optimized(st, opts, k, canon))
-		return NULL;
-	return canon;
+		v = FUNC_SKIP_OPTIMIZED;
+	if (k->ambiguous)
+		v = FUNC_SKIP_AMBIGUOUS;
+	d->verdict = v;
+	d->chosen = v == FUNC_ENCODED || v == FUNC_SKIP_OPTIMIZED ? canon : NULL;
 }
 
 /*
@@ -340,7 +405,7 @@ static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
 int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		const struct encode_opts *opts, struct func_cand *cands,
 		size_t nr, const struct func_param *params,
-		const struct decl_tag *tags)
+		const struct decl_tag *tags, struct func_report *rep)
 {
 	struct func_cand **sorted;
 	size_t i, j;
@@ -354,6 +419,7 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
 	for (i = 0; i < nr; i = j) {
 		const struct elf_kfunc *k = NULL;
+		struct func_decision d;
 		const struct func_cand *c;
 		const char *name;
 		bool kfunc;
@@ -361,9 +427,18 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 
 		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
 			;
-		c = decide_group(btf, syms, opts, params, &sorted[i], j - i, &name);
-		if (!c)
+		decide_group(btf, syms, opts, params, &sorted[i], j - i, &d);
+		if (!d.key)
 			continue;
+		if (rep) {
+			rep->counts[d.verdict]++;
+			if (rep->decided)
+				rep->decided(rep->ctx, btf, syms, params, &d);
+		}
+		if (d.verdict != FUNC_ENCODED && d.verdict != FUNC_ENCODED_CLONE)
+			continue;
+		c = d.chosen;
+		name = d.name;
 		/* a clone under its own name is no kfunc (nor in pahole) */
 		kfunc = opts->kfunc_tags && !strcmp(name, c->key);
 		/* attributes only with decl_tag_kfuncs, as in pahole */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `dwarf2btf explain`: for each function asked about, whether it is in the
+ * BTF and, if not, why, with the evidence a person needs to act on it: the
+ * prototypes that disagree and the CUs they come from, the parameter and
+ * where the DWARF puts it, the ELF symbols and their addresses, the packed
+ * struct passed by value.  Collected from the function decisions as they
+ * are taken (a func_report), printed as text or JSON afterwards.
+ */
+#ifndef DWARF2BTF_EXPLAIN_H
+#define DWARF2BTF_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "decide/funcs.h"
+
+struct explain_opts {
+	const char *path;	/* the input, for the output's heading */
+	int machine;		/* its e_machine: register names */
+	bool all;		/* every function left out */
+	bool json;
+	char **names;		/* functions asked about */
+	size_t nr_names;
+};
+
+struct explain;
+
+struct explain *explain__new(const struct explain_opts *opts);
+void explain__free(struct explain *e);
+/* What the pipeline must be given (pipeline_opts.report). */
+const struct func_report *explain__report(struct explain *e);
+/*
+ * Print what was collected, then the names asked about that are not
+ * functions of the input, and COUNTS (functions per enum func_verdict).
+ * Returns the number of names asked about that are not functions of the
+ * input, or -errno.
+ */
+int explain__print(struct explain *e, FILE *f, const size_t *counts);
+
+#endif

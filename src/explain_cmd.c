@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `dwarf2btf explain FILE [FUNC...]`: runs the pipeline as an encoding run
+ * would, writing nothing, and says of each function asked about (or, with
+ * --all, of each left out) whether it is in the BTF and why
+ * (explain/explain.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+
+#include "btf_features.h"
+#include "explain/explain.h"
+#include "explain_cmd.h"
+#include "input/elf_file.h"
+#include "lib/btf_load.h"
+#include "lib/log.h"
+#include "pipeline.h"
+#include "stats.h"
+
+static const char usage[] =
+"usage: dwarf2btf explain [options] FILE [FUNC...]\n"
+"\n"
+"Say whether each function FUNC gets BTF from FILE's DWARF and, if not,\n"
+"why: the prototypes that disagree and their CUs, the parameter and where\n"
+"the DWARF puts it, the ELF symbols, the packed struct passed by value.\n"
+"Ends with the number of functions per reason.  Nothing is written.\n"
+"\n"
+"  --all                 every function left out, and the FUNCs asked about\n"
+"  --json                JSON instead of text\n"
+"  --base=BASE, --btf_base=BASE\n"
+"                        FILE is a module over BASE's BTF (as when encoding)\n"
+"  --btf_features=LIST   the features of the encoding run to explain\n"
+"                        (default: default, as when encoding)\n"
+"  -j N, --jobs=N        threads (default: all CPUs)\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0; 1 when a FUNC is no function of FILE or FILE cannot be\n"
+"read; 2 on a usage error.\n";
+
+enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES };
+
+/* e_machine of PATH (register names), 0 when it cannot be read. */
+static int machine_of(const char *path)
+{
+	struct elf_file ef;
+	int m;
+
+	if (elf_file__open_quiet(&ef, path))
+		return 0;
+	m = ef.ehdr.e_machine;
+	elf_file__close(&ef);
+	return m;
+}
+
+int explain_cmd__main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "btf_base", required_argument, NULL, OPT_BASE },
+		{ "btf_features", required_argument, NULL, OPT_FEATURES },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pipeline_opts opts = { 0 };
+	struct explain_opts eo = { 0 };
+	const char *base_path = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct explain *e;
+	struct stats st = { 0 };
+	char *end;
+	int c, err, n;
+
+	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
+	features__set_default(&opts.enc);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ALL:
+			eo.all = true;
+			break;
+		case OPT_JSON:
+			eo.json = true;
+			break;
+		case OPT_BASE:
+			base_path = optarg;
+			break;
+		case OPT_FEATURES:
+			if (features__parse(optarg, false, &opts.enc))
+				return 2;
+			break;
+		case 'j':
+			opts.jobs = strtol(optarg, &end, 10);
+			if (*end || opts.jobs < 1 || opts.jobs > 1024) {
+				pr_err("explain: -j takes 1 to 1024, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	eo.path = argv[optind];
+	eo.names = argv + optind + 1;
+	eo.nr_names = argc - optind - 1;
+	eo.machine = machine_of(eo.path);
+	if (base_path) {
+		opts.base = btf_load__file(base_path, NULL, &err);
+		if (!opts.base)
+			return 1;
+		err = pipeline__prepare_base(opts.base);
+		if (err) {
+			pr_err("%s: %s", base_path, strerror(-err));
+			btf__free(opts.base);
+			return 1;
+		}
+	}
+	e = explain__new(&eo);
+	if (!e) {
+		pr_err("explain: %s", strerror(ENOMEM));
+		btf__free(opts.base);
+		return 1;
+	}
+	opts.dry_run = true;
+	opts.report = explain__report(e);
+	opts.stats_out = &st;
+	err = pipeline__run(eo.path, &opts);
+	n = err ? err : explain__print(e, stdout, st.func_verdicts);
+	if (n < 0 && !err)
+		pr_err("%s: %s", eo.path, strerror(-n));
+	explain__free(e);
+	btf__free(opts.base);
+	return n ? 1 : 0;
+}
