@@ -4,12 +4,16 @@
 # Install the Debian packages dwarf2btf builds and tests with, when any is
 # missing: `make test-deps`, which `make check` and `make demo` call, so a
 # fresh machine needs nothing done by hand.  Plain `make` never runs it.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
-# "install-deps.sh bench" adds what bench/all.sh draws its chart with.
+# "install-deps.sh bench" adds what bench/all.sh draws its chart with,
+# "install-deps.sh pahole-tests" what scripts/pahole-tests.sh needs.
 set -eu
 
 pkgs="gcc clang lld dwz make pkg-config python3 libelf-dev libdw-dev libbpf-dev
       zlib1g-dev libzstd-dev dwarves bpftool binutils time hyperfine"
 [ "${1:-}" = bench ] && pkgs="$pkgs python3-matplotlib"
+# scripts/pahole-tests.sh and scripts/check-explain.py: clang with
+# DW_CC_nocall, llvm-dwarfdump, gawk, and cmake to build dwarves
+[ "${1:-}" = pahole-tests ] && pkgs="$pkgs clang-19 llvm-19 gawk cmake"
 
 if ! command -v dpkg-query > /dev/null 2>&1; then
 	echo "install-deps: not a Debian system (no dpkg-query); install by hand what these Debian packages hold:" $pkgs >&2

@@ -20,6 +20,10 @@
 #   VMLINUX        the vmlinux the tests that need one read (default: the
 #                  Debian 6.12 one, scripts/fetch-kernel.sh)
 #   KEEP=1         keep the logs' folder (printed) instead of removing it
+#   CLANG_FOR_TESTS  the clang the tests call (default: clang-19, whose
+#                  DWARF has DW_CC_nocall; Debian 12's clang 14 has none)
+# gawk, when installed, is the tests' awk (two tests' scripts need it).
+# scripts/install-deps.sh pahole-tests installs clang-19, gawk and cmake.
 #
 # Exit status: 0 when every test that passes with pahole passes with ours.
 set -u
@@ -40,6 +44,13 @@ vmlinux=${VMLINUX:-$("$here/fetch-kernel.sh" | tail -n 1)} ||
 	die "no vmlinux (set VMLINUX)"
 
 tmp=$(mktemp -d)
+mkdir -p "$tmp/tools"
+# The clang tests need a clang that marks changed signatures DW_CC_nocall
+# (clang >= 15; Debian 12's clang is 14): CLANG_FOR_TESTS, else clang-19.
+clang_for=${CLANG_FOR_TESTS:-$(command -v clang-19)}
+[ -n "$clang_for" ] && ln -s "$clang_for" "$tmp/tools/clang"
+# btf_type_tag_order.sh's awk script is gawk's
+command -v gawk > /dev/null && ln -s "$(command -v gawk)" "$tmp/tools/awk"
 if [ "${KEEP:-}" = 1 ]; then
 	echo "logs in $tmp"
 else
@@ -91,13 +102,20 @@ for t in "$@"; do
 	declare -A rc=()
 	for enc in pahole ours; do
 		(cd "$src/tests" &&
-		 PATH="$tmp/$enc-enc:$build:$PATH" LD_LIBRARY_PATH="$build" \
+		 VERBOSE=1 PATH="$tmp/$enc-enc:$tmp/tools:$build:$PATH" \
+			LD_LIBRARY_PATH="$build" \
 			timeout 3600 bash "./$t" "$vmlinux") \
 			> "$tmp/$t.$enc.log" 2>&1
 		rc[$enc]=$?
 	done
 	printf '%-34s %-10s %-10s\n' "$t" "$(status "${rc[pahole]}")" \
 		"$(status "${rc[ours]}")"
+	# btf_functions.sh: how many skip lines its checks went through
+	for enc in pahole ours; do
+		n=$(sed -n 's/.*Skipped encoding \([0-9]*\) functions.*/\1/p' \
+			"$tmp/$t.$enc.log")
+		[ -n "$n" ] && echo "    $enc: $n functions' skip lines checked"
+	done
 	if [ "${rc[pahole]}" = 0 ] && [ "${rc[ours]}" != 0 ]; then
 		worse=$((worse + 1))
 		tail -n 5 "$tmp/$t.ours.log" | sed 's/^/    /'

@@ -18,6 +18,8 @@
 #include "explain_cmd.h"
 #include "input/elf_file.h"
 #include "lib/btf_load.h"
+#include "lib/hash.h"
+#include "lib/key_set.h"
 #include "lib/log.h"
 #include "pipeline.h"
 #include "stats.h"
@@ -28,6 +30,7 @@ static const char usage[] =
 "Say whether each function FUNC gets BTF from FILE's DWARF and, if not,\n"
 "why: the prototypes that disagree and their CUs, the parameter and where\n"
 "the DWARF puts it, the ELF symbols, the packed struct passed by value.\n"
+"A FUNC that is a variable: each of its DIEs, a VAR or why not.\n"
 "Ends with the number of functions per reason.  Nothing is written.\n"
 "\n"
 "  --all                 every function left out, and the FUNCs asked about\n"
@@ -75,6 +78,7 @@ int explain_cmd__main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct explain *e;
 	struct stats st = { 0 };
+	struct key_set names = { 0 };
 	char *end;
 	int c, err, n;
 
@@ -136,6 +140,14 @@ int explain_cmd__main(int argc, char **argv)
 		btf__free(opts.base);
 		return 1;
 	}
+	for (c = 0; c < (int)eo.nr_names; c++)
+		if (key_set__add(&names, hash_str(eo.names[c]))) {
+			pr_err("explain: %s", strerror(ENOMEM));
+			n = 1;
+			goto out;
+		}
+	key_set__sort(&names);
+	opts.enc.explain_names = &names;
 	opts.dry_run = true;
 	opts.report = explain__report(e);
 	opts.stats_out = &st;
@@ -143,6 +155,8 @@ int explain_cmd__main(int argc, char **argv)
 	n = err ? err : explain__print(e, stdout, st.func_verdicts);
 	if (n < 0 && !err)
 		pr_err("%s: %s", eo.path, strerror(-n));
+out:
+	key_set__free(&names);
 	explain__free(e);
 	btf__free(opts.base);
 	return n ? 1 : 0;

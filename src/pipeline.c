@@ -610,6 +610,7 @@ static int pipeline__run_once(const char *path,
 	memset(&rep, 0, sizeof(rep));
 	if (opts->report) {
 		rep.decided = opts->report->decided;
+		rep.vars_noted = opts->report->vars_noted;
 		rep.ctx = opts->report->ctx;
 	}
 	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
@@ -628,6 +629,9 @@ static int pipeline__run_once(const char *path,
 		goto out;
 	}
 	st.nr_vars = n;
+	if (rep.vars_noted)
+		rep.vars_noted(rep.ctx, syms, m->acc.var_notes,
+			       m->acc.nr_var_notes);
 	stats__phase_end(&st, PHASE_FUNCS);
 
 	err = split ? 0 : pipeline__dedup(m, &btf);

@@ -216,6 +216,7 @@ struct cu_ctx {
 	Dwarf_Die *vars;
 	size_t nr_vars, cap_vars;
 	size_t cap_frag_vars, cap_frag_funcs, cap_frag_params, cap_frag_tags;
+	size_t cap_frag_notes;
 	uint32_t first_id;	/* the CU's first type id in the batch BTF */
 	uint32_t next_id;
 	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */

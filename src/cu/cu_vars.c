@@ -11,6 +11,8 @@
 #include <bpf/btf.h>
 
 #include "cu/cu_internal.h"
+#include "lib/hash.h"
+#include "lib/key_set.h"
 
 /* pahole's btf_name_valid(): what the kernel accepts as a VAR name. */
 static bool var_name_valid(const char *n)
@@ -114,6 +116,47 @@ encode_env__var_section(const struct encode_env *env, uint64_t addr, uint64_t *o
 }
 
 /*
+ * The name of variable DIE: its own, or that of the declaration it
+ * defines (*NAMED becomes that DIE, in *SPEC).  NULL: none.
+ */
+static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
+			    Dwarf_Attribute *nattr)
+{
+	Dwarf_Attribute attr;
+
+	*named = die;
+	if (dwarf_attr(die, DW_AT_specification, &attr) &&
+	    die__formref(&attr, spec))
+		*named = spec;
+	return dwarf_attr_integrate(*named, DW_AT_name, nattr) ?
+	       dwarf_formstring(nattr) : NULL;
+}
+
+/* `dwarf2btf explain` asked about NAME: note what became of DIE. */
+static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
+			    const char *name, enum var_fate fate,
+			    const struct elf_data_section *sec, uint64_t off)
+{
+	const struct key_set *ask = ctx->env->opts->explain_names;
+	struct cu_fragment *frag = ctx->frag;
+	struct var_note *n;
+
+	if (!ask || !name || !key_set__has(ask, hash_str(name)))
+		return 0;
+	if (grow_array((void **)&frag->var_notes, &ctx->cap_frag_notes,
+		       frag->nr_var_notes + 1, sizeof(*n), 8))
+		return -ENOMEM;
+	n = &frag->var_notes[frag->nr_var_notes++];
+	n->name = name;
+	n->cu_name = dwarf_diename(ctx->cudie);
+	n->die_off = dwarf_dieoffset(die);
+	n->offset = off;
+	n->shndx = sec ? sec->shndx : 0;
+	n->fate = fate;
+	return 0;
+}
+
+/*
  * Top-level variables with a static address: those in .data..percpu (the
  * var feature), or in any data section (global_var).  As in pahole, the
  * section is the first one holding the address, and the symbol table is
@@ -123,15 +166,17 @@ encode_env__var_section(const struct encode_env *env, uint64_t addr, uint64_t *o
 int cu_ctx__collect_vars(struct cu_ctx *ctx)
 {
 	const struct elf_symtab *st = ctx->env->syms;
+	bool explain = ctx->env->opts->explain_names;
 	size_t i;
 
-	if (!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars)
+	if (!ctx->env->opts->encode_vars && !ctx->env->opts->global_vars &&
+	    !explain)
 		return 0;
 	for (i = 0; i < ctx->nr_vars; i++) {
 		Dwarf_Die *die = &ctx->vars[i], spec, *named = die;
 		Dwarf_Attribute nattr;
 		const struct elf_data_section *sec;
-		Dwarf_Attribute attr;
+		enum var_fate fate;
 		struct var_cand *vc;
 		uint64_t addr, off;
 		const char *name;
@@ -139,36 +184,63 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		__s64 size;
 		int err;
 
-		if (die_flag(die, DW_AT_declaration) ||
-		    die_flag(die, DW_AT_artificial) || !var_addr(die, &addr))
+		fate = die_flag(die, DW_AT_declaration) ? VAR_DECLARATION :
+		       die_flag(die, DW_AT_artificial) ? VAR_ARTIFICIAL :
+		       !var_addr(die, &addr) ? VAR_NO_ADDRESS : VAR_CANDIDATE;
+		if (fate != VAR_CANDIDATE) {
+			if (!explain)
+				continue;
+			name = var_name(die, &spec, &named, &nattr);
+			err = cu_ctx__note_var(ctx, die, name, fate, NULL, 0);
+			if (err)
+				return err;
 			continue;
-		/* A definition of an earlier declaration names it there. */
-		named = die;
-		if (dwarf_attr(die, DW_AT_specification, &attr) &&
-		    die__formref(&attr, &spec))
-			named = &spec;
-		name = dwarf_attr_integrate(named, DW_AT_name, &nattr) ?
-		       dwarf_formstring(&nattr) : NULL;
-		if (!name || var_name_skipped(name) || !var_name_valid(name))
-			continue;
-		if (ctx->env->rel_addr) {
-			sec = encode_env__var_section(ctx->env, addr, &off);
-		} else {
-			sec = elf_symtab__section_of(st, addr);
-			off = sec ? addr - sec->addr : 0;
 		}
-		if (!sec || !(ctx->env->opts->global_vars ||
-			      sec->shndx == st->percpu_shndx))
+		/* A definition of an earlier declaration names it there. */
+		name = var_name(die, &spec, &named, &nattr);
+		sec = NULL;
+		off = 0;
+		if (!name)
 			continue;
-		if (off == 0 && !elf_symtab__has_var(st, name, sec->shndx))
-			continue;
-		err = cu_ctx__type_ref(ctx, named, &type);
-		if (err)
-			return err;
-		if (!type)
-			continue;
-		size = btf__resolve_size(ctx->btf, type);
-		if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
+		if (var_name_skipped(name)) {
+			fate = VAR_NAME_MACRO;
+		} else if (!var_name_valid(name)) {
+			fate = VAR_NAME_INVALID;
+		} else {
+			if (ctx->env->rel_addr) {
+				sec = encode_env__var_section(ctx->env, addr, &off);
+			} else {
+				sec = elf_symtab__section_of(st, addr);
+				off = sec ? addr - sec->addr : 0;
+			}
+			if (!sec)
+				fate = VAR_NO_SECTION;
+			else if (!ctx->env->opts->global_vars &&
+				 !ctx->env->opts->encode_vars)
+				fate = VAR_OFF;
+			else if (!ctx->env->opts->global_vars &&
+				 sec->shndx != st->percpu_shndx)
+				fate = VAR_NOT_PERCPU;
+			else if (off == 0 &&
+				 !elf_symtab__has_var(st, name, sec->shndx))
+				fate = VAR_SECTION_START;
+		}
+		if (fate == VAR_CANDIDATE) {
+			err = cu_ctx__type_ref(ctx, named, &type);
+			if (err)
+				return err;
+			size = type ? btf__resolve_size(ctx->btf, type) : 0;
+			if (!type)
+				fate = VAR_NO_TYPE;
+			else if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
+				fate = VAR_BAD_SIZE;
+		}
+		if (explain) {
+			err = cu_ctx__note_var(ctx, die, name, fate, sec, off);
+			if (err)
+				return err;
+		}
+		if (fate != VAR_CANDIDATE)
 			continue;
 		if (grow_array((void **)&ctx->frag->vars, &ctx->cap_frag_vars,
 			       ctx->frag->nr_vars + 1, sizeof(*vc), 256))

@@ -14,6 +14,7 @@ void cu_fragment__free(struct cu_fragment *frag)
 	free(frag->params);
 	free(frag->tags);
 	free(frag->vars);
+	free(frag->var_notes);
 	key_set__free(&frag->fwd_names);
 	memset(frag, 0, sizeof(*frag));
 }

@@ -91,6 +91,34 @@ struct var_cand {
 };
 
 /*
+ * What became of a variable DIE whose name `dwarf2btf explain` asked
+ * about (encode_opts.explain_names): a candidate, or why not.
+ */
+enum var_fate {
+	VAR_CANDIDATE,		/* it becomes a VAR */
+	VAR_DECLARATION,	/* DW_AT_declaration: defined elsewhere */
+	VAR_ARTIFICIAL,		/* made by the compiler */
+	VAR_NO_ADDRESS,		/* no static address (DW_OP_addr) */
+	VAR_NAME_MACRO,		/* __UNIQUE_ID... and the like */
+	VAR_NAME_INVALID,	/* not a name the kernel accepts */
+	VAR_NO_SECTION,		/* the address is in no data section */
+	VAR_NOT_PERCPU,		/* not in .data..percpu, no global_var */
+	VAR_SECTION_START,	/* offset 0, no symbol of its name there */
+	VAR_NO_TYPE,		/* void */
+	VAR_BAD_SIZE,		/* its type has no size, or too large */
+	VAR_OFF,		/* no variables are encoded */
+};
+
+struct var_note {
+	const char *name;
+	const char *cu_name;
+	uint64_t die_off;
+	uint64_t offset;	/* in its section */
+	uint32_t shndx;		/* 0: none */
+	uint32_t fate;		/* enum var_fate */
+};
+
+/*
  * Candidates and their type ids, with the BTF they point into (or NULL when
  * they point into the batch's BTF the CU was encoded into).  A merged batch
  * is a fragment too.
@@ -108,6 +136,8 @@ struct cu_fragment {
 	size_t nr_tags;
 	struct str_arena strs;	/* names that were inline in .debug_info */
 	struct key_set fwd_names;	/* declarations its dedups resolved */
+	struct var_note *var_notes;	/* for `dwarf2btf explain` only */
+	size_t nr_var_notes;
 };
 
 void cu_fragment__free(struct cu_fragment *frag);

@@ -64,6 +64,9 @@ struct func_report {
 			const struct elf_symtab *syms,
 			const struct func_param *params,
 			const struct func_decision *d);
+	/* `dwarf2btf explain`: the variable DIEs asked about, once decided */
+	void (*vars_noted)(void *ctx, const struct elf_symtab *syms,
+			   const struct var_note *notes, size_t nr);
 	void *ctx;
 };
 

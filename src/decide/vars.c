@@ -29,16 +29,6 @@ static int datasec_ent__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static const char *elf_symtab__section_name(const struct elf_symtab *st, uint32_t shndx)
-{
-	size_t i;
-
-	for (i = 0; i < st->nr_secs; i++)
-		if (st->secs[i].shndx == shndx)
-			return st->secs[i].name;
-	return NULL;
-}
-
 int vars__emit(struct btf *btf, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags)

@@ -26,6 +26,10 @@ struct explain {
 	size_t len;
 	FILE *out;
 	size_t nr_items;
+	char *vbuf;		/* the same for variables */
+	size_t vlen;
+	FILE *vout;
+	size_t nr_vitems;
 	struct btf_dump *dump;	/* of dump_btf, printing to dump_to */
 	const struct btf *dump_btf;
 	FILE *dump_to;
@@ -595,6 +599,109 @@ static void explain__decided(void *ctx, const struct btf *btf,
 		e->err = -ENOMEM;
 }
 
+static const char *const var_fates[] = {
+	[VAR_CANDIDATE] = NULL,
+	[VAR_DECLARATION] = "a declaration (DW_AT_declaration): another DIE defines it",
+	[VAR_ARTIFICIAL] = "made by the compiler (DW_AT_artificial)",
+	[VAR_NO_ADDRESS] = "no static address (its location is not DW_OP_addr): a local, or optimized away",
+	[VAR_NAME_MACRO] = "a name macros make (__UNIQUE_ID and the like), left out as pahole does",
+	[VAR_NAME_INVALID] = "not a name the kernel accepts for a VAR",
+	[VAR_NO_SECTION] = "its address is in no data section",
+	[VAR_NOT_PERCPU] = "it is not in .data..percpu (the global_var feature encodes the variables of every data section)",
+	[VAR_SECTION_START] = "at the start of its section with no symbol of its name there (pahole takes such addresses for section markers)",
+	[VAR_NO_TYPE] = "its type is void",
+	[VAR_BAD_SIZE] = "its type has no size (or one too large)",
+	[VAR_OFF] = "variables are not encoded (--skip_encoding_btf_vars)",
+};
+
+/* One variable DIE that is not a declaration, into F. */
+static void explain__var(struct explain *e, FILE *f,
+			 const struct elf_symtab *st, const struct var_note *n)
+{
+	const char *sec = n->shndx ? elf_symtab__section_name(st, n->shndx) : NULL;
+	const char *why = n->fate < sizeof(var_fates) / sizeof(*var_fates) ?
+			  var_fates[n->fate] : "?";
+
+	if (e->o.json) {
+		fprintf(f, "%s\n    {\"name\": ", e->nr_vitems ? "," : "");
+		json_str(f, n->name);
+		fprintf(f, ", \"encoded\": %s, \"fate\": %u, \"why\": ",
+			why ? "false" : "true", n->fate);
+		json_str(f, why ? why : "a VAR");
+		fprintf(f, ", \"cu\": ");
+		json_str(f, n->cu_name);
+		fprintf(f, ", \"die\": %llu, \"section\": ",
+			(unsigned long long)n->die_off);
+		json_str(f, sec);
+		fprintf(f, ", \"offset\": %llu}", (unsigned long long)n->offset);
+	} else if (why) {
+		fprintf(f, "%s: variable left out: %s\n  %s, DIE 0x%llx%s%s\n",
+			n->name, why, n->cu_name ? n->cu_name : "?",
+			(unsigned long long)n->die_off, sec ? ", in " : "",
+			sec ? sec : "");
+	} else {
+		fprintf(f, "%s: variable encoded: a VAR in %s at offset 0x%llx\n  %s, DIE 0x%llx\n",
+			n->name, sec ? sec : "?", (unsigned long long)n->offset,
+			n->cu_name ? n->cu_name : "?",
+			(unsigned long long)n->die_off);
+	}
+	e->nr_vitems++;
+}
+
+/*
+ * The variable DIEs of the names asked about, in CU order: each that is
+ * not a declaration, and how many declarations there are.
+ */
+static void explain__vars(void *ctx, const struct elf_symtab *st,
+			  const struct var_note *notes, size_t nr)
+{
+	struct explain *e = ctx;
+	FILE *f = e->vout;
+	size_t i, k, decls, defs;
+	const struct var_note *first_decl;
+
+	for (k = 0; k < e->o.nr_names; k++) {
+		const char *name = e->o.names[k];
+
+		decls = defs = 0;
+		first_decl = NULL;
+		for (i = 0; i < nr; i++) {
+			const struct var_note *n = &notes[i];
+
+			if (strcmp(n->name, name))
+				continue;
+			e->found[k] = true;
+			if (n->fate != VAR_DECLARATION) {
+				explain__var(e, f, st, n);
+				defs++;
+			} else if (!decls++) {
+				first_decl = n;
+			}
+		}
+		if (!decls)
+			continue;
+		if (e->o.json) {
+			fprintf(f, "%s\n    {\"name\": ", e->nr_vitems++ ? "," : "");
+			json_str(f, name);
+			fprintf(f, ", \"declarations\": %zu, \"first_cu\": ", decls);
+			json_str(f, first_decl->cu_name);
+			fprintf(f, ", \"first_die\": %llu}",
+				(unsigned long long)first_decl->die_off);
+		} else if (!defs) {
+			fprintf(f, "%s: variable left out: only declared (%zu DW_AT_declaration DIE%s, the first in %s, DIE 0x%llx); no DIE defines it: a symbol of the linker script, or defined in code without debug info\n",
+				name, decls, decls == 1 ? "" : "s",
+				first_decl->cu_name ? first_decl->cu_name : "?",
+				(unsigned long long)first_decl->die_off);
+		} else {
+			fprintf(f, "  (and %zu declaration%s, the first in %s)\n",
+				decls, decls == 1 ? "" : "s",
+				first_decl->cu_name ? first_decl->cu_name : "?");
+		}
+	}
+	if (ferror(f))
+		e->err = -ENOMEM;
+}
+
 struct explain *explain__new(const struct explain_opts *opts)
 {
 	struct explain *e = calloc(1, sizeof(*e));
@@ -604,11 +711,13 @@ struct explain *explain__new(const struct explain_opts *opts)
 	e->o = *opts;
 	e->found = calloc(opts->nr_names ? opts->nr_names : 1, sizeof(bool));
 	e->out = open_memstream(&e->buf, &e->len);
-	if (!e->found || !e->out) {
+	e->vout = open_memstream(&e->vbuf, &e->vlen);
+	if (!e->found || !e->out || !e->vout) {
 		explain__free(e);
 		return NULL;
 	}
 	e->rep.decided = explain__decided;
+	e->rep.vars_noted = explain__vars;
 	e->rep.ctx = e;
 	return e;
 }
@@ -619,6 +728,9 @@ void explain__free(struct explain *e)
 		return;
 	if (e->out)
 		fclose(e->out);
+	if (e->vout)
+		fclose(e->vout);
+	free(e->vbuf);
 	btf_dump__free(e->dump);
 	free(e->buf);
 	free(e->found);
@@ -644,8 +756,12 @@ int explain__print(struct explain *e, FILE *f, const size_t *counts)
 		fprintf(f, ",\n  \"functions\": [");
 	}
 	fwrite(e->buf, 1, e->len, f);
+	fflush(e->vout);
 	if (e->o.json)
-		fprintf(f, "],\n  \"not_functions\": [");
+		fprintf(f, "],\n  \"variables\": [");
+	fwrite(e->vbuf, 1, e->vlen, f);
+	if (e->o.json)
+		fprintf(f, "],\n  \"not_found\": [");
 	for (i = 0; i < e->o.nr_names; i++) {
 		if (e->found[i])
 			continue;
@@ -653,7 +769,7 @@ int explain__print(struct explain *e, FILE *f, const size_t *counts)
 			fputs(missing ? ", " : "", f);
 			json_str(f, e->o.names[i]);
 		} else {
-			fprintf(f, "%s: no candidate: no DW_TAG_subprogram with that name has an ELF function symbol of that name (or a parameter without a name)\n",
+			fprintf(f, "%s: not found: no DW_TAG_subprogram of that name with an ELF function symbol of that name (and parameters with names), and no top-level DW_TAG_variable\n",
 				e->o.names[i]);
 		}
 		missing++;

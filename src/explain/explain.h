@@ -4,8 +4,10 @@
  * BTF and, if not, why, with the evidence a person needs to act on it: the
  * prototypes that disagree and the CUs they come from, the parameter and
  * where the DWARF puts it, the ELF symbols and their addresses, the packed
- * struct passed by value.  Collected from the function decisions as they
- * are taken (a func_report), printed as text or JSON afterwards.
+ * struct passed by value.  A name that is a variable gets the same: each
+ * top-level DW_TAG_variable of that name, a VAR or why not.  Collected
+ * from the decisions as they are taken (a func_report), printed as text
+ * or JSON afterwards.
  */
 #ifndef DWARF2BTF_EXPLAIN_H
 #define DWARF2BTF_EXPLAIN_H

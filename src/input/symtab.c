@@ -531,3 +531,14 @@ const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
 	*nr_found = end - lo;
 	return end > lo ? &syms[lo] : NULL;
 }
+
+const char *elf_symtab__section_name(const struct elf_symtab *st,
+				     uint32_t shndx)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_secs; i++)
+		if (st->secs[i].shndx == shndx)
+			return st->secs[i].name;
+	return NULL;
+}

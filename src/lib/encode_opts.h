@@ -37,6 +37,9 @@ struct encode_opts {
 	int langs[MAX_LANGS];
 	int nr_langs;
 	bool langs_exclude;
+	/* `dwarf2btf explain`: hashes of the names whose variable DIEs get a
+	 * var_note (fragment.h); NULL: none */
+	const struct key_set *explain_names;
 	/* declarations batches leave to the final dedup (fwd_names.h) */
 	const struct key_set *keep_fwds;
 	const struct test_hooks *hooks;	/* NULL: none */

@@ -132,6 +132,16 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		       frag->nr_tags * sizeof(*a->tags));
 	a->nr_tags += frag->nr_tags;
 	err = key_set__add_all(&a->fwd_names, &frag->fwd_names);
+	if (!err && frag->nr_var_notes) {
+		if (grow_array((void **)&a->var_notes, &m->cap_var_notes,
+			       a->nr_var_notes + frag->nr_var_notes,
+			       sizeof(*a->var_notes), 8))
+			err = -ENOMEM;
+		else
+			memcpy(a->var_notes + a->nr_var_notes, frag->var_notes,
+			       frag->nr_var_notes * sizeof(*a->var_notes));
+		a->nr_var_notes += err ? 0 : frag->nr_var_notes;
+	}
 	if (!err && btf__type_cnt(a->btf) >= m->dedup_at)
 		err = merge_state__dedup(m);
 out:

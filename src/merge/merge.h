@@ -17,7 +17,7 @@ struct btf_dedup;
 
 struct merge_state {
 	struct cu_fragment acc;		/* what has been merged so far */
-	size_t cap_funcs, cap_params, cap_vars, cap_tags;
+	size_t cap_funcs, cap_params, cap_vars, cap_tags, cap_var_notes;
 	uint32_t dedup_at;		/* type count that triggers a dedup */
 	uint32_t min_growth;		/* ... and at least this many new types */
 	size_t nr_dedups;
