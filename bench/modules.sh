@@ -6,10 +6,15 @@
 #   pahole  once per module, two at a time (as make -j2 runs it):
 #           pahole -J --btf_features=default --btf_base VMLINUX
 #                  --btf_encode_detached=DIR/M.btf M.ko
+# With BENCH_KBUILD=1 both run as scripts/Makefile.modfinal runs them:
+# once per module, in place (on a fresh copy of the .ko), two at a time:
+#           TOOL -J --btf_features=default --btf_base VMLINUX M.ko
 #
 # usage: bench/modules.sh BIN
 # env:   BENCH_RUNS=N (default 1; each round runs both), PAHOLE=PATH,
 #        BENCH_MODULES=N (only the first N modules, sorted by path),
+#        BENCH_EVERY=K (every K-th module of those),
+#        BENCH_KBUILD=1 (ours as kbuild runs it too),
 #        BENCH_DIR=DIR (keep the timings there, in DIR/results)
 # Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
 # the largest peak RSS of one process); prints medians and ratios.
@@ -28,7 +33,7 @@ if [ -n "${BENCH_DIR:-}" ]; then
 	# keep the timings (results), not the 2 x 1138 outputs
 	dir=$BENCH_DIR
 	mkdir -p "$dir" || exit 1
-	trap 'rm -rf "$dir/ours" "$dir/pahole"' EXIT
+	trap 'rm -rf "$dir/ours" "$dir/pahole" "$dir"/*-ko' EXIT
 else
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-bench-mod.XXXXXX") || exit 1
 	trap 'rm -rf "$dir"' EXIT
@@ -36,7 +41,11 @@ fi
 find "$mods" -name '*.ko' | sort > "$dir/list"
 [ -n "${BENCH_MODULES:-}" ] && head -n "$BENCH_MODULES" "$dir/list" > "$dir/l2" &&
 	mv "$dir/l2" "$dir/list"
+[ -n "${BENCH_EVERY:-}" ] &&
+	awk -v k="$BENCH_EVERY" 'NR % k == 1 || k == 1' "$dir/list" > "$dir/l2" &&
+	mv "$dir/l2" "$dir/list"
 n=$(wc -l < "$dir/list")
+kbuild=${BENCH_KBUILD:-0}
 flags=()
 "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null &&
 	flags=(--btf_features=default)
@@ -49,6 +58,26 @@ exec "$pahole" -J ${flags[*]} --btf_base "$vmlinux" \\
 EOS
 chmod +x "$dir/pahole1"
 
+# In place, as kbuild: each tool on its own copies of the modules.
+for t in pahole ours; do
+	if [ "$t" = ours ]; then tool=$bin; else tool=$pahole; fi
+	cat > "$dir/${t}-kbuild" <<EOS
+#!/bin/sh
+exec "$tool" -J ${flags[*]} --btf_base "$vmlinux" "\$1"
+EOS
+	chmod +x "$dir/${t}-kbuild"
+done
+copy_modules() {
+	rm -rf "$dir/$1-ko"
+	mkdir -p "$dir/$1-ko"
+	awk -v d="$dir/$1-ko" '{ printf "%s\t%s/%d.ko\n", $0, d, NR }' \
+		"$dir/list" > "$dir/$1-map"
+	while IFS="$(printf '\t')" read -r from to; do
+		cp "$from" "$to"
+	done < "$dir/$1-map"
+	cut -f2 "$dir/$1-map" > "$dir/$1-list"
+}
+
 # Page cache first, so that no command pays for the disk.
 xargs cat < "$dir/list" > /dev/null
 cat "$vmlinux" > /dev/null
@@ -58,18 +87,32 @@ for i in $(seq 1 "$runs"); do
 	echo "bench: round $i/$runs, $n modules (wall user sys maxrss-KB)" >&2
 	rm -rf "$dir/ours" "$dir/pahole"
 	mkdir -p "$dir/pahole"
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
-		"$bin" --base "$vmlinux" -j2 -o "$dir/ours" --files-from "$dir/list" \
-		|| die "ours failed"
+	if [ "$kbuild" = 1 ]; then
+		copy_modules ours
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+			xargs -a "$dir/ours-list" -P2 -n1 "$dir/ours-kbuild" \
+			|| die "ours failed"
+	else
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+			"$bin" --base "$vmlinux" -j2 -o "$dir/ours" \
+			--files-from "$dir/list" || die "ours failed"
+	fi
 	echo "ours $(cat "$dir/t")" >> "$dir/results"
 	echo "  ours: $(cat "$dir/t")" >&2
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
-		xargs -a "$dir/list" -P2 -n1 "$dir/pahole1" || die "pahole failed"
+	if [ "$kbuild" = 1 ]; then
+		copy_modules pahole
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+			xargs -a "$dir/pahole-list" -P2 -n1 "$dir/pahole-kbuild" \
+			|| die "pahole failed"
+	else
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
+			xargs -a "$dir/list" -P2 -n1 "$dir/pahole1" || die "pahole failed"
+	fi
 	echo "pahole $(cat "$dir/t")" >> "$dir/results"
 	echo "  pahole: $(cat "$dir/t")" >&2
 done
 
-python3 - "$dir/results" "$n" <<'PY'
+python3 - "$dir/results" "$n" "$kbuild" <<'PY'
 import statistics
 import sys
 
@@ -80,7 +123,9 @@ for line in open(sys.argv[1]):
         (float(wall), float(user) + float(sys_), int(rss) / 1024))
 med = {k: [statistics.median(r[i] for r in v) for i in range(3)]
        for k, v in rows.items()}
-print("%s modules, median of %d runs" % (sys.argv[2], len(rows["ours"])))
+print("%s modules%s, median of %d runs" % (
+    sys.argv[2], ", each tool once per module in place (kbuild)"
+    if sys.argv[3] == "1" else "", len(rows["ours"])))
 print("%-12s %9s %9s %14s" % ("", "wall s", "CPU s", "max RSS MB"))
 for k in ("ours", "pahole"):
     print("%-12s %9.2f %9.2f %14.0f" % ((k,) + tuple(med[k])))

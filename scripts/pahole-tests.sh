@@ -113,7 +113,7 @@ for t in "$@"; do
 	# btf_functions.sh: how many skip lines its checks went through
 	for enc in pahole ours; do
 		n=$(sed -n 's/.*Skipped encoding \([0-9]*\) functions.*/\1/p' \
-			"$tmp/$t.$enc.log")
+			"$tmp/$t.$enc.log" | head -n 1)
 		[ -n "$n" ] && echo "    $enc: $n functions' skip lines checked"
 	done
 	if [ "${rc[pahole]}" = 0 ] && [ "${rc[ours]}" != 0 ]; then

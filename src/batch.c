@@ -21,6 +21,7 @@
 #include "lib/log.h"
 #include "output/output.h"
 #include "stats.h"
+#include "merge/base_cache.h"
 #include "merge/btf_dedup.h"
 
 struct batch {
@@ -280,7 +281,8 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			return -ENOMEM;
 		}
 		if (!opts->enc.plain_dedup) {
-			err = base_index__new(opts->base, &idx);
+			err = base_index__get(opts->base, opts->cache, &idx,
+					      NULL);
 			if (err) {
 				pr_err("cannot index the base BTF: %s",
 				       strerror(-err));

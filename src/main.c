@@ -26,6 +26,7 @@
 #include "diff/diff_cmd.h"
 #include "explain/func_log.h"
 #include "explain_cmd.h"
+#include "lib/cache_dir.h"
 #include "output/distill.h"
 #include "pipeline.h"
 #include "btf_features.h"
@@ -67,6 +68,10 @@ static void usage(FILE *f)
 "                       /usr/lib/debug)\n"
 "      --alt-file=PATH  the dwz supplementary file the DWARF refers to\n"
 "                       (else found by its .gnu_debugaltlink or .debug_sup)\n"
+"      --cache-dir=DIR  where to keep what later runs reuse (the index of a\n"
+"                       --base; default $DWARF2BTF_CACHE_DIR, else\n"
+"                       $XDG_CACHE_HOME/dwarf2btf, else ~/.cache/dwarf2btf)\n"
+"      --no-cache       neither read nor write it (also DWARF2BTF_NO_CACHE=1)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "                       (for several FILEs: phase times summed over them)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
@@ -130,6 +135,8 @@ enum {
 	OPT_DEBUGINFO,
 	OPT_DEBUG_ROOT,
 	OPT_ALT_FILE,
+	OPT_CACHE_DIR,
+	OPT_NO_CACHE,
 };
 
 /* The pahole release whose options and default BTF we match. */
@@ -253,6 +260,31 @@ static int parse_size(const char *s, size_t *out)
 	if (*end || v > SIZE_MAX / 2)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/*
+ * The cache directory (cache_dir.h): --cache-dir, DWARF2BTF_CACHE_DIR,
+ * XDG_CACHE_HOME or HOME; --no-cache or DWARF2BTF_NO_CACHE=1 turn it off,
+ * DWARF2BTF_CACHE_MAX bounds it.  0, or 2 after a usage error.
+ */
+static int main__cache(struct cache_dir *c, const char *dir, bool off)
+{
+	const char *no = getenv("DWARF2BTF_NO_CACHE");
+	const char *max = getenv("DWARF2BTF_CACHE_MAX");
+	size_t bytes = 0;
+
+	if (max && *max && parse_size(max, &bytes)) {
+		pr_err("invalid DWARF2BTF_CACHE_MAX '%s'", max);
+		return 2;
+	}
+	off |= no && *no && strcmp(no, "0");
+	if (cache_dir__init(c, dir, getenv("DWARF2BTF_CACHE_DIR"),
+			    getenv("XDG_CACHE_HOME"), getenv("HOME"), off,
+			    bytes)) {
+		pr_err("%s", strerror(ENOMEM));
+		return 1;
+	}
 	return 0;
 }
 
@@ -423,6 +455,8 @@ int main(int argc, char **argv)
 		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 		{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
 		{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
+		{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "verbose", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -433,6 +467,9 @@ int main(int argc, char **argv)
 	struct file_list list = { 0 };
 	bool batch = false;	/* --files-from: -o is a directory */
 	bool lang_given = false, btf_attributes = false, verbose = false;
+	const char *cache_path = NULL;
+	bool no_cache = false;
+	struct cache_dir cache;
 	bool relocate = false, out_dir;
 	struct func_report verbose_rep = {
 		.decided = func_log__pahole,
@@ -500,6 +537,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_INCONSISTENT:
 			opts.enc.consistent_func = true;
+			break;
+		case OPT_CACHE_DIR:
+			cache_path = optarg;
+			break;
+		case OPT_NO_CACHE:
+			no_cache = true;
 			break;
 		case OPT_MAX_MEMORY:
 			if (parse_size(optarg, &opts.enc.max_memory)) {
@@ -636,6 +679,13 @@ int main(int argc, char **argv)
 	}
 	if (verbose)
 		opts.report = &verbose_rep;
+	err = main__cache(&cache, cache_path, no_cache);
+	if (err) {
+		file_list__free(&list);
+		btf__free(opts.base);
+		return err;
+	}
+	opts.cache = &cache;
 	if (relocate) {
 		err = relocate_file(list.v[0], opts.base, base_path,
 				    opts.out_path, &hooks);
@@ -654,5 +704,6 @@ int main(int argc, char **argv)
 	}
 	file_list__free(&list);
 	btf__free(opts.base);
+	cache_dir__free(&cache);
 	return err ? 1 : 0;
 }

@@ -28,6 +28,7 @@
 #include "output/btf_layout.h"
 #include "output/distill.h"
 #include "pipeline.h"
+#include "merge/base_cache.h"
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "decide/funcs.h"
@@ -387,11 +388,13 @@ static int write_output(const char *path, const struct pipeline_opts *opts,
 int pipeline__prepare_base(struct btf *base)
 {
 	/*
-	 * libbpf makes a BTF modifiable (builds its string index) the first
-	 * time a split BTF's dedup looks a string up in it: do it now, while
-	 * one thread owns the base, so that it is only read afterwards.
+	 * Our split dedup only reads the base (btf_dedup.c emits split BTF
+	 * raw): libbpf's index of its strings, a copy of them all, is made
+	 * only by distill.c's btf__add_type() (distilled_base, --relocate),
+	 * in the thread that owns the base then.
 	 */
-	return btf__find_str(base, "") == -ENOMEM ? -ENOMEM : 0;
+	(void)base;
+	return 0;
 }
 
 /*
@@ -400,7 +403,7 @@ int pipeline__prepare_base(struct btf *base)
  * has done it once for all.
  */
 static int pipeline__split_dedup(const struct pipeline_opts *opts,
-				struct btf **btf)
+				struct btf **btf, bool *base_hit)
 {
 	struct base_index *idx = NULL;
 	struct btf_dedup *d = opts->split_dedup;
@@ -408,7 +411,8 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 	int err = 0;
 
 	if (!d) {
-		err = base_index__new(opts->base, &idx);
+		err = base_index__get(opts->base, opts->cache, &idx,
+				      base_hit);
 		if (err)
 			return err;
 		d = btf_dedup__new(idx);
@@ -637,7 +641,7 @@ static int pipeline__run_once(const char *path,
 	err = split ? 0 : pipeline__dedup(m, &btf);
 	if (!err && split) {
 		stats__phase_end(&st, PHASE_DEDUP);
-		err = pipeline__split_dedup(opts, &btf);
+		err = pipeline__split_dedup(opts, &btf, &st.base_cached);
 		if (!err)
 			btf__set_pointer_size(btf, ef.ptr_size);
 	}

@@ -13,6 +13,7 @@
 
 struct btf;
 struct btf_dedup;
+struct cache_dir;
 struct func_report;
 struct stats;
 struct output_batch;
@@ -36,6 +37,8 @@ struct pipeline_opts {
 	/* scratch for matching types against an indexed base; NULL: own */
 	struct btf_dedup *split_dedup;
 	struct stats *stats_out;	/* a batch's: this file's stats go here */
+	/* what later runs reuse (lib/cache_dir.h); NULL: no cache */
+	const struct cache_dir *cache;
 	/* told of each function decision (decide/funcs.h); NULL: none */
 	const struct func_report *report;
 	struct output_batch *out_batch;	/* raw output committed by a batch */

@@ -85,6 +85,8 @@ void stats__print(const struct stats *st, FILE *f)
 	stats__print_verdicts(st, f);
 	fprintf(f, "stats: variables %zu\n", st->nr_vars);
 	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
+	if (st->base_cached)
+		fprintf(f, "stats: base index read from the cache\n");
 	if (st->nr_reruns)
 		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)\n",
 			st->nr_reruns);

@@ -3,6 +3,7 @@
 #ifndef DWARF2BTF_STATS_H
 #define DWARF2BTF_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,7 +33,8 @@ struct stats {
 	size_t out_bytes;
 	/* functions (ELF keys) by enum func_verdict (decide/funcs.h) */
 	size_t func_verdicts[FUNC_VERDICT__MAX];
-	size_t nr_reruns;		/* batches guessed (fwd_names.h) */
+	size_t nr_reruns;
+	bool base_cached;	/* the base's index came from the cache */		/* batches guessed (fwd_names.h) */
 	int jobs;
 };
 

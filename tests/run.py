@@ -233,6 +233,18 @@ def main():
         print("warning: %s does not exist" % _opts.bin, file=sys.stderr)
 
     _prune_out()
+    # The tests' runs share a cache of their own (removed at the end), as
+    # the runs of one build do; never the user's.
+    cache = tempfile.mkdtemp(prefix="dwarf2btf-cache-")
+    os.environ["DWARF2BTF_CACHE_DIR"] = cache
+    os.environ.pop("DWARF2BTF_NO_CACHE", None)
+    try:
+        return _main(cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _main(cache):
     tests, errors = discover()
     if _opts.filter:
         tests = [t for t in tests if _opts.filter in t[0]]

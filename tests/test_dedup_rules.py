@@ -3,7 +3,7 @@
 naming the libbpf function it mirrors), under ASan and UBSan."""
 import os
 
-SOURCES = ["merge/btf_dedup.c", "merge/fwd_names.c", "lib/key_set.c", "merge/base_index.c", "merge/id_chains.c",
+SOURCES = ["merge/btf_dedup.c", "merge/fwd_names.c", "lib/key_set.c", "lib/btf_load.c", "merge/base_index.c", "merge/id_chains.c",
            "lib/u32_map.c", "lib/btf_ids.c", "lib/grow.c"]
 
 
@@ -16,7 +16,7 @@ def test_dedup_rules(ctx):
                  "-fno-sanitize-recover=undefined",
                  os.path.join(ctx.root, "tests", "unit", "test_dedup.c")] +
                 [os.path.join(src, s) for s in SOURCES] +
-                ["-lbpf", "-o", exe])
+                ["-lbpf", "-lelf", "-o", exe])
     assert p.returncode == 0, p.stderr
     p = ctx.run([exe])
     assert p.returncode == 0 and p.stdout == "ok\n", p.stdout + p.stderr

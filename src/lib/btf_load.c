@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "lib/btf_load.h"
+#include "lib/libbpf_compat.h"
 #include "lib/log.h"
 
 struct check {
@@ -209,6 +210,22 @@ static struct btf *parse_memory(const void *raw, size_t size,
 	close(fd);
 	*e = libbpf_get_error(btf);
 	return *e ? NULL : btf;
+}
+
+struct btf *btf_load__raw_split(const void *raw, size_t size,
+				struct btf *base, int *err)
+{
+	struct btf *btf;
+	long e = 0;
+
+	if (btf__new_split) {	/* libbpf >= 1.3 */
+		btf = btf__new_split(raw, size, base);
+		e = btf ? 0 : (errno ? -errno : -EINVAL);
+	} else {
+		btf = parse_memory(raw, size, base, &e);
+	}
+	*err = e;
+	return btf;
 }
 
 /*

@@ -2,6 +2,8 @@
 #ifndef DWARF2BTF_BTF_LOAD_H
 #define DWARF2BTF_BTF_LOAD_H
 
+#include <stddef.h>
+
 struct btf;
 
 /*
@@ -27,5 +29,13 @@ int btf_load__validate(const struct btf *btf, const char *path);
  */
 struct btf *btf_load__elf_section(const char *path, const char *name,
 				  int *err);
+
+/*
+ * Split BTF over @base from @raw, which we made (not checked further):
+ * btf__new_split() where libbpf has it, else through an anonymous file.
+ * NULL with a negative errno in *@err, and no message.
+ */
+struct btf *btf_load__raw_split(const void *raw, size_t size,
+				struct btf *base, int *err);
 
 #endif /* DWARF2BTF_BTF_LOAD_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <bpf/btf.h>
 
 #include "merge/base_index.h"
@@ -42,6 +43,7 @@ static int base_index__strings(struct base_index *idx)
 	if (!idx->strs)
 		return -ENOMEM;
 	memcpy(idx->strs, raw + hdr_len + str_off, idx->str_len);
+	idx->strs[idx->str_len] = 0;
 	end = idx->strs + idx->str_len;
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
 		n++;
@@ -93,6 +95,11 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		base_index__free(idx);
 		return err;
 	}
+	/* ids never added too: the index may be written to the cache */
+	memset(idx->types.next, 0, idx->nr * sizeof(*idx->types.next));
+	memset(idx->types.hash, 0, idx->nr * sizeof(*idx->types.hash));
+	memset(idx->names.next, 0, idx->nr * sizeof(*idx->names.next));
+	memset(idx->names.hash, 0, idx->nr * sizeof(*idx->names.hash));
 	for (id = 1; id < idx->nr; id++) {
 		const struct btf_type *t = btf__type_by_id(base, id);
 		uint64_t h;
@@ -115,6 +122,11 @@ void base_index__free(struct base_index *idx)
 {
 	if (!idx)
 		return;
+	if (idx->map) {
+		munmap(idx->map, idx->map_len);
+		free(idx);
+		return;
+	}
 	id_chains__free(&idx->types);
 	id_chains__free(&idx->names);
 	free(idx->str_slots);

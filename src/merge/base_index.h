@@ -23,6 +23,9 @@ struct base_index {
 	uint32_t str_len;
 	uint32_t *str_slots;
 	uint32_t str_mask;
+	/* read from the cache (base_cache.c): the arrays point into this */
+	void *map;
+	size_t map_len;
 };
 
 /* The offset of string S in the base, or BASE_STR_NONE. */

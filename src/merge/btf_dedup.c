@@ -23,6 +23,7 @@
 
 #include "merge/base_index.h"
 #include "lib/btf_ids.h"
+#include "lib/btf_load.h"
 #include "merge/dedup_hash.h"
 #include "merge/fwd_names.h"
 #include "lib/grow.h"
@@ -998,31 +999,36 @@ static size_t type_bytes(const struct btf_type *t)
 	}
 }
 
+/*
+ * The size of one of type T's members, enumerators or parameters, which
+ * all begin with a name_off; 0 for kinds without named entries.
+ */
+static size_t named_entry_size(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(struct btf_param);
+	default:
+		return 0;
+	}
+}
+
 /* The largest string offset type T names. */
 static uint32_t type_max_str(const struct btf_type *t)
 {
 	const unsigned char *e = (const unsigned char *)(t + 1);
 	uint32_t m = t->name_off, i, v = btf_vlen(t), off;
-	size_t step;
+	size_t step = named_entry_size(t);
 
-	/* members, enumerators and parameters all begin with a name_off */
-	switch (btf_kind(t)) {
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		step = sizeof(struct btf_member);
-		break;
-	case BTF_KIND_ENUM:
-		step = sizeof(struct btf_enum);
-		break;
-	case BTF_KIND_ENUM64:
-		step = sizeof(struct btf_enum64);
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		step = sizeof(struct btf_param);
-		break;
-	default:
+	if (!step)
 		return m;
-	}
 	for (i = 0; i < v; i++, e += step) {
 		memcpy(&off, e, sizeof(off));
 		if (off > m)
@@ -1094,33 +1100,138 @@ static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
 	return 0;
 }
 
+/* Split BTF being assembled: its strings, and where the module's went. */
+struct split_strs {
+	char *buf;
+	size_t len, cap;
+	struct u32_map where;	/* module offset + 1 -> split offset */
+};
+
+/*
+ * The split BTF's offset of the module's string at *OFF: the base's when
+ * the base has it, else one of ours, appended the first time (as libbpf's
+ * btf__add_str() on split BTF would, so the bytes are the same).
+ */
+static int bd__split_str(struct btf_dedup *d, struct split_strs *ss,
+			 uint32_t *off)
+{
+	uint32_t base_off = bd__xlat(d, *off), val;
+	const char *s;
+	size_t n;
+
+	if (base_off != XLAT_NONE) {
+		*off = base_off;
+		return 0;
+	}
+	if (u32_map__find(&ss->where, (uint64_t)*off + 1, &val)) {
+		*off = val;
+		return 0;
+	}
+	s = btf__name_by_offset(d->mod, *off);
+	if (!s)
+		return -EINVAL;
+	n = strlen(s) + 1;
+	if (grow_array((void **)&ss->buf, &ss->cap, ss->len + n, 1, 4096))
+		return -ENOMEM;
+	memcpy(ss->buf + ss->len, s, n);
+	val = d->idx->str_len + ss->len;
+	ss->len += n;
+	/* not remembered without memory: the string would only repeat */
+	u32_map__add(&ss->where, (uint64_t)*off + 1, val);
+	*off = val;
+	return 0;
+}
+
+/* The string offsets of type T (written in place), in libbpf's order. */
+static int bd__split_type_strs(struct btf_dedup *d, struct split_strs *ss,
+			       struct btf_type *t)
+{
+	unsigned char *e = (unsigned char *)(t + 1);
+	uint32_t i, v = btf_vlen(t), off;
+	size_t step = named_entry_size(t);
+	int err;
+
+	err = bd__split_str(d, ss, &t->name_off);
+	if (!step)
+		return err;
+	for (i = 0; !err && i < v; i++, e += step) {
+		memcpy(&off, e, sizeof(off));
+		err = bd__split_str(d, ss, &off);
+		memcpy(e, &off, sizeof(off));
+	}
+	return err;
+}
+
+/*
+ * The canonical module types as split BTF over BASE, assembled raw and
+ * read back by libbpf.  Through btf__add_type(), libbpf would look every
+ * string up in the base, and for that build an index of all the base's
+ * strings and copy it: most of the time of a small module.  Ours is the
+ * base index's.
+ */
+static int bd__emit_split(struct btf_dedup *d, struct btf *base,
+			  struct btf **out)
+{
+	struct split_strs ss = { 0 };
+	size_t types = 0, total, n;
+	unsigned char *buf = NULL, *p;
+	struct btf_header *h;
+	struct btf *btf;
+	uint32_t i;
+	int err = 0;
+
+	for (i = d->start; i < d->end; i++)
+		if (d->map[i] == i)
+			types += type_bytes(bd__type(d, i));
+	buf = malloc(sizeof(*h) + types);
+	if (!buf)
+		return -ENOMEM;
+	p = buf + sizeof(*h);
+	for (i = d->start; !err && i < d->end; i++) {
+		if (d->map[i] != i)
+			continue;
+		n = type_bytes(bd__type(d, i));
+		memcpy(p, bd__type(d, i), n);
+		btf_type__for_each_id((struct btf_type *)p, to_output_id, d);
+		err = bd__split_type_strs(d, &ss, (struct btf_type *)p);
+		p += n;
+	}
+	total = sizeof(*h) + types + ss.len;
+	if (!err && total > UINT32_MAX)
+		err = -E2BIG;
+	if (!err && !(p = realloc(buf, total)))
+		err = -ENOMEM;
+	if (err)
+		goto out;
+	buf = p;
+	memcpy(buf + sizeof(*h) + types, ss.buf, ss.len);
+	h = (struct btf_header *)buf;
+	*h = (struct btf_header){
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(*h), .type_off = 0, .type_len = types,
+		.str_off = types, .str_len = ss.len,
+	};
+	btf = btf_load__raw_split(buf, total, base, &err);
+	if (btf)
+		*out = btf;
+out:
+	free(buf);
+	free(ss.buf);
+	u32_map__free(&ss.where);
+	return err;
+}
+
 /* The canonical module types, renumbered, as split BTF over BASE. */
 static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
 {
 	uint32_t i, next = d->start;
-	struct btf *btf;
-	int id;
 
 	for (i = d->start; i < d->end; i++)
 		if (d->map[i] == i)
 			d->new_id[i - d->start] = next++;
 	if (!base)
 		return bd__emit_whole(d, out);
-	btf = btf__new_empty_split(base);
-	if (!btf)
-		return -errno ? -errno : -ENOMEM;
-	for (i = d->start; i < d->end; i++) {
-		if (d->map[i] != i)
-			continue;
-		id = btf__add_type(btf, d->mod, bd__type(d, i));
-		if (id < 0 || (uint32_t)id != d->new_id[i - d->start]) {
-			btf__free(btf);
-			return id < 0 ? id : -EINVAL;
-		}
-		btf_type__for_each_id(btf_mut_type(btf, id), to_output_id, d);
-	}
-	*out = btf;
-	return 0;
+	return bd__emit_split(d, base, out);
 }
 
 /* Back to the state btf_dedup__new() left: base ids their own. */

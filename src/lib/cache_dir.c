@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A cache directory (cache_dir.h). */
+#define _GNU_SOURCE	/* asprintf() */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "lib/cache_dir.h"
+
+int cache_dir__init(struct cache_dir *c, const char *dir, const char *env_dir,
+		    const char *xdg, const char *home, bool off,
+		    size_t max_bytes)
+{
+	const char *base = NULL, *sub = "";
+
+	memset(c, 0, sizeof(*c));
+	c->max_bytes = max_bytes ? max_bytes : CACHE_DIR_MAX_DEFAULT;
+	if (off)
+		return 0;
+	if (dir && *dir)
+		base = dir;
+	else if (env_dir && *env_dir)
+		base = env_dir;
+	else if (xdg && *xdg == '/')
+		base = xdg, sub = "/dwarf2btf";
+	else if (home && *home)
+		base = home, sub = "/.cache/dwarf2btf";
+	if (!base)
+		return 0;
+	if (asprintf(&c->path, "%s%s", base, sub) < 0) {
+		c->path = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void cache_dir__free(struct cache_dir *c)
+{
+	free(c->path);
+	c->path = NULL;
+}
+
+int cache_dir__map(const struct cache_dir *c, const char *name, void **p,
+		   size_t *len)
+{
+	struct stat st;
+	char *path;
+	int fd, err = 0;
+
+	if (!c->path)
+		return -ENOENT;
+	if (asprintf(&path, "%s/%s%s", c->path, name, CACHE_DIR_SUFFIX) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+	} else if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
+		err = -EINVAL;
+	} else {
+		*len = st.st_size;
+		*p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*p == MAP_FAILED)
+			err = -errno;
+		else	/* used: the oldest go first */
+			futimens(fd, NULL);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return err;
+}
+
+void cache_dir__unmap(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+/* mkdir -p, each component 0700 as caches under $HOME are. */
+static int make_dirs(const char *path)
+{
+	char *p = strdup(path), *s, c;
+	int err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = p + 1; !err; s++) {
+		if (*s && *s != '/')
+			continue;
+		c = *s;
+		*s = 0;
+		if (mkdir(p, 0700) && errno != EEXIST)
+			err = -errno;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return err;
+}
+
+struct entry {
+	char *name;
+	off_t size;
+	struct timespec mtime;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The oldest entries go while the total exceeds the bound. */
+static void cache_dir__trim(const struct cache_dir *c)
+{
+	struct entry *v = NULL, *nv;
+	size_t n = 0, i, total = 0, sl = strlen(CACHE_DIR_SUFFIX);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd;
+
+	d = opendir(c->path);
+	if (!d)
+		return;
+	dfd = dirfd(d);
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= sl || strcmp(de->d_name + l - sl, CACHE_DIR_SUFFIX) ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n].name = strdup(de->d_name);
+		if (!v[n].name)
+			break;
+		v[n].size = st.st_size;
+		v[n].mtime = st.st_mtim;
+		total += st.st_size;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), entry_cmp);
+	for (i = 0; i < n && total > c->max_bytes; i++)
+		if (!unlinkat(dfd, v[i].name, 0))
+			total -= v[i].size;
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	closedir(d);
+}
+
+int cache_dir__store(const struct cache_dir *c, const char *name,
+		     const void *const *parts, const size_t *lens, int nr)
+{
+	char *tmp = NULL, *path = NULL;
+	int fd = -1, err, i;
+	size_t done;
+	ssize_t w;
+
+	if (!c->path)
+		return -ENOENT;
+	err = make_dirs(c->path);
+	if (err)
+		return err;
+	if (asprintf(&path, "%s/%s%s", c->path, name, CACHE_DIR_SUFFIX) < 0) {
+		path = NULL;
+		return -ENOMEM;
+	}
+	/* not NAME.d2b until complete: the trim and readers skip it */
+	if (asprintf(&tmp, "%s/.%s.XXXXXX", c->path, name) < 0) {
+		tmp = NULL;
+		err = -ENOMEM;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	for (i = 0; !err && i < nr; i++)
+		for (done = 0; !err && done < lens[i]; done += w) {
+			w = write(fd, (const char *)parts[i] + done,
+				  lens[i] - done);
+			if (w <= 0)
+				err = w < 0 ? -errno : -EIO;
+		}
+	if (close(fd) && !err)
+		err = -errno;
+	fd = -1;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	else
+		cache_dir__trim(c);
+out:
+	free(tmp);
+	free(path);
+	return err;
+}

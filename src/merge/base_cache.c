@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The base index in the cache directory (base_cache.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "lib/hash.h"
+#include "merge/base_cache.h"
+
+#define BASE_CACHE_MAGIC	"D2BTFIDX"
+/* Bump when the index or the hashes in it change. */
+#define BASE_CACHE_VERSION	1
+
+enum {
+	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,
+	PART_NAMES_HEAD, PART_NAMES_NEXT, PART_NAMES_HASH,
+	PART_STRS, PART_STR_SLOTS, NR_PARTS
+};
+
+struct base_cache_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;
+	uint64_t key;		/* hash_bytes() of the base's raw BTF */
+	uint64_t base_size;	/* its size */
+	uint64_t checksum;	/* hash_bytes() of what follows the header */
+	uint64_t file_size;
+	uint32_t nr;		/* the base's btf__type_cnt() */
+	uint32_t types_nb, names_nb;
+	uint32_t str_len, str_nb;
+	uint32_t pad;
+	uint64_t off[NR_PARTS];	/* from the start of the file, 8-aligned */
+};
+
+/* The bytes of each part, from the header's counts. */
+static void part_sizes(const struct base_cache_hdr *h, size_t *len)
+{
+	len[PART_TYPES_HEAD] = (size_t)h->types_nb * 4;
+	len[PART_TYPES_NEXT] = (size_t)h->nr * 4;
+	len[PART_TYPES_HASH] = (size_t)h->nr * 8;
+	len[PART_NAMES_HEAD] = (size_t)h->names_nb * 4;
+	len[PART_NAMES_NEXT] = (size_t)h->nr * 4;
+	len[PART_NAMES_HASH] = (size_t)h->nr * 8;
+	len[PART_STRS] = (size_t)h->str_len + 1;
+	len[PART_STR_SLOTS] = (size_t)h->str_nb * 4;
+}
+
+static bool pow2(uint32_t n)
+{
+	return n >= 16 && !(n & (n - 1));
+}
+
+/* Every value of a chain table an id below NR (0: none). */
+static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] >= nr)
+			return false;
+	return true;
+}
+
+/* MAP (LEN bytes) is an entry for the base of KEY and SIZE: its index. */
+static struct base_index *base_index__from_map(const struct btf *base,
+					       void *map, size_t len,
+					       uint64_t key, uint64_t size)
+{
+	const struct base_cache_hdr *h = map;
+	size_t plen[NR_PARTS];
+	unsigned char *p = map;
+	struct base_index *idx;
+	const char *strs;
+	const uint32_t *slots;
+	int i;
+
+	if (len < sizeof(*h) || memcmp(h->magic, BASE_CACHE_MAGIC, 8) ||
+	    h->version != BASE_CACHE_VERSION || h->hdr_size != sizeof(*h) ||
+	    h->key != key || h->base_size != size || h->file_size != len ||
+	    h->nr != btf__type_cnt(base) || !pow2(h->types_nb) ||
+	    !pow2(h->names_nb) || !pow2(h->str_nb) || h->str_len >= UINT32_MAX)
+		return NULL;
+	part_sizes(h, plen);
+	for (i = 0; i < NR_PARTS; i++)
+		if (h->off[i] % 8 || h->off[i] < sizeof(*h) ||
+		    h->off[i] > len || plen[i] > len - h->off[i])
+			return NULL;
+	if (hash_bytes(p + sizeof(*h), len - sizeof(*h)) != h->checksum)
+		return NULL;
+	/* a checksum only finds accidents: check what is read as indices */
+	strs = (const char *)p + h->off[PART_STRS];
+	slots = (const uint32_t *)(p + h->off[PART_STR_SLOTS]);
+	if (strs[h->str_len] ||
+	    !ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_HEAD]),
+			  h->types_nb, h->nr) ||
+	    !ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_NEXT]),
+			  h->nr, h->nr) ||
+	    !ids_in_range((const uint32_t *)(p + h->off[PART_NAMES_HEAD]),
+			  h->names_nb, h->nr) ||
+	    !ids_in_range((const uint32_t *)(p + h->off[PART_NAMES_NEXT]),
+			  h->nr, h->nr) ||
+	    !ids_in_range(slots, h->str_nb, h->str_len + 1))
+		return NULL;
+	idx = calloc(1, sizeof(*idx));
+	if (!idx)
+		return NULL;
+	idx->btf = base;
+	idx->nr = h->nr;
+	/* read-only mapping: nothing adds to a base index once built */
+	idx->types = (struct id_chains){
+		.head = (uint32_t *)(p + h->off[PART_TYPES_HEAD]),
+		.next = (uint32_t *)(p + h->off[PART_TYPES_NEXT]),
+		.hash = (uint64_t *)(p + h->off[PART_TYPES_HASH]),
+		.mask = h->types_nb - 1, .first = 0, .cap = h->nr,
+		.nr_buckets = h->types_nb,
+	};
+	idx->names = (struct id_chains){
+		.head = (uint32_t *)(p + h->off[PART_NAMES_HEAD]),
+		.next = (uint32_t *)(p + h->off[PART_NAMES_NEXT]),
+		.hash = (uint64_t *)(p + h->off[PART_NAMES_HASH]),
+		.mask = h->names_nb - 1, .first = 0, .cap = h->nr,
+		.nr_buckets = h->names_nb,
+	};
+	idx->strs = (char *)strs;
+	idx->str_len = h->str_len;
+	idx->str_slots = (uint32_t *)slots;
+	idx->str_mask = h->str_nb - 1;
+	idx->map = map;
+	idx->map_len = len;
+	return idx;
+}
+
+/* Write IDX to CACHE under NAME; failures only cost the next run time. */
+static void base_index__store(const struct base_index *idx,
+			      const struct cache_dir *cache, const char *name,
+			      uint64_t key, uint64_t size)
+{
+	struct base_cache_hdr h = { .version = BASE_CACHE_VERSION };
+	const void *parts[2];
+	size_t lens[2], plen[NR_PARTS], at = sizeof(h);
+	const void *src[NR_PARTS] = {
+		idx->types.head, idx->types.next, idx->types.hash,
+		idx->names.head, idx->names.next, idx->names.hash,
+		idx->strs, idx->str_slots,
+	};
+	unsigned char *body;
+	int i;
+
+	memcpy(h.magic, BASE_CACHE_MAGIC, 8);
+	h.hdr_size = sizeof(h);
+	h.key = key;
+	h.base_size = size;
+	h.nr = idx->nr;
+	h.types_nb = idx->types.nr_buckets;
+	h.names_nb = idx->names.nr_buckets;
+	h.str_len = idx->str_len;
+	h.str_nb = idx->str_mask + 1;
+	part_sizes(&h, plen);
+	for (i = 0; i < NR_PARTS; i++) {
+		h.off[i] = at;
+		at += (plen[i] + 7) & ~(size_t)7;
+	}
+	h.file_size = at;
+	/* the checksum covers the padding too: one copy of the body */
+	body = calloc(1, at - sizeof(h));
+	if (!body)
+		return;
+	for (i = 0; i < NR_PARTS; i++)
+		memcpy(body + h.off[i] - sizeof(h), src[i], plen[i]);
+	h.checksum = hash_bytes(body, at - sizeof(h));
+	parts[0] = &h;
+	lens[0] = sizeof(h);
+	parts[1] = body;
+	lens[1] = at - sizeof(h);
+	cache_dir__store(cache, name, parts, lens, 2);
+	free(body);
+}
+
+int base_index__get(const struct btf *base, const struct cache_dir *cache,
+		    struct base_index **out, bool *hit)
+{
+	const void *raw;
+	uint32_t size;
+	uint64_t key;
+	char name[64];
+	void *map;
+	size_t len;
+	int err;
+
+	if (hit)
+		*hit = false;
+	raw = cache && cache->path ? btf__raw_data(base, &size) : NULL;
+	if (!raw)
+		return base_index__new(base, out);
+	key = hash_bytes(raw, size);
+	snprintf(name, sizeof(name), "base-%016" PRIx64 "-%08" PRIx32, key,
+		 size);
+	if (!cache_dir__map(cache, name, &map, &len)) {
+		*out = base_index__from_map(base, map, len, key, size);
+		if (*out) {
+			if (hit)
+				*hit = true;
+			return 0;
+		}
+		cache_dir__unmap(map, len);
+	}
+	err = base_index__new(base, out);
+	if (!err)
+		base_index__store(*out, cache, name, key, size);
+	return err;
+}

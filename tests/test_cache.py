@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The cache (src/lib/cache_dir.c, src/merge/base_cache.c): a module over
+a base stores the base's index once and reads it back after; the output
+is the same bytes with and without it, and whatever is in the cache
+directory: an entry corrupted, cut short, of another base, or written by
+two processes at once is detected and rebuilt; a read-only or missing
+directory only costs time.
+"""
+import os
+import stat
+import subprocess
+
+MODS = ("mod_a", "mod_b", "mod_c")
+
+
+def _setup(ctx, cc="gcc", dwarf=5):
+    base_obj = ctx.fixture("mod_base", cc, dwarf)
+    base = os.path.join(ctx.tmp, "base.btf")
+    p = ctx.run([ctx.bin, "--no-cache", "-o", base, base_obj])
+    assert p.returncode == 0, p.stderr
+    return base, [ctx.fixture(m, cc, dwarf) for m in MODS]
+
+
+def _run(ctx, base, obj, out, cache, extra=()):
+    env = dict(os.environ)
+    env.pop("DWARF2BTF_NO_CACHE", None)
+    env["DWARF2BTF_CACHE_DIR"] = cache
+    p = ctx.run([ctx.bin, "--stats", "--base", base, "-o", out, obj] +
+                list(extra), env=env)
+    assert p.returncode == 0, p.stderr
+    with open(out, "rb") as f:
+        return f.read(), "base index read from the cache" in p.stderr
+
+
+def _entries(cache):
+    return sorted(f for f in os.listdir(cache) if f.endswith(".d2b")) \
+        if os.path.isdir(cache) else []
+
+
+def _want(ctx, base, objs):
+    out = os.path.join(ctx.tmp, "nocache.btf")
+    want = []
+    for o in objs:
+        p = ctx.run([ctx.bin, "--no-cache", "--base", base, "-o", out, o])
+        assert p.returncode == 0, p.stderr
+        with open(out, "rb") as f:
+            want.append(f.read())
+    return want
+
+
+def test_cache_stores_then_reads(ctx):
+    for cc in ("gcc", "clang"):
+        base, objs = _setup(ctx, cc)
+        want = _want(ctx, base, objs)
+        cache = os.path.join(ctx.tmp, "cache-" + cc)
+        out = os.path.join(ctx.tmp, "o.btf")
+        got, hit = _run(ctx, base, objs[0], out, cache)
+        assert got == want[0] and not hit
+        assert len(_entries(cache)) == 1, _entries(cache)
+        for o, w in zip(objs, want):
+            got, hit = _run(ctx, base, o, out, cache)
+            assert got == w and hit, (o, hit)
+        mode = stat.S_IMODE(os.stat(cache).st_mode)
+        assert mode == 0o700, oct(mode)
+
+
+def test_cache_off(ctx):
+    base, objs = _setup(ctx)
+    cache = os.path.join(ctx.tmp, "cache")
+    out = os.path.join(ctx.tmp, "o.btf")
+    for extra, env in ((["--no-cache"], {}),
+                       ([], {"DWARF2BTF_NO_CACHE": "1"})):
+        e = dict(os.environ, DWARF2BTF_CACHE_DIR=cache, **env)
+        p = ctx.run([ctx.bin, "--base", base, "-o", out, objs[0]] + extra,
+                    env=e)
+        assert p.returncode == 0, p.stderr
+    assert not os.path.exists(cache)
+    e = dict(os.environ, DWARF2BTF_CACHE_DIR=cache)
+    e.pop("DWARF2BTF_NO_CACHE", None)
+    alt = os.path.join(ctx.tmp, "alt")
+    p = ctx.run([ctx.bin, "--cache-dir", alt, "--base", base, "-o", out,
+                 objs[0]], env=e)
+    assert p.returncode == 0 and _entries(alt) and not _entries(cache)
+
+
+def _damage(path, how):
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        if how == "flip":
+            data[len(data) // 2] ^= 0x40
+        elif how == "truncate":
+            data = data[:len(data) // 3]
+        elif how == "header":
+            data[0:8] = b"XXXXXXXX"
+        elif how == "empty":
+            data = bytearray()
+        f.seek(0)
+        f.truncate()
+        f.write(data)
+
+
+def test_cache_damaged_entries(ctx):
+    """Each damaged entry is ignored (built again), never trusted: the
+    output stays the bytes of a run without cache."""
+    base, objs = _setup(ctx)
+    want = _want(ctx, base, objs)[0]
+    cache = os.path.join(ctx.tmp, "cache")
+    out = os.path.join(ctx.tmp, "o.btf")
+    _run(ctx, base, objs[0], out, cache)
+    entry = os.path.join(cache, _entries(cache)[0])
+    for how in ("flip", "truncate", "header", "empty"):
+        _damage(entry, how)
+        got, hit = _run(ctx, base, objs[0], out, cache)
+        assert got == want and not hit, how
+        # rebuilt and stored again: the next run reads it
+        got, hit = _run(ctx, base, objs[0], out, cache)
+        assert got == want and hit, how
+
+
+def test_cache_other_base(ctx):
+    """An entry of another base (a stale one, after the vmlinux changed)
+    is not used: the key is the base's bytes."""
+    base, objs = _setup(ctx)
+    cache = os.path.join(ctx.tmp, "cache")
+    out = os.path.join(ctx.tmp, "o.btf")
+    _run(ctx, base, objs[0], out, cache)
+    other_obj = ctx.fixture("mod_base", "clang", 4)
+    other = os.path.join(ctx.tmp, "other.btf")
+    assert ctx.run([ctx.bin, "--no-cache", "-o", other,
+                    other_obj]).returncode == 0
+    got, hit = _run(ctx, other, objs[0], out, cache)
+    assert not hit and len(_entries(cache)) == 2
+    # an entry renamed to the name of the other base's
+    names = _entries(cache)
+    a, b = (os.path.join(cache, n) for n in names)
+    os.replace(a, b)
+    for bs in (base, other):
+        want = _want(ctx, bs, objs[:1])[0]
+        got, _ = _run(ctx, bs, objs[0], out, cache)
+        assert got == want
+
+
+def test_cache_read_only_and_missing(ctx):
+    base, objs = _setup(ctx)
+    want = _want(ctx, base, objs)[0]
+    out = os.path.join(ctx.tmp, "o.btf")
+    ro = os.path.join(ctx.tmp, "ro")
+    os.mkdir(ro, 0o500)
+    try:
+        got, hit = _run(ctx, base, objs[0], out, ro)
+        assert got == want and not hit
+        # root writes to a read-only directory anyway
+        assert os.geteuid() == 0 or not os.listdir(ro)
+    finally:
+        os.chmod(ro, 0o700)
+    # a path under a file: the directory cannot exist
+    f = os.path.join(ctx.tmp, "file")
+    open(f, "w").close()
+    got, hit = _run(ctx, base, objs[0], out, os.path.join(f, "cache"))
+    assert got == want and not hit
+
+
+def test_cache_two_processes(ctx):
+    """Processes of one make -j fill one entry at once: each writes a
+    temporary file and renames it, so all see a whole entry or none."""
+    base, objs = _setup(ctx)
+    want = _want(ctx, base, objs)
+    cache = os.path.join(ctx.tmp, "cache")
+    env = dict(os.environ, DWARF2BTF_CACHE_DIR=cache)
+    env.pop("DWARF2BTF_NO_CACHE", None)
+    for rnd in range(3):
+        procs = []
+        for i, o in enumerate(objs * 2):
+            out = os.path.join(ctx.tmp, "p%d-%d.btf" % (rnd, i))
+            procs.append((subprocess.Popen(
+                [ctx.bin, "--base", base, "-o", out, o], env=env,
+                stderr=subprocess.PIPE), out, want[i % len(objs)]))
+        for p, out, w in procs:
+            _, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err
+            with open(out, "rb") as f:
+                assert f.read() == w
+        assert len(_entries(cache)) == 1, os.listdir(cache)
+        assert not [f for f in os.listdir(cache) if f.startswith(".")]
+        if rnd == 0:
+            os.unlink(os.path.join(cache, _entries(cache)[0]))
+
+
+def test_cache_bound(ctx):
+    """DWARF2BTF_CACHE_MAX: the oldest entries go."""
+    base, objs = _setup(ctx)
+    cache = os.path.join(ctx.tmp, "cache")
+    out = os.path.join(ctx.tmp, "o.btf")
+    _run(ctx, base, objs[0], out, cache)
+    size = os.path.getsize(os.path.join(cache, _entries(cache)[0]))
+    other = os.path.join(ctx.tmp, "other.btf")
+    assert ctx.run([ctx.bin, "--no-cache", "-o", other,
+                    ctx.fixture("mod_base", "clang", 4)]).returncode == 0
+    env = dict(os.environ, DWARF2BTF_CACHE_DIR=cache,
+               DWARF2BTF_CACHE_MAX=str(size + size // 2))
+    env.pop("DWARF2BTF_NO_CACHE", None)
+    first = _entries(cache)[0]
+    p = ctx.run([ctx.bin, "--base", other, "-o", out, objs[0]], env=env)
+    assert p.returncode == 0, p.stderr
+    assert len(_entries(cache)) == 1 and _entries(cache)[0] != first
+    p = ctx.run([ctx.bin, "--base", other, "-o", out, objs[0]],
+                env=dict(env, DWARF2BTF_CACHE_MAX="12Q"))
+    assert p.returncode == 2 and "DWARF2BTF_CACHE_MAX" in p.stderr
