@@ -99,15 +99,22 @@ def _damage(path, how):
         f.write(data)
 
 
-def test_cache_damaged_entries(ctx):
-    """Each damaged entry is ignored (built again), never trusted: the
-    output stays the bytes of a run without cache."""
+def _stored(ctx):
+    """A module over a base run once: its output without cache, the cache
+    directory, an output path and the entry stored."""
     base, objs = _setup(ctx)
     want = _want(ctx, base, objs)[0]
     cache = os.path.join(ctx.tmp, "cache")
     out = os.path.join(ctx.tmp, "o.btf")
     _run(ctx, base, objs[0], out, cache)
-    entry = os.path.join(cache, _entries(cache)[0])
+    return base, objs, want, cache, out, \
+        os.path.join(cache, _entries(cache)[0])
+
+
+def test_cache_damaged_entries(ctx):
+    """Each damaged entry is ignored (built again), never trusted: the
+    output stays the bytes of a run without cache."""
+    base, objs, want, cache, out, entry = _stored(ctx)
     for how in ("flip", "truncate", "header", "empty"):
         _damage(entry, how)
         got, hit = _run(ctx, base, objs[0], out, cache)
@@ -206,3 +213,55 @@ def test_cache_bound(ctx):
     p = ctx.run([ctx.bin, "--base", other, "-o", out, objs[0]],
                 env=dict(env, DWARF2BTF_CACHE_MAX="12Q"))
     assert p.returncode == 2 and "DWARF2BTF_CACHE_MAX" in p.stderr
+
+
+def _hash_bytes(data):
+    """src/lib/hash.h's hash_bytes()."""
+    m = (1 << 64) - 1
+    k = [0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9,
+         0xd6e8feb86659fd93]
+    a = list(k)
+    n = len(data) // 32
+    for i in range(n):
+        for j in range(4):
+            w = int.from_bytes(data[32 * i + 8 * j:32 * i + 8 * j + 8],
+                               "little")
+            a[j] = ((a[j] ^ w) * k[j]) & m
+            a[j] = ((a[j] << 31) | (a[j] >> 33)) & m
+    h = (len(data) * k[0]) & m
+    for j in range(4):
+        h = (((h ^ a[j]) * k[(j + 1) & 3]) & m) ^ (h >> 29)
+    for b in data[32 * n:]:
+        h = ((h ^ b) * 0x100000001b3) & m
+    h ^= h >> 33
+    h = (h * 0xff51afd7ed558ccd) & m
+    return h ^ (h >> 33)
+
+
+# struct base_cache_hdr (src/merge/base_cache.h)
+_OFF_AT = 8 + 4 + 4 + 8 * 4 + 4 * 6
+_HDR = _OFF_AT + 8 * 8
+_CHECKSUM_AT = 8 + 4 + 4 + 8 + 8
+_TYPES_NEXT = 1
+
+
+def test_cache_checked_beyond_checksum(ctx):
+    """An entry with a right checksum whose chains loop (which would hang
+    every lookup) is rejected by the check of its indices (fuzz_cache found
+    the hang; fuzz/corpus/cache/chains-loop)."""
+    base, objs, want, cache, out, entry = _stored(ctx)
+    with open(entry, "rb") as f:
+        data = bytearray(f.read())
+    want_sum = int.from_bytes(data[_CHECKSUM_AT:_CHECKSUM_AT + 8], "little")
+    assert _hash_bytes(bytes(data[_HDR:])) == want_sum, "hash_bytes differs"
+    nxt = int.from_bytes(data[_OFF_AT + 8 * _TYPES_NEXT:
+                              _OFF_AT + 8 * _TYPES_NEXT + 8], "little")
+    # next[5] = 7: 7 -> ... may come back to 5
+    data[nxt + 4 * 5:nxt + 4 * 5 + 4] = (7).to_bytes(4, "little")
+    data[nxt + 4 * 7:nxt + 4 * 7 + 4] = (5).to_bytes(4, "little")
+    data[_CHECKSUM_AT:_CHECKSUM_AT + 8] = \
+        _hash_bytes(bytes(data[_HDR:])).to_bytes(8, "little")
+    with open(entry, "wb") as f:
+        f.write(data)
+    got, hit = _run(ctx, base, objs[0], out, cache)
+    assert got == want and not hit

@@ -10,31 +10,6 @@
 #include "lib/hash.h"
 #include "merge/base_cache.h"
 
-#define BASE_CACHE_MAGIC	"D2BTFIDX"
-/* Bump when the index or the hashes in it change. */
-#define BASE_CACHE_VERSION	1
-
-enum {
-	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,
-	PART_NAMES_HEAD, PART_NAMES_NEXT, PART_NAMES_HASH,
-	PART_STRS, PART_STR_SLOTS, NR_PARTS
-};
-
-struct base_cache_hdr {
-	char magic[8];
-	uint32_t version;
-	uint32_t hdr_size;
-	uint64_t key;		/* hash_bytes() of the base's raw BTF */
-	uint64_t base_size;	/* its size */
-	uint64_t checksum;	/* hash_bytes() of what follows the header */
-	uint64_t file_size;
-	uint32_t nr;		/* the base's btf__type_cnt() */
-	uint32_t types_nb, names_nb;
-	uint32_t str_len, str_nb;
-	uint32_t pad;
-	uint64_t off[NR_PARTS];	/* from the start of the file, 8-aligned */
-};
-
 /* The bytes of each part, from the header's counts. */
 static void part_sizes(const struct base_cache_hdr *h, size_t *len)
 {
@@ -53,6 +28,20 @@ static bool pow2(uint32_t n)
 	return n >= 16 && !(n & (n - 1));
 }
 
+/*
+ * Chains built by id_chains__add() in id order point down only: an entry
+ * whose chains loop would hang every lookup.
+ */
+static bool chains_descend(const uint32_t *next, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (next[i] >= i && next[i])
+			return false;
+	return true;
+}
+
 /* Every value of a chain table an id below NR (0: none). */
 static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 {
@@ -67,7 +56,8 @@ static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 /* MAP (LEN bytes) is an entry for the base of KEY and SIZE: its index. */
 static struct base_index *base_index__from_map(const struct btf *base,
 					       void *map, size_t len,
-					       uint64_t key, uint64_t size)
+					       uint64_t key, uint64_t size,
+					       bool check_sum)
 {
 	const struct base_cache_hdr *h = map;
 	size_t plen[NR_PARTS];
@@ -88,7 +78,8 @@ static struct base_index *base_index__from_map(const struct btf *base,
 		if (h->off[i] % 8 || h->off[i] < sizeof(*h) ||
 		    h->off[i] > len || plen[i] > len - h->off[i])
 			return NULL;
-	if (hash_bytes(p + sizeof(*h), len - sizeof(*h)) != h->checksum)
+	if (check_sum &&
+	    hash_bytes(p + sizeof(*h), len - sizeof(*h)) != h->checksum)
 		return NULL;
 	/* a checksum only finds accidents: check what is read as indices */
 	strs = (const char *)p + h->off[PART_STRS];
@@ -96,12 +87,12 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	if (strs[h->str_len] ||
 	    !ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_HEAD]),
 			  h->types_nb, h->nr) ||
-	    !ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_NEXT]),
-			  h->nr, h->nr) ||
+	    !chains_descend((const uint32_t *)(p + h->off[PART_TYPES_NEXT]),
+			    h->nr) ||
 	    !ids_in_range((const uint32_t *)(p + h->off[PART_NAMES_HEAD]),
 			  h->names_nb, h->nr) ||
-	    !ids_in_range((const uint32_t *)(p + h->off[PART_NAMES_NEXT]),
-			  h->nr, h->nr) ||
+	    !chains_descend((const uint32_t *)(p + h->off[PART_NAMES_NEXT]),
+			    h->nr) ||
 	    !ids_in_range(slots, h->str_nb, h->str_len + 1))
 		return NULL;
 	idx = calloc(1, sizeof(*idx));
@@ -199,7 +190,7 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
 	snprintf(name, sizeof(name), "base-%016" PRIx64 "-%08" PRIx32, key,
 		 size);
 	if (!cache_dir__map(cache, name, &map, &len)) {
-		*out = base_index__from_map(base, map, len, key, size);
+		*out = base_index__from_map(base, map, len, key, size, true);
 		if (*out) {
 			if (hit)
 				*hit = true;
@@ -211,4 +202,21 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
 	if (!err)
 		base_index__store(*out, cache, name, key, size);
 	return err;
+}
+
+struct base_index *base_cache__read(const struct btf *base, void *map,
+				    size_t len, bool check_sum)
+{
+	const void *raw;
+	uint32_t size;
+	struct base_index *idx;
+
+	raw = btf__raw_data(base, &size);
+	if (!raw)
+		return NULL;
+	idx = base_index__from_map(base, map, len, hash_bytes(raw, size),
+				   size, check_sum);
+	if (idx)
+		idx->map_borrowed = true;
+	return idx;
 }

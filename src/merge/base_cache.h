@@ -12,9 +12,36 @@
 #define DWARF2BTF_BASE_CACHE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lib/cache_dir.h"
 #include "merge/base_index.h"
+
+/* An entry: this header, then the parts it locates. */
+#define BASE_CACHE_MAGIC	"D2BTFIDX"
+/* Bump when the index or the hashes in it change. */
+#define BASE_CACHE_VERSION	1
+
+enum {
+	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,
+	PART_NAMES_HEAD, PART_NAMES_NEXT, PART_NAMES_HASH,
+	PART_STRS, PART_STR_SLOTS, NR_PARTS
+};
+
+struct base_cache_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;
+	uint64_t key;		/* hash_bytes() of the base's raw BTF */
+	uint64_t base_size;	/* its size */
+	uint64_t checksum;	/* hash_bytes() of what follows the header */
+	uint64_t file_size;
+	uint32_t nr;		/* the base's btf__type_cnt() */
+	uint32_t types_nb, names_nb;
+	uint32_t str_len, str_nb;
+	uint32_t pad;
+	uint64_t off[NR_PARTS];	/* from the start of the file, 8-aligned */
+};
 
 /*
  * The index of BASE: mapped from CACHE when an entry for BASE's bytes is
@@ -23,5 +50,13 @@
  */
 int base_index__get(const struct btf *base, const struct cache_dir *cache,
 		    struct base_index **out, bool *hit);
+
+/*
+ * For fuzzing and tests: MAP (LEN bytes, 8-aligned, not taken over) read
+ * as an entry for BASE, with or without its checksum checked.  The index,
+ * or NULL when the entry is rejected.
+ */
+struct base_index *base_cache__read(const struct btf *base, void *map,
+				    size_t len, bool check_sum);
 
 #endif

@@ -123,7 +123,8 @@ void base_index__free(struct base_index *idx)
 	if (!idx)
 		return;
 	if (idx->map) {
-		munmap(idx->map, idx->map_len);
+		if (!idx->map_borrowed)
+			munmap(idx->map, idx->map_len);
 		free(idx);
 		return;
 	}

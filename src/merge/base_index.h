@@ -7,6 +7,7 @@
 #ifndef DWARF2BTF_BASE_INDEX_H
 #define DWARF2BTF_BASE_INDEX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "merge/id_chains.h"
@@ -26,6 +27,7 @@ struct base_index {
 	/* read from the cache (base_cache.c): the arrays point into this */
 	void *map;
 	size_t map_len;
+	bool map_borrowed;	/* not ours to unmap (tests, fuzzing) */
 };
 
 /* The offset of string S in the base, or BASE_STR_NONE. */
