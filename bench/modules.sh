@@ -15,6 +15,9 @@
 #        BENCH_MODULES=N (only the first N modules, sorted by path),
 #        BENCH_EVERY=K (every K-th module of those),
 #        BENCH_KBUILD=1 (ours as kbuild runs it too),
+#        BENCH_CACHE=warm|cold|off (our cache, in the bench's folder: warm,
+#        the default, is filled by an untimed run first; cold is emptied
+#        before each round; off is not used),
 #        BENCH_DIR=DIR (keep the timings there, in DIR/results)
 # Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
 # the largest peak RSS of one process); prints medians and ratios.
@@ -46,6 +49,14 @@ find "$mods" -name '*.ko' | sort > "$dir/list"
 	mv "$dir/l2" "$dir/list"
 n=$(wc -l < "$dir/list")
 kbuild=${BENCH_KBUILD:-0}
+cache_mode=${BENCH_CACHE:-warm}
+export DWARF2BTF_CACHE_DIR="$dir/cache"
+case $cache_mode in
+warm | cold) unset DWARF2BTF_NO_CACHE ;;
+off) export DWARF2BTF_NO_CACHE=1 ;;
+*) die "BENCH_CACHE is warm, cold or off" ;;
+esac
+rm -rf "$dir/cache"
 flags=()
 "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null &&
 	flags=(--btf_features=default)
@@ -87,6 +98,12 @@ for i in $(seq 1 "$runs"); do
 	echo "bench: round $i/$runs, $n modules (wall user sys maxrss-KB)" >&2
 	rm -rf "$dir/ours" "$dir/pahole"
 	mkdir -p "$dir/pahole"
+	if [ "$cache_mode" = cold ]; then
+		rm -rf "$dir/cache"
+	elif [ "$cache_mode" = warm ] && [ ! -d "$dir/cache" ]; then
+		"$bin" --base "$vmlinux" -o "$dir/warm.btf" \
+			"$(head -n 1 "$dir/list")" || die "ours failed"
+	fi
 	if [ "$kbuild" = 1 ]; then
 		copy_modules ours
 		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
@@ -112,7 +129,7 @@ for i in $(seq 1 "$runs"); do
 	echo "  pahole: $(cat "$dir/t")" >&2
 done
 
-python3 - "$dir/results" "$n" "$kbuild" <<'PY'
+python3 - "$dir/results" "$n" "$kbuild" "$cache_mode" <<'PY'
 import statistics
 import sys
 
@@ -123,9 +140,9 @@ for line in open(sys.argv[1]):
         (float(wall), float(user) + float(sys_), int(rss) / 1024))
 med = {k: [statistics.median(r[i] for r in v) for i in range(3)]
        for k, v in rows.items()}
-print("%s modules%s, median of %d runs" % (
+print("%s modules%s, our cache %s, median of %d runs" % (
     sys.argv[2], ", each tool once per module in place (kbuild)"
-    if sys.argv[3] == "1" else "", len(rows["ours"])))
+    if sys.argv[3] == "1" else "", sys.argv[4], len(rows["ours"])))
 print("%-12s %9s %9s %14s" % ("", "wall s", "CPU s", "max RSS MB"))
 for k in ("ours", "pahole"):
     print("%-12s %9.2f %9.2f %14.0f" % ((k,) + tuple(med[k])))

@@ -42,13 +42,16 @@
 struct consumer {
 	struct merge_state m;
 	const char *path;
+	double busy;		/* seconds spent merging: one thread's */
 };
 
 static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 {
 	struct consumer *c = arg;
+	double t = stats__now();
 	int err = merge_state__add(&c->m, frag);
 
+	c->busy += stats__now() - t;
 	if (err)
 		pr_err("%s: cannot merge BTF: %s", c->path, strerror(-err));
 	return err;
@@ -608,6 +611,7 @@ static int pipeline__run_once(const char *path,
 		malloc_trim(0);
 	}
 	stats__phase_end(&st, PHASE_ENCODE);
+	st.merge_serial += cons.busy;
 
 	st.nr_types_in = m->acc.nr_types_in;
 	st.nr_func_cands = m->acc.nr_funcs;

@@ -70,6 +70,8 @@ void stats__print(const struct stats *st, FILE *f)
 	for (i = 0; i < PHASE__MAX; i++)
 		fprintf(f, "stats: phase %-13s %8.3f s\n", phase_names[i],
 			st->phase[i]);
+	fprintf(f, "stats: of encode+merge, in-order merging (one thread) %.3f s\n",
+		st->merge_serial);
 	fprintf(f, "stats: total wall         %8.3f s\n",
 		stats__now() - st->start);
 	fprintf(f, "stats: cpu user/sys       %8.3f / %.3f s\n",
@@ -98,6 +100,7 @@ void stats__add(struct stats *sum, const struct stats *st)
 
 	for (i = 0; i < PHASE__MAX; i++)
 		sum->phase[i] += st->phase[i];
+	sum->merge_serial += st->merge_serial;
 	sum->nr_cus += st->nr_cus;
 	sum->nr_epochs += st->nr_epochs;
 	sum->nr_types_in += st->nr_types_in;

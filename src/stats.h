@@ -23,6 +23,7 @@ struct stats {
 	double start;
 	double mark;
 	double phase[PHASE__MAX];
+	double merge_serial;	/* of encode+merge: merging in CU order */
 	size_t nr_cus;
 	size_t nr_epochs;	/* libdw handles the CUs were read through */
 	size_t nr_types_in;	/* before dedup */

@@ -68,6 +68,15 @@ GCC_CLONES = [
         "a clone gcc may have changed" + WHY_TAIL["opt"]]),
 ]
 
+# gcc's partial inlining (funcs_reordered.c)
+GCC_REORDERED = [
+    ("reo", [
+        "reo: left out: its parameters were reordered",
+        "  why: in funcs_reordered.c (DIE 0x_) parameter #1 is parameter #2 "
+        "of its abstract origin: the compiler dropped or moved parameters, "
+        "so callers do not pass what the prototype says"]),
+]
+
 # clang 19 marks changed signatures DW_CC_nocall (tests/test_truesig.py)
 CLANG19_NOCALL = [
     ("ts_const", [
@@ -145,6 +154,11 @@ def _reasons(ctx, cc, dwarf):
                 "clone_dead.constprop.0"} <= syms:
             raise ctx.Skip("gcc made no .constprop clones: %s" % sorted(syms))
         bad += _check(ctx, prog, GCC_CLONES, "funcs_clones gcc")
+        obj = ctx.fixture("funcs_reordered", cc, dwarf)
+        syms = {s[0] for s in test_funcs.Elf(obj).funcs(prefix="reo")}
+        if "reo.part.0" not in syms:
+            raise ctx.Skip("gcc split no reo.part.0: %s" % sorted(syms))
+        bad += _check(ctx, obj, GCC_REORDERED, "funcs_reordered gcc")
     else:
         src = os.path.join(ctx.root, "tests", "fixtures",
                            "funcs_truesig_clang19_dwarf%d.s" % dwarf)
