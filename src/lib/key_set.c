@@ -42,7 +42,8 @@ void key_set__sort(struct key_set *s)
 {
 	size_t i, k = 0;
 
-	qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
+	if (s->nr)	/* keys is NULL while empty */
+		qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
 	for (i = 0; i < s->nr; i++)
 		if (!k || s->keys[k - 1] != s->keys[i])
 			s->keys[k++] = s->keys[i];
@@ -66,7 +67,8 @@ int key_set__repeated(struct key_set *s, struct key_set *out)
 {
 	size_t i;
 
-	qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
+	if (s->nr)
+		qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
 	s->sorted = false;	/* not unique */
 	for (i = 1; i < s->nr; i++)
 		if (s->keys[i] == s->keys[i - 1] &&
