@@ -114,7 +114,7 @@ for t in "$@"; do
 	for enc in pahole ours; do
 		n=$(sed -n 's/.*Skipped encoding \([0-9]*\) functions.*/\1/p' \
 			"$tmp/$t.$enc.log" | head -n 1)
-		[ -n "$n" ] && echo "    $enc: $n functions' skip lines checked"
+		[ -n "$n" ] && echo "    $enc: $n skip lines checked"
 	done
 	if [ "${rc[pahole]}" = 0 ] && [ "${rc[ours]}" != 0 ]; then
 		worse=$((worse + 1))
