@@ -7,8 +7,10 @@
 #           pahole -J --btf_features=default --btf_base VMLINUX
 #                  --btf_encode_detached=DIR/M.btf M.ko
 # With BENCH_KBUILD=1 both run as scripts/Makefile.modfinal runs them:
-# once per module, in place (on a fresh copy of the .ko), two at a time:
-#           TOOL -J --btf_features=default --btf_base VMLINUX M.ko
+# once per module, in place (on a fresh copy of the .ko), two at a time,
+# with the flags of 6.12's scripts/Makefile.btf:
+#           TOOL -J -j --btf_features=<kbuild's list> --lang_exclude=rust
+#                --btf_base VMLINUX M.ko
 #
 # usage: bench/modules.sh BIN
 # env:   BENCH_RUNS=N (default 1; each round runs both), PAHOLE=PATH,
@@ -69,12 +71,14 @@ exec "$pahole" -J ${flags[*]} --btf_base "$vmlinux" \\
 EOS
 chmod +x "$dir/pahole1"
 
-# In place, as kbuild: each tool on its own copies of the modules.
+# In place, as kbuild: each tool on its own copies of the modules, with
+# the flags scripts/Makefile.btf gives pahole >= 1.26 (6.12).
+kflags="-j --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
 for t in pahole ours; do
 	if [ "$t" = ours ]; then tool=$bin; else tool=$pahole; fi
 	cat > "$dir/${t}-kbuild" <<EOS
 #!/bin/sh
-exec "$tool" -J ${flags[*]} --btf_base "$vmlinux" "\$1"
+exec "$tool" -J $kflags --btf_base "$vmlinux" "\$1"
 EOS
 	chmod +x "$dir/${t}-kbuild"
 done
