@@ -18,6 +18,9 @@ and then, per module, with `BIN diff --base VMLINUX`:
          in ours plus only in the reference must stay within 1% of the
          reference's functions, over all modules;
   loads  libbpf parses every output over the base (bpftool btf dump);
+  alone  every 10th module encoded as kbuild does (in place, one process
+         each, the base's index from a cache of the run's own): the bytes
+         of the batch run;
   plain  with --plain: every module encoded again with --plain-dedup
          (libbpf's split dedup) means the same (`BIN diff` finds nothing).
 Prints totals and the modules that differ; ends with 'N passed, N failed'.
@@ -33,6 +36,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -260,6 +264,37 @@ def main():
     verdict(not unparsed, "parse: libbpf reads all %d outputs over the base%s"
             % (len(res), "; not: " + " ".join(unparsed[:10])
                if unparsed else ""))
+    # kbuild's way: one process per module, in place, reading the base's
+    # index from the cache (filled by the first): the batch's bytes
+    some = kos[::10]
+    cache = os.path.join(work, "cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    env = dict(os.environ, DWARF2BTF_CACHE_DIR=cache)
+    env.pop("DWARF2BTF_NO_CACHE", None)
+
+    def alone(ko):
+        name = os.path.basename(ko)[:-3]
+        copy = os.path.join(work, "alone-" + name + ".ko")
+        shutil.copyfile(ko, copy)
+        q = subprocess.run([bin_, "-J", "--btf_base", vmlinux, copy],
+                           env=env, stderr=subprocess.PIPE, text=True)
+        got = subprocess.run(["objcopy", "--dump-section",
+                              ".BTF=" + copy + ".btf", copy, copy + ".x"],
+                             stderr=subprocess.PIPE)
+        ok = q.returncode == 0 and got.returncode == 0 and \
+            open(copy + ".btf", "rb").read() == \
+            open(os.path.join(out, name + ".btf"), "rb").read()
+        for f in (copy, copy + ".btf", copy + ".x"):
+            if os.path.exists(f):
+                os.unlink(f)
+        return ok
+
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        diff = [k for k, ok in zip(some, ex.map(alone, some)) if not ok]
+    verdict(not diff, "alone: every 10th module (%d) encoded in place, one "
+            "process each, the base index from the cache, is the batch's "
+            "bytes%s" % (len(some), "; not: " + " ".join(
+                os.path.basename(k) for k in diff[:10]) if diff else ""))
     if a.plain:
         plain_out = os.path.join(work, "out-plain")
         os.makedirs(plain_out, exist_ok=True)
