@@ -42,8 +42,8 @@ static const char usage[] =
 "  -j N, --jobs=N        threads (default: all CPUs)\n"
 "  -h, --help            this text\n"
 "\n"
-"Exit status: 0; 1 when a FUNC is no function of FILE or FILE cannot be\n"
-"read; 2 on a usage error.\n";
+"Exit status: 0; 1 when a FUNC is neither a function nor a variable of\n"
+"FILE, or FILE cannot be read; 2 on a usage error.\n";
 
 enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES };
 

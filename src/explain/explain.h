@@ -34,10 +34,9 @@ void explain__free(struct explain *e);
 /* What the pipeline must be given (pipeline_opts.report). */
 const struct func_report *explain__report(struct explain *e);
 /*
- * Print what was collected, then the names asked about that are not
- * functions of the input, and COUNTS (functions per enum func_verdict).
- * Returns the number of names asked about that are not functions of the
- * input, or -errno.
+ * Print what was collected, then the names asked about that are neither
+ * functions nor variables of the input, and COUNTS (functions per enum
+ * func_verdict).  Returns the number of those names, or -errno.
  */
 int explain__print(struct explain *e, FILE *f, const size_t *counts);
 
