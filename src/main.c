@@ -24,7 +24,6 @@
 #include "batch.h"
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
-#include "explain/func_log.h"
 #include "explain_cmd.h"
 #include "lib/cache_dir.h"
 #include "output/distill.h"
@@ -471,10 +470,6 @@ int main(int argc, char **argv)
 	bool no_cache = false;
 	struct cache_dir cache;
 	bool relocate = false, out_dir;
-	struct func_report verbose_rep = {
-		.decided = func_log__pahole,
-		.ctx = stdout,
-	};
 	struct stat st;
 	int c, err;
 
@@ -677,8 +672,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (verbose)
-		opts.report = &verbose_rep;
+	opts.verbose = verbose;
 	err = main__cache(&cache, cache_path, no_cache);
 	if (err) {
 		file_list__free(&list);

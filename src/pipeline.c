@@ -32,6 +32,7 @@
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "decide/funcs.h"
+#include "explain/func_log.h"
 #include "lib/log.h"
 #include "output/output.h"
 #include "stats.h"
@@ -482,6 +483,25 @@ static int pipeline__open_alt(const struct elf_file *src, Dwarf *dw,
 	return 0;
 }
 
+/* Who hears of the function decisions of one run (pipeline_opts). */
+struct hearing {
+	FILE *verbose;			/* pahole's lines, until the run ends */
+	const struct func_report *user;
+};
+
+static void pipeline__decided(void *ctx, const struct btf *btf,
+			      const struct elf_symtab *syms,
+			      const struct func_param *params,
+			      const struct func_decision *d)
+{
+	struct hearing *h = ctx;
+
+	if (h->verbose)
+		func_log__pahole(h->verbose, btf, syms, params, d);
+	if (h->user && h->user->decided)
+		h->user->decided(h->user->ctx, btf, syms, params, d);
+}
+
 /*
  * One run over PATH.  When a batch resolved a declaration whose name the
  * output defines twice, nothing is written and *CONFLICTS holds those
@@ -494,6 +514,9 @@ static int pipeline__run_once(const char *path,
 	struct consumer cons = { .path = path };
 	struct merge_state *m = &cons.m;
 	struct func_report rep;
+	struct hearing hear = { 0 };
+	char *verbose_buf = NULL;
+	size_t verbose_len = 0;
 	struct btf *btf = NULL;
 	struct elf_symtab *syms = NULL;
 	struct encode_env env;
@@ -616,10 +639,16 @@ static int pipeline__run_once(const char *path,
 	st.nr_types_in = m->acc.nr_types_in;
 	st.nr_func_cands = m->acc.nr_funcs;
 	memset(&rep, 0, sizeof(rep));
-	if (opts->report) {
-		rep.decided = opts->report->decided;
-		rep.vars_noted = opts->report->vars_noted;
-		rep.ctx = opts->report->ctx;
+	if (opts->report || opts->verbose) {
+		hear.user = opts->report;
+		if (opts->verbose &&
+		    !(hear.verbose = open_memstream(&verbose_buf, &verbose_len))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rep.decided = pipeline__decided;
+		rep.vars_noted = opts->report ? opts->report->vars_noted : NULL;
+		rep.ctx = &hear;
 	}
 	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
 			m->acc.params, m->acc.tags, &rep);
@@ -638,7 +667,7 @@ static int pipeline__run_once(const char *path,
 	}
 	st.nr_vars = n;
 	if (rep.vars_noted)
-		rep.vars_noted(rep.ctx, syms, m->acc.var_notes,
+		rep.vars_noted(opts->report->ctx, syms, m->acc.var_notes,
 			       m->acc.nr_var_notes);
 	stats__phase_end(&st, PHASE_FUNCS);
 
@@ -669,6 +698,9 @@ static int pipeline__run_once(const char *path,
 	if (ef.big_endian)
 		btf__set_endianness(btf, BTF_BIG_ENDIAN);
 	err = opts->dry_run ? 0 : write_output(path, opts, btf, &st.out_bytes);
+	/* this run's lines, at once: a run made again said them again */
+	if (!err && hear.verbose && !fflush(hear.verbose))
+		fwrite(verbose_buf, 1, verbose_len, stdout);
 	stats__phase_end(&st, PHASE_WRITE);
 	if (!err && opts->stats)
 		stats__print(&st, stderr);
@@ -676,6 +708,9 @@ static int pipeline__run_once(const char *path,
 		*opts->stats_out = st;
 out:
 	*stp = st;
+	if (hear.verbose)
+		fclose(hear.verbose);
+	free(verbose_buf);
 	if (btf != m->acc.btf)
 		btf__free(btf);	/* split_dedup's output */
 	merge_state__free(m);
@@ -709,6 +744,8 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 		if (err || !conflicts.nr)
 			break;
 		/* those names go to the final dedup, as with one dedup */
+		if (opts->report && opts->report->rerun)
+			opts->report->rerun(opts->report->ctx);
 		err = key_set__add_all(&keep, &conflicts);
 		if (err)
 			break;

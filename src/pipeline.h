@@ -39,6 +39,7 @@ struct pipeline_opts {
 	struct stats *stats_out;	/* a batch's: this file's stats go here */
 	/* what later runs reuse (lib/cache_dir.h); NULL: no cache */
 	const struct cache_dir *cache;
+	bool verbose;		/* pahole's lines for functions left out */
 	/* told of each function decision (decide/funcs.h); NULL: none */
 	const struct func_report *report;
 	struct output_batch *out_batch;	/* raw output committed by a batch */

@@ -75,6 +75,19 @@ def test_batches_leave_ambiguous_declarations(ctx):
                 if env and "stats: runs again 1 " not in p.stderr:
                     bad.append("%s DWARF %d %s: no second run:\n%s"
                                % (cc, dwarf, name, p.stderr))
+            # what was said of the functions is said once, as without
+            # the run made again
+            said = {}
+            for name, env in (("plain", None), ("batches", BATCHES)):
+                v = ctx.run([ctx.bin, "--verbose", "-o",
+                             os.path.join(ctx.tmp, "v.btf"), lib], env=env)
+                e = ctx.run([ctx.bin, "explain", "--all", lib], env=env)
+                said[name] = (v.stdout, e.stdout)
+            if said["plain"] != said["batches"] or \
+                    "skipping BTF encoding" not in said["plain"][0]:
+                bad.append("%s DWARF %d: --verbose or explain differ when "
+                           "run again:\n%s\n%s" % (cc, dwarf, said["plain"],
+                                                     said["batches"]))
             p = ctx.run([ctx.bin, "diff", outs["plain"], outs["j2"]])
             if p.returncode != 0:
                 bad.append("%s DWARF %d:\n%s" % (cc, dwarf, p.stdout[-1500:]))

@@ -64,6 +64,8 @@ struct func_report {
 			const struct elf_symtab *syms,
 			const struct func_param *params,
 			const struct func_decision *d);
+	/* the run is made again (fwd_names.h): forget what was heard */
+	void (*rerun)(void *ctx);
 	/* `dwarf2btf explain`: the variable DIEs asked about, once decided */
 	void (*vars_noted)(void *ctx, const struct elf_symtab *syms,
 			   const struct var_note *notes, size_t nr);

@@ -660,6 +660,8 @@ static void explain__vars(void *ctx, const struct elf_symtab *st,
 	size_t i, k, decls, defs;
 	const struct var_note *first_decl;
 
+	if (e->err)
+		return;
 	for (k = 0; k < e->o.nr_names; k++) {
 		const char *name = e->o.names[k];
 
@@ -702,6 +704,29 @@ static void explain__vars(void *ctx, const struct elf_symtab *st,
 		e->err = -ENOMEM;
 }
 
+/* The run is made again (fwd_names.h): it will decide all again. */
+static void explain__rerun(void *ctx)
+{
+	struct explain *e = ctx;
+
+	/* the next run's BTF may even have the freed one's address */
+	btf_dump__free(e->dump);
+	e->dump = NULL;
+	e->dump_btf = NULL;
+	fclose(e->out);
+	fclose(e->vout);
+	free(e->buf);
+	free(e->vbuf);
+	e->buf = e->vbuf = NULL;
+	e->len = e->vlen = 0;
+	e->nr_items = e->nr_vitems = 0;
+	memset(e->found, 0, (e->o.nr_names ? e->o.nr_names : 1) * sizeof(bool));
+	e->out = open_memstream(&e->buf, &e->len);
+	e->vout = open_memstream(&e->vbuf, &e->vlen);
+	if (!e->out || !e->vout)
+		e->err = -ENOMEM;
+}
+
 struct explain *explain__new(const struct explain_opts *opts)
 {
 	struct explain *e = calloc(1, sizeof(*e));
@@ -718,6 +743,7 @@ struct explain *explain__new(const struct explain_opts *opts)
 	}
 	e->rep.decided = explain__decided;
 	e->rep.vars_noted = explain__vars;
+	e->rep.rerun = explain__rerun;
 	e->rep.ctx = e;
 	return e;
 }
