@@ -70,6 +70,7 @@ struct fn_set {
 	size_t nr_params, cap_params;
 	struct fn_param **by_off;	/* params sorted by DIE offset */
 	struct call_abi abi;
+	const char *cu_name;	/* read once: every candidate names it */
 };
 
 static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
@@ -639,7 +640,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	ts = ctx->env->opts->true_signature && clang && fn->nocall;
 	fc->flags = fn_set__analyze(fs, fn, clang, ts, &fc->why);
 	fc->die_off = dwarf_dieoffset(&fn->die);
-	fc->cu_name = dwarf_diename(ctx->cudie);
+	fc->cu_name = fs->cu_name;
 	for (j = 0; j < fn->nr_params; j++) {
 		fp = &ctx->frag->params[ctx->frag->nr_params];
 		err = fn_param__btf(&fs->params[fn->first_param + j], ctx, fn,
@@ -691,6 +692,7 @@ int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 			  &addr_size, NULL))
 		addr_size = ctx->env->ef->ptr_size;
 	call_abi__init(&fs.abi, ctx->env->ef->ehdr.e_machine, addr_size);
+	fs.cu_name = dwarf_diename(ctx->cudie);
 
 	for (i = 0; i < ctx->nr_subprogs && !err; i++)
 		err = fn_set__add_fn(&fs, ctx, &ctx->subprogs[i]);
