@@ -85,8 +85,10 @@ $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)
 	clang $(FUZZ_FLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< \
 		$(FUZZ_SRCS) $(shell $(PKG_CONFIG) --libs $(PKGS)) -pthread
 
-fuzz: $(FUZZ_BUILD)/fuzz_encode $(FUZZ_BUILD)/fuzz_btf $(FUZZ_BUILD)/fuzz_cache
-	for t in encode btf cache; do \
+FUZZ_TARGETS := encode btf cache digest relink
+
+fuzz: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+	for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus-$$t && \
 		(cd $(FUZZ_BUILD) && ./fuzz_$$t -max_total_time=$(FUZZ_TIME) \
 			-timeout=5 -rss_limit_mb=4096 -print_final_stats=1 \

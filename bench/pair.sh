@@ -12,6 +12,8 @@
 #   BENCH_RUNS=N   rounds (default 5)
 #   BENCH_JOBS=J   -jJ (default 2)
 set -u -o pipefail
+# Full runs: no cache (bench/relink.sh measures runs with one).
+export DWARF2BTF_NO_CACHE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")

@@ -9,6 +9,8 @@
 # usage: bench/scaling.sh BIN
 # env:   BENCH_JOBS=J
 set -u -o pipefail
+# Full runs: no cache (bench/relink.sh measures runs with one).
+export DWARF2BTF_NO_CACHE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")

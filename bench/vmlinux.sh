@@ -16,6 +16,8 @@
 # Each run is timed by /usr/bin/time (wall, user+sys CPU, peak RSS); the
 # table shows the median of the rounds and the ratio ours/pahole.
 set -u -o pipefail
+# Full runs: no cache (bench/relink.sh measures runs with one).
+export DWARF2BTF_NO_CACHE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")

@@ -29,6 +29,7 @@
 
 #include "cu_queue.h"
 #include "input/elf_file.h"
+#include "cu/batch_cache.h"
 #include "cu/name_cache.h"
 #include "merge/merge.h"
 #include "lib/log.h"
@@ -67,6 +68,7 @@ struct cu_queue {
 	struct cu_epoch *epochs;	/* NULL: all CUs through the caller's libdw */
 	size_t nr_epochs;
 	pthread_mutex_t epoch_lock;	/* the epochs; libelf while opening */
+	struct cu_queue_counts counts;
 };
 
 /*
@@ -261,16 +263,45 @@ static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 		cu_epoch__close(ep);
 }
 
+/*
+ * Batch @b from the cache: its CUs' digests make the key (@probe keeps
+ * them for the store after a miss).  True on a hit.
+ */
+static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
+			     struct batch_probe *probe, size_t first,
+			     size_t end, struct cu_fragment *frag)
+{
+	uint64_t offs[CU_BATCH];
+	bool hit;
+	size_t k;
+
+	/* the units' headers: a CU DIE's offset in its unit is their size */
+	for (k = first; k < end; k++)
+		offs[k - first] = dwarf_dieoffset(&q->cus[k]) -
+				  dwarf_cuoffset(&q->cus[k]);
+	if (batch_probe__make(probe, q->env->batch_cache, dg, offs,
+			      end - first))
+		probe->ok = false;
+	hit = !batch_cache__load(q->env->batch_cache, probe, frag);
+	if (hit)
+		for (k = first; k < end; k++)
+			cu_queue__release(q, k);
+	return hit;
+}
+
 static void *cu_queue__worker(void *arg)
 {
 	struct cu_queue *q = arg;
+	struct cu_digester *dg = q->env->batch_cache ? cu_digester__new() : NULL;
+	struct batch_probe probe = { 0 };
 
 	for (;;) {
 		struct cu_fragment frag;
 		char errbuf[ERRLEN] = "";
 		Dwarf_Die *dies;
-		size_t i;
-		int err;
+		size_t i, first, end;
+		bool hit = false, stored = false;
+		int err = 0;
 
 		pthread_mutex_lock(&q->lock);
 		while (!q->abort && q->next < q->nr_batches &&
@@ -278,22 +309,38 @@ static void *cu_queue__worker(void *arg)
 			pthread_cond_wait(&q->cond, &q->lock);
 		if (q->abort || q->next >= q->nr_batches) {
 			pthread_mutex_unlock(&q->lock);
+			batch_probe__free(&probe);
+			cu_digester__free(dg);
 			return NULL;
 		}
 		i = q->next++;
 		pthread_mutex_unlock(&q->lock);
 
-		dies = cu_queue__batch_dies(q, i);
-		if (!dies) {
+		first = i * CU_BATCH;
+		end = first + CU_BATCH < q->nr ? first + CU_BATCH : q->nr;
+		probe.ok = false;
+		if (dg)
+			hit = cu_queue__cached(q, dg, &probe, first, end, &frag);
+		dies = hit ? NULL : cu_queue__batch_dies(q, i);
+		if (hit) {
+			/* nothing to encode */
+		} else if (!dies) {
 			memset(&frag, 0, sizeof(frag));
 			snprintf(errbuf, ERRLEN, "%s: cannot open its DWARF again",
 				 q->env->ef->path);
 			err = -EINVAL;
 		} else {
-			err = cu_queue__encode_batch(q, dies, i * CU_BATCH,
-						     i * CU_BATCH + CU_BATCH < q->nr ?
-						     i * CU_BATCH + CU_BATCH : q->nr,
+			err = cu_queue__encode_batch(q, dies, first, end,
 						     &frag, errbuf);
+			if (!err && probe.ok)
+				stored = !batch_cache__store(q->env->batch_cache,
+							     &probe, &frag);
+			if (q->env->opts->place_notes) {
+				/* they were for the store */
+				free(frag.var_notes);
+				frag.var_notes = NULL;
+				frag.nr_var_notes = 0;
+			}
 		}
 		cu_queue__batch_done(q, i);
 
@@ -302,6 +349,9 @@ static void *cu_queue__worker(void *arg)
 		q->slots[i].err = err;
 		memcpy(q->slots[i].errmsg, errbuf, ERRLEN);
 		q->slots[i].done = true;
+		q->counts.reused += hit;
+		q->counts.stored += stored;
+		q->counts.no_key += dg && !probe.ok;
 		if (err && !q->abort) {
 			q->abort = true;
 			q->first_err = err;
@@ -321,7 +371,8 @@ size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr)
 }
 
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
-		  int jobs, cu_consume_fn consume, void *arg)
+		  int jobs, cu_consume_fn consume, void *arg,
+		  struct cu_queue_counts *counts)
 {
 	struct cu_queue q = {
 		.env = env,
@@ -415,5 +466,7 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 	pthread_mutex_destroy(&q.lock);
 	free(q.slots);
 	free(tids);
+	if (counts)
+		*counts = q.counts;
 	return err;
 }

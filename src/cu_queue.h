@@ -19,8 +19,16 @@
 /* Called in batch order; takes ownership of @frag. Non-zero stops the run. */
 typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);
 
+/* What the batch cache (cu/batch_cache.h) did in a run. */
+struct cu_queue_counts {
+	size_t reused;		/* batches read back */
+	size_t stored;		/* batches encoded and kept */
+	size_t no_key;		/* batches with a CU the digest cannot read */
+};
+
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
-		  int jobs, cu_consume_fn consume, void *arg);
+		  int jobs, cu_consume_fn consume, void *arg,
+		  struct cu_queue_counts *counts);
 
 /*
  * Listing units makes libdw read every CU header, and each read maps the

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE	/* strcasestr */
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "lib/grow.h"
 #include "cu_queue.h"
+#include "cu/batch_cache.h"
 #include "merge/merge.h"
 #include "input/debug_file.h"
 #include "input/dwarf_layout.h"
@@ -252,6 +254,32 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 	return 0;
 }
 
+/* A mapped DWARF section the CU digests read (cu_digest.h). */
+static void raw_section(struct dwarf_sects *s, const char *name,
+			const void *p, size_t size)
+{
+	static const struct {
+		const char *name;
+		size_t ptr, size;
+	} secs[] = {
+#define SECT(n, f) { n, offsetof(struct dwarf_sects, f), \
+		     offsetof(struct dwarf_sects, f##_size) }
+		SECT(".debug_info", info), SECT(".debug_abbrev", abbrev),
+		SECT(".debug_str", str), SECT(".debug_line_str", line_str),
+		SECT(".debug_str_offsets", str_offsets),
+		SECT(".debug_addr", addr), SECT(".debug_loc", loc),
+		SECT(".debug_loclists", loclists),
+#undef SECT
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++)
+		if (!strcmp(name, secs[i].name)) {
+			*(const void **)((char *)s + secs[i].ptr) = p;
+			*(size_t *)((char *)s + secs[i].size) = size;
+		}
+}
+
 /*
  * Where libdw reads .debug_info (libelf's bytes, or its decompressed or
  * relocated copy), and with @mapped: the mapped .debug_info and the
@@ -293,13 +321,16 @@ static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
 			env->info_start = data->d_buf;
 			env->info_end = env->info_start + data->d_size;
 		}
-		for (i = 0; i < n && strcmp(name, wanted[i]); i++)
-			;
-		if (!file || i == n || (shdr.sh_flags & SHF_COMPRESSED))
+		if (!file || (shdr.sh_flags & SHF_COMPRESSED))
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (!data || !data->d_buf || (char *)data->d_buf < file ||
 		    (char *)data->d_buf + data->d_size > file + file_size)
+			continue;
+		raw_section(&env->sects, name, data->d_buf, data->d_size);
+		for (i = 0; i < n && strcmp(name, wanted[i]); i++)
+			;
+		if (i == n)
 			continue;
 		if (i == 0) {
 			env->debug_info = data->d_buf;
@@ -310,6 +341,8 @@ static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
 		}
 	}
 	env->dwarf_reopen = env->debug_info && !compressed;
+	if (!env->dwarf_reopen)
+		memset(&env->sects, 0, sizeof(env->sects));
 }
 
 /*
@@ -530,6 +563,8 @@ static int pipeline__run_once(const char *path,
 	struct dwarf_layout layout;
 	Dwarf *dw;
 	struct encode_opts enc;
+	struct batch_cache *bcache = NULL;
+	struct cu_queue_counts qc = { 0 };
 	size_t nr_cus = 0;
 	bool split, split_units = false;
 	int err, n;
@@ -612,8 +647,18 @@ static int pipeline__run_once(const char *path,
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
 	st.nr_epochs = cu_queue__nr_epochs(&env, nr_cus);
+	err = batch_cache__new(&env, opts->cache, &bcache);
+	if (err)
+		goto out;
+	env.batch_cache = bcache;
+	enc.place_notes = bcache != NULL;
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
-			    pipeline__consume, &cons);
+			    pipeline__consume, &cons, &qc);
+	st.batch_cache = bcache != NULL;
+	st.nr_batches = (nr_cus + CU_BATCH - 1) / CU_BATCH;
+	st.batches_reused = qc.reused;
+	st.batches_stored = qc.stored;
+	st.batches_no_key = qc.no_key;
 	/* the first batch may have become the merged BTF itself */
 	btf = m->acc.btf;
 	if (err)
@@ -714,6 +759,7 @@ out:
 	if (btf != m->acc.btf)
 		btf__free(btf);	/* split_dedup's output */
 	merge_state__free(m);
+	batch_cache__free(bcache);
 	free(cus);
 	dwarf_input__close(&in);
 	if (alt_dw)

@@ -89,6 +89,10 @@ void stats__print(const struct stats *st, FILE *f)
 	fprintf(f, "stats: output %zu bytes\n", st->out_bytes);
 	if (st->base_cached)
 		fprintf(f, "stats: base index read from the cache\n");
+	if (st->batch_cache)
+		fprintf(f, "stats: batch cache: %zu of %zu batches read back, %zu stored, %zu without a key\n",
+			st->batches_reused, st->nr_batches, st->batches_stored,
+			st->batches_no_key);
 	if (st->nr_reruns)
 		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)\n",
 			st->nr_reruns);

@@ -35,7 +35,10 @@ struct stats {
 	/* functions (ELF keys) by enum func_verdict (decide/funcs.h) */
 	size_t func_verdicts[FUNC_VERDICT__MAX];
 	size_t nr_reruns;
-	bool base_cached;	/* the base's index came from the cache */		/* batches guessed (fwd_names.h) */
+	bool base_cached;	/* the base's index came from the cache */
+	/* batches; of them read from the cache, stored, without a key */
+	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
+	bool batch_cache;	/* the batch cache was on */
 	int jobs;
 };
 

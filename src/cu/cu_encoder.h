@@ -14,12 +14,14 @@
 #include <elfutils/libdw.h>
 
 #include "cu/fragment.h"
+#include "input/cu_digest.h"
 #include "input/elf_file.h"
 #include "input/symtab.h"
 #include "lib/encode_opts.h"
 
 struct btf;
 struct name_cache;
+struct batch_cache;
 
 /* What every worker shares, read-only. */
 #define ENCODE_CU_SIDE_MAX	4
@@ -61,6 +63,10 @@ struct encode_env {
 	 * header says.  NULL: unknown, libdw reads everything.
 	 */
 	const unsigned char *info_start, *info_end;
+	/* the raw sections, when mapped and not compressed (cu_digest.h) */
+	struct dwarf_sects sects;
+	/* encodings of earlier runs (batch_cache.h); NULL: none */
+	const struct batch_cache *batch_cache;
 };
 
 /*
@@ -73,5 +79,14 @@ struct encode_env {
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
 		       struct cu_fragment *out, char *errbuf, size_t errlen);
+
+/*
+ * Where a variable named @name at @addr goes: its section and offset, and
+ * VAR_CANDIDATE or the fate they give it (cu_vars.c).
+ */
+enum var_fate cu_vars__place(const struct encode_env *env, const char *name,
+			     uint64_t addr,
+			     const struct elf_data_section **sec,
+			     uint64_t *off);
 
 #endif

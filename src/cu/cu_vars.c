@@ -132,7 +132,11 @@ static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
 	       dwarf_formstring(nattr) : NULL;
 }
 
-/* `dwarf2btf explain` asked about NAME: note what became of DIE. */
+/*
+ * What became of DIE: for `dwarf2btf explain`, when it asked about NAME;
+ * for the batch cache (place_notes), when the fate was decided by where
+ * the variable is, so that a later run can place it again.
+ */
 static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 			    const char *name, enum var_fate fate,
 			    const struct elf_data_section *sec, uint64_t off)
@@ -141,8 +145,12 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 	struct cu_fragment *frag = ctx->frag;
 	struct var_note *n;
 
-	if (!ask || !name || !key_set__has(ask, hash_str(name)))
+	if (ask) {
+		if (!name || !key_set__has(ask, hash_str(name)))
+			return 0;
+	} else if (!ctx->env->opts->place_notes || !var_fate__placed(fate)) {
 		return 0;
+	}
 	if (grow_array((void **)&frag->var_notes, &ctx->cap_frag_notes,
 		       frag->nr_var_notes + 1, sizeof(*n), 8))
 		return -ENOMEM;
@@ -156,6 +164,34 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 	return 0;
 }
 
+enum var_fate cu_vars__place(const struct encode_env *env, const char *name,
+			     uint64_t addr,
+			     const struct elf_data_section **secp,
+			     uint64_t *offp)
+{
+	const struct elf_symtab *st = env->syms;
+	const struct elf_data_section *sec;
+	uint64_t off = 0;
+
+	if (env->rel_addr) {
+		sec = encode_env__var_section(env, addr, &off);
+	} else {
+		sec = elf_symtab__section_of(st, addr);
+		off = sec ? addr - sec->addr : 0;
+	}
+	*secp = sec;
+	*offp = off;
+	if (!sec)
+		return VAR_NO_SECTION;
+	if (!env->opts->global_vars && !env->opts->encode_vars)
+		return VAR_OFF;
+	if (!env->opts->global_vars && sec->shndx != st->percpu_shndx)
+		return VAR_NOT_PERCPU;
+	if (off == 0 && !elf_symtab__has_var(st, name, sec->shndx))
+		return VAR_SECTION_START;
+	return VAR_CANDIDATE;
+}
+
 /*
  * Top-level variables with a static address: those in .data..percpu (the
  * var feature), or in any data section (global_var).  As in pahole, the
@@ -165,7 +201,6 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
  */
 int cu_ctx__collect_vars(struct cu_ctx *ctx)
 {
-	const struct elf_symtab *st = ctx->env->syms;
 	bool explain = ctx->env->opts->explain_names;
 	size_t i;
 
@@ -207,23 +242,7 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		} else if (!var_name_valid(name)) {
 			fate = VAR_NAME_INVALID;
 		} else {
-			if (ctx->env->rel_addr) {
-				sec = encode_env__var_section(ctx->env, addr, &off);
-			} else {
-				sec = elf_symtab__section_of(st, addr);
-				off = sec ? addr - sec->addr : 0;
-			}
-			if (!sec)
-				fate = VAR_NO_SECTION;
-			else if (!ctx->env->opts->global_vars &&
-				 !ctx->env->opts->encode_vars)
-				fate = VAR_OFF;
-			else if (!ctx->env->opts->global_vars &&
-				 sec->shndx != st->percpu_shndx)
-				fate = VAR_NOT_PERCPU;
-			else if (off == 0 &&
-				 !elf_symtab__has_var(st, name, sec->shndx))
-				fate = VAR_SECTION_START;
+			fate = cu_vars__place(ctx->env, name, addr, &sec, &off);
 		}
 		if (fate == VAR_CANDIDATE) {
 			err = cu_ctx__type_ref(ctx, named, &type);
@@ -235,11 +254,9 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 			else if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
 				fate = VAR_BAD_SIZE;
 		}
-		if (explain) {
-			err = cu_ctx__note_var(ctx, die, name, fate, sec, off);
-			if (err)
-				return err;
-		}
+		err = cu_ctx__note_var(ctx, die, name, fate, sec, off);
+		if (err)
+			return err;
 		if (fate != VAR_CANDIDATE)
 			continue;
 		if (grow_array((void **)&ctx->frag->vars, &ctx->cap_frag_vars,

@@ -109,6 +109,12 @@ enum var_fate {
 	VAR_OFF,		/* no variables are encoded */
 };
 
+/* A fate decided by where the variable is (cu_vars__place() on). */
+static inline bool var_fate__placed(uint32_t fate)
+{
+	return fate == VAR_CANDIDATE || fate >= VAR_NO_SECTION;
+}
+
 struct var_note {
 	const char *name;
 	const char *cu_name;

@@ -6,37 +6,13 @@
 #include <gelf.h>
 
 #include "input/dwarf_layout.h"
+#include "lib/leb128.h"
 #include "input/elf_file.h"
 
 #ifndef DW_FORM_GNU_ref_alt
 #define DW_FORM_GNU_ref_alt	0x1f20
 #define DW_FORM_GNU_strp_alt	0x1f21
 #endif
-
-/* A ULEB128 at *@p, not past @end; false if it runs out or overflows. */
-static bool read_uleb(const unsigned char **p, const unsigned char *end,
-		      uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	if (*p < end && **p < 0x80) {	/* most: one byte */
-		*v = *(*p)++;
-		return true;
-	}
-	*v = 0;
-	while (*p < end) {
-		unsigned char b = *(*p)++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		else if (b & 0x7f)
-			return false;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
 
 /* One table, at @off: false if it cannot be read to its end. */
 static bool abbrev_table__scan(const unsigned char *sec, size_t size,
@@ -48,11 +24,11 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 	if (off >= size)
 		return false;
 	for (;;) {
-		if (!read_uleb(&p, end, &code))
+		if (!uleb_read(&p, end, &code))
 			return false;
 		if (!code)
 			return true;
-		if (!read_uleb(&p, end, &tag) || p >= end)
+		if (!uleb_read(&p, end, &tag) || p >= end)
 			return false;
 		p++;			/* DW_CHILDREN_* */
 		if (tag == DW_TAG_imported_unit)
@@ -60,14 +36,14 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 		else if (tag == DW_TAG_partial_unit)
 			out->partial_units = true;
 		for (;;) {
-			if (!read_uleb(&p, end, &name) ||
-			    !read_uleb(&p, end, &form))
+			if (!uleb_read(&p, end, &name) ||
+			    !uleb_read(&p, end, &form))
 				return false;
 			if (!name && !form)
 				break;
 			switch (form) {
 			case DW_FORM_implicit_const:
-				if (!read_uleb(&p, end, &v))	/* SLEB's length */
+				if (!uleb_read(&p, end, &v))	/* SLEB's length */
 					return false;
 				break;
 			case DW_FORM_ref_addr:

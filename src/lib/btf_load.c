@@ -29,11 +29,14 @@ struct check {
 	uint32_t cnt;
 };
 
+/* a NULL path: checking a cache entry, whose failure is only a miss */
+#define check__err(c, ...) do { if ((c)->path) pr_err(__VA_ARGS__); } while (0)
+
 static int check__id(const struct check *c, uint32_t id, uint32_t ref)
 {
 	if (ref < c->cnt)
 		return 0;
-	pr_err("%s: type [%u]: bad type id %u", c->path, id, ref);
+	check__err(c, "%s: type [%u]: bad type id %u", c->path, id, ref);
 	return -EINVAL;
 }
 
@@ -41,7 +44,7 @@ static int check__name(const struct check *c, uint32_t id, uint32_t off)
 {
 	if (btf__name_by_offset(c->btf, off))
 		return 0;
-	pr_err("%s: type [%u]: bad name offset %u", c->path, id, off);
+	check__err(c, "%s: type [%u]: bad name offset %u", c->path, id, off);
 	return -EINVAL;
 }
 
@@ -52,7 +55,7 @@ static int check__validate_type(const struct check *c, uint32_t id)
 	int err;
 
 	if (!t) {
-		pr_err("%s: type [%u] missing", c->path, id);
+		check__err(c, "%s: type [%u] missing", c->path, id);
 		return -EINVAL;
 	}
 	vlen = btf_vlen(t);
@@ -77,7 +80,7 @@ static int check__validate_type(const struct check *c, uint32_t id)
 		return check__id(c, id, t->type);
 	case BTF_KIND_DECL_TAG:
 		if (btf_decl_tag(t)->component_idx < -1) {
-			pr_err("%s: type [%u]: bad component_idx %d",
+			check__err(c, "%s: type [%u]: bad component_idx %d",
 			       c->path, id, btf_decl_tag(t)->component_idx);
 			return -EINVAL;
 		}

@@ -19,7 +19,7 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err);
 /*
  * Check the types of @btf that are not in its base: referenced type ids
  * and name offsets must be in range.  Returns 0 or -EINVAL after printing
- * one line naming @path and the offending type.
+ * one line naming @path and the offending type (@path NULL: none).
  */
 int btf_load__validate(const struct btf *btf, const char *path);
 

@@ -40,6 +40,25 @@ const char *str_arena__dup(struct str_arena *a, const char *s)
 	return p;
 }
 
+const char *str_arena__copy(struct str_arena *a, const char *p, size_t len)
+{
+	struct str_chunk *c = malloc(sizeof(*c) + len);
+
+	if (!c)
+		return NULL;
+	/* full: later dups make chunks of their own */
+	c->used = c->cap = len;
+	memcpy(c->data, p, len);
+	if (a->head) {
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
+		c->next = NULL;
+		a->head = c;
+	}
+	return c->data;
+}
+
 void str_arena__splice(struct str_arena *to, struct str_arena *from)
 {
 	struct str_chunk *c = from->head;

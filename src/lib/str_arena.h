@@ -13,6 +13,8 @@
 #ifndef DWARF2BTF_STR_ARENA_H
 #define DWARF2BTF_STR_ARENA_H
 
+#include <stddef.h>
+
 struct str_chunk;
 
 struct str_arena {
@@ -21,6 +23,8 @@ struct str_arena {
 
 /* A copy of @s that lives as long as @a; NULL without memory. */
 const char *str_arena__dup(struct str_arena *a, const char *s);
+/* A copy of @len bytes (strings one after another): as long as @a. */
+const char *str_arena__copy(struct str_arena *a, const char *p, size_t len);
 /* Every chunk of @from now belongs to @to. */
 void str_arena__splice(struct str_arena *to, struct str_arena *from);
 void str_arena__free(struct str_arena *a);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A batch's encoding (its deduplicated fragment) kept in the cache
+ * directory, keyed by what its CUs mean (input/cu_digest.h) and by all else
+ * the encoding reads: this binary, the options, the ELF's machine, the
+ * names of its function symbols.  After a relink in which one CU changed,
+ * every other batch is read back instead of encoded again.
+ *
+ * What a relink moves is not in the key and not taken from the entry:
+ * functions' addresses and DIE offsets come from this input's DIEs, and
+ * each variable is placed again (section, offset, or why not) from its
+ * address now.  A variable whose fate would change makes the entry a miss.
+ * An entry is checked before use (header, sizes, checksum, every index and
+ * string offset in it, the BTF parsed); one that fails is ignored, and the
+ * batch encoded.  The output is the same bytes with and without the cache.
+ */
+#ifndef DWARF2BTF_BATCH_CACHE_H
+#define DWARF2BTF_BATCH_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cu/cu_encoder.h"
+#include "input/cu_digest.h"
+
+struct cache_dir;
+
+#define BATCH_CACHE_MAGIC	"D2BTFBAT"
+#define BATCH_CACHE_VERSION	1
+
+/* An entry: this header, then its parts in this order, each 8-aligned. */
+enum {
+	BPART_BTF, BPART_FUNCS, BPART_PARAMS, BPART_VARS, BPART_NOTES, BPART_TAGS,
+	BPART_FWDS, BPART_STRS, NR_BPARTS
+};
+
+struct batch_entry_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;
+	uint64_t key[2];
+	uint64_t file_size;
+	uint64_t checksum;	/* hash_bytes() of what follows the header */
+	uint64_t nr_types_in;
+	uint32_t nr_cus;
+	uint32_t pad;
+	uint64_t count[NR_BPARTS];	/* items; bytes for BTF and strings */
+	uint64_t off[NR_BPARTS];
+};
+
+
+struct batch_cache;
+
+/*
+ * The cache for a run over @env, or *@out NULL when its input or options
+ * are not ones it keeps (checked here: see batch_cache.c).  0 or -ENOMEM.
+ */
+int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
+		     struct batch_cache **out);
+void batch_cache__free(struct batch_cache *bc);
+
+/* One batch's key and the addresses of its CUs' DIEs, made by a worker. */
+struct batch_probe {
+	size_t nr_cus;
+	uint64_t cu_off[64];		/* in .debug_info */
+	size_t first_addr[65];		/* CU i's: addrs[first_addr[i] ..] */
+	struct die_addr *addrs;
+	size_t nr_addrs, cap_addrs;
+	uint64_t key[2];
+	bool ok;			/* every CU has a digest */
+};
+
+/* The key of CUs at @cu_off[0 .. @nr); probe->ok false: not cacheable. */
+int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
+		      struct cu_digester *d, const uint64_t *cu_off, size_t nr);
+void batch_probe__free(struct batch_probe *probe);
+
+/* The batch's fragment from its entry: 0, or -ENOENT (a miss). */
+int batch_cache__load(const struct batch_cache *bc,
+		      const struct batch_probe *probe, struct cu_fragment *out);
+
+/*
+ * Keep @frag (the batch as encoded, its var_notes those of place_notes)
+ * for later runs.  0 or -errno; nothing fails the run.
+ */
+int batch_cache__store(const struct batch_cache *bc,
+		       const struct batch_probe *probe,
+		       const struct cu_fragment *frag);
+
+/*
+ * For fuzzing: @map (@len bytes, 8-aligned) read as the entry of @probe in
+ * a run over @env, with or without its checksum checked.  0 or -ENOENT.
+ */
+int batch_cache__read(const struct encode_env *env,
+		      const struct batch_probe *probe, const void *map,
+		      size_t len, bool check_sum, struct cu_fragment *out);
+
+#endif

@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The batch cache (src/cu/batch_cache.c, src/input/cu_digest.c): a
+library of 70 CUs (three batches) is encoded, linked again with one CU
+changed, and encoded again.  The batches whose CUs mean the same are read
+back, those with the changed CU encoded, and the output is the bytes of a
+run without cache: after code moved every address, after a variable moved
+to another section with its DWARF the same, and whatever is in the cache
+directory.
+"""
+import os
+import stat
+import subprocess
+
+from test_cache import _damage, _entries, _hash_bytes
+
+NR_CUS = 70
+NR_BATCHES = 3
+HERE = os.path.dirname(os.path.abspath(__file__))
+LD_SCRIPT = os.path.join(HERE, "fixtures", "relink-percpu.ld")
+
+
+def _lib(ctx, cc, dwarf, name, changes=None):
+    """The library linked from CUs 0..69, CU n built with changes[n]."""
+    changes = changes or {}
+    objs = [ctx.fixture("relink", cc, dwarf,
+                        ["-fPIC", "-DCU=%d" % i] + changes.get(i, []))
+            for i in range(NR_CUS)]
+    lib = os.path.join(ctx.tmp, "%s.%s.%d.so" % (name, cc, dwarf))
+    p = ctx.run([cc, "-shared", "-nostdlib", "-Wl,-T," + LD_SCRIPT, "-o",
+                 lib] + objs)
+    assert p.returncode == 0, p.stderr
+    return lib
+
+
+def _env(cache):
+    env = dict(os.environ, DWARF2BTF_BATCH_DEDUP="1",
+               DWARF2BTF_CACHE_DIR=cache)
+    env.pop("DWARF2BTF_NO_CACHE", None)
+    return env
+
+
+def _encode(ctx, lib, cache, extra=()):
+    """LIB's BTF with CACHE, and how many batches were read back."""
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([ctx.bin, "--stats", "-o", out, lib] + list(extra),
+                env=_env(cache))
+    assert p.returncode == 0, p.stderr
+    line = [l for l in p.stderr.splitlines() if "batch cache:" in l]
+    assert len(line) == 1, p.stderr
+    words = line[0].split()
+    assert words[5] == str(NR_BATCHES), line
+    with open(out, "rb") as f:
+        return f.read(), int(words[3])
+
+
+def _want(ctx, lib, extra=()):
+    out = os.path.join(ctx.tmp, "want.btf")
+    p = ctx.run([ctx.bin, "--no-cache", "-o", out, lib] + list(extra),
+                env=_env(""))
+    assert p.returncode == 0, p.stderr
+    with open(out, "rb") as f:
+        return f.read()
+
+
+# (what changes, the CU, its flags, batches read back, encoder flags)
+RELINKS = [
+    # CU 0's code grows, and its per-CPU data: every address after it
+    # moves, and every later per-CPU variable's offset
+    ("code", 0, ["-DLONGER"], 2, []),
+    # a member added: the types of one batch change
+    ("member", 40, ["-DEXTRA"], 2, []),
+    # gv_50 from .data to .bss, its DWARF the same: placed again
+    ("section", 50, ["-DINIT=0"], 3, ["--btf_features=default,global_var"]),
+    # a function more: only the batches whose CUs name it change
+    ("function", 10, ["-DNEWFUNC"], 2, []),
+    # pv_65 into .data..percpu, its DWARF the same: a VAR now, so the
+    # batch's entry (which left it out) is not used
+    ("percpu", 65, ["-DPERCPU"], 2, []),
+]
+
+
+def test_relink_reads_back_what_did_not_change(ctx):
+    bad = []
+    for cc in ("gcc", "clang"):
+        for dwarf in (4, 5):
+            cache = os.path.join(ctx.tmp, "cache-%s-%d" % (cc, dwarf))
+            lib = _lib(ctx, cc, dwarf, "base")
+            for extra in ([], ["--btf_features=default,global_var"]):
+                want = _want(ctx, lib, extra)
+                got, reused = _encode(ctx, lib, cache, extra)
+                if got != want or reused != 0:
+                    bad.append("%s %d %s cold: %d read back, same %s"
+                               % (cc, dwarf, extra, reused, got == want))
+                for j in ("-j1", "-j2"):
+                    got, reused = _encode(ctx, lib, cache, extra + [j])
+                    if got != want or reused != NR_BATCHES:
+                        bad.append("%s %d %s warm %s: %d read back, same %s"
+                                   % (cc, dwarf, extra, j, reused,
+                                      got == want))
+            for what, cu, flags, reads, extra in RELINKS:
+                new = _lib(ctx, cc, dwarf, what, {cu: flags})
+                want = _want(ctx, new, extra)
+                if want == _want(ctx, lib, extra):
+                    bad.append("%s %d %s: the change changes nothing"
+                               % (cc, dwarf, what))
+                got, reused = _encode(ctx, new, cache, extra)
+                if got != want or reused != reads:
+                    bad.append("%s %d %s: %d read back (want %d), same %s"
+                               % (cc, dwarf, what, reused, reads,
+                                  got == want))
+    assert not bad, "\n".join(bad)
+
+
+def _stored(ctx):
+    cache = os.path.join(ctx.tmp, "cache")
+    lib = _lib(ctx, "gcc", 5, "base")
+    want = _want(ctx, lib)
+    got, reused = _encode(ctx, lib, cache)
+    assert got == want and reused == 0
+    entries = [e for e in _entries(cache) if e.startswith("batch-")]
+    assert len(entries) == NR_BATCHES, entries
+    return cache, lib, want, [os.path.join(cache, e) for e in entries]
+
+
+def test_relink_damaged_entries(ctx):
+    """A damaged entry is ignored and stored again; the output stays the
+    bytes of a run without cache."""
+    cache, lib, want, entries = _stored(ctx)
+    for how in ("flip", "truncate", "header", "empty"):
+        _damage(entries[1], how)
+        got, reused = _encode(ctx, lib, cache)
+        assert got == want and reused == NR_BATCHES - 1, (how, reused)
+        got, reused = _encode(ctx, lib, cache)
+        assert got == want and reused == NR_BATCHES, (how, reused)
+
+
+def test_relink_foreign_entry(ctx):
+    """Another batch's entry under this batch's name (a stale or foreign
+    entry, its checksum right) is not used: the header holds its key."""
+    cache, lib, want, entries = _stored(ctx)
+    with open(entries[0], "rb") as f:
+        data = f.read()
+    with open(entries[2], "wb") as f:
+        f.write(data)
+    got, reused = _encode(ctx, lib, cache)
+    assert got == want and reused == NR_BATCHES - 1
+
+
+# struct entry_hdr (src/cu/batch_cache.c): 8 parts
+_HDR = 8 + 4 + 4 + 16 + 8 + 8 + 8 + 4 + 4 + 8 * 8 * 2
+_CHECKSUM_AT = 8 + 4 + 4 + 16 + 8
+_COUNT_AT = _CHECKSUM_AT + 8 + 8 + 8
+_OFF_AT = _COUNT_AT + 8 * 8
+_FUNCS = 1
+
+
+def _rewrite(path, change):
+    """Apply CHANGE(data, off, count) to the entry at PATH, checksum kept
+    right, so that only the checks of what is inside can reject it."""
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    old = int.from_bytes(data[_CHECKSUM_AT:_CHECKSUM_AT + 8], "little")
+    assert _hash_bytes(bytes(data[_HDR:])) == old, "hash_bytes differs"
+
+    def field(at, i):
+        return int.from_bytes(data[at + 8 * i:at + 8 * i + 8], "little")
+    change(data, [field(_OFF_AT, i) for i in range(8)],
+           [field(_COUNT_AT, i) for i in range(8)])
+    data[_CHECKSUM_AT:_CHECKSUM_AT + 8] = \
+        _hash_bytes(bytes(data[_HDR:])).to_bytes(8, "little")
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def test_relink_checked_beyond_checksum(ctx):
+    """Indices that point outside an entry, with a right checksum, are
+    rejected: a function's return type, its parameters, its key."""
+    def ret_type(data, off, count):
+        at = off[_FUNCS] + 4 * 4 + 8 + 12
+        data[at:at + 4] = (0x7fffffff).to_bytes(4, "little")
+
+    def params(data, off, count):
+        at = off[_FUNCS] + 4 * 4 + 8 + 12 + 4 * 2
+        data[at:at + 4] = (0xfffffff0).to_bytes(4, "little")
+
+    def key(data, off, count):
+        at = off[_FUNCS]
+        data[at:at + 4] = (count[7] + 5).to_bytes(4, "little")
+
+    def count(data, off, count):
+        at = _COUNT_AT + 8 * _FUNCS
+        data[at:at + 8] = (count[_FUNCS] + 1000).to_bytes(8, "little")
+
+    for change in (ret_type, params, key, count):
+        cache, lib, want, entries = _stored(ctx)
+        _rewrite(entries[0], change)
+        got, reused = _encode(ctx, lib, cache)
+        assert got == want and reused == NR_BATCHES - 1, change.__name__
+        subprocess.run(["rm", "-rf", cache])
+
+
+def test_relink_cache_shared_and_read_only(ctx):
+    """Four processes filling one cache at once, then a read-only cache
+    directory: the same bytes each time."""
+    cache = os.path.join(ctx.tmp, "cache")
+    lib = _lib(ctx, "clang", 5, "base")
+    want = _want(ctx, lib)
+    outs = [os.path.join(ctx.tmp, "p%d.btf" % i) for i in range(4)]
+    procs = [subprocess.Popen([ctx.bin, "-o", o, lib], env=_env(cache),
+                              stderr=subprocess.PIPE) for o in outs]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    for o in outs:
+        with open(o, "rb") as f:
+            assert f.read() == want
+    got, reused = _encode(ctx, lib, cache)
+    assert got == want and reused == NR_BATCHES
+    os.chmod(cache, stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        new = _lib(ctx, "clang", 5, "member", {40: ["-DEXTRA"]})
+        got, reused = _encode(ctx, new, cache)
+        assert got == _want(ctx, new) and reused == NR_BATCHES - 1
+    finally:
+        os.chmod(cache, stat.S_IRWXU)
+
+
+def test_relink_not_for_small_inputs(ctx):
+    """Below the size where batches are deduplicated (one dedup of
+    everything), and for `explain`, there is nothing to keep."""
+    cache = os.path.join(ctx.tmp, "cache")
+    lib = _lib(ctx, "gcc", 5, "base")
+    env = _env(cache)
+    env.pop("DWARF2BTF_BATCH_DEDUP")
+    p = ctx.run([ctx.bin, "--stats", "-o", os.path.join(ctx.tmp, "o.btf"),
+                 lib], env=env)
+    assert p.returncode == 0 and "batch cache" not in p.stderr, p.stderr
+    p = ctx.run([ctx.bin, "explain", "--all", lib], env=_env(cache))
+    assert p.returncode == 0, p.stderr
+    assert not [e for e in _entries(cache) if e.startswith("batch-")]
