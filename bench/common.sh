@@ -10,3 +10,26 @@ bench_bin() {
 	bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 	[ -x "$bin" ] || die "$1 is not an executable"
 }
+
+# $vmlinux: $1 if given, else the Debian kernel scripts/fetch-kernel.sh
+# fetches.
+bench_vmlinux() {
+	if [ $# = 1 ]; then
+		vmlinux=$1
+	else
+		vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) ||
+			die "scripts/fetch-kernel.sh failed"
+	fi
+	[ -f "$vmlinux" ] || die "no vmlinux at $vmlinux"
+}
+
+# $dir: BENCH_DIR, kept, or a temporary folder removed at the end.
+bench_dir() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		dir=$BENCH_DIR
+		mkdir -p "$dir" || exit 1
+	else
+		dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-$1.XXXXXX") || exit 1
+		trap 'rm -rf "$dir"' EXIT
+	fi
+}

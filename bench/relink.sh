@@ -21,13 +21,8 @@
 # The outputs with cache must be the bytes of those without, or it fails.
 set -u -o pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
-
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 
 [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 BIN [VMLINUX]"
 bin=$1
@@ -40,21 +35,9 @@ esac
 pahole=${PAHOLE:-pahole}
 command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
-if [ $# = 2 ]; then
-	vmlinux=$2
-else
-	vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) ||
-		die "scripts/fetch-kernel.sh failed"
-fi
-[ -f "$vmlinux" ] || die "no vmlinux at $vmlinux"
+bench_vmlinux "${@:2}"
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	dir=$BENCH_DIR
-	mkdir -p "$dir" || exit 1
-else
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-relink.XXXXXX") || exit 1
-	trap 'rm -rf "$dir"' EXIT
-fi
+bench_dir relink
 if "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null; then
 	pahole_flags=(--btf_features=default)
 else

@@ -19,13 +19,8 @@ set -u -o pipefail
 # Full runs: no cache (bench/relink.sh measures runs with one).
 export DWARF2BTF_NO_CACHE=1
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
-
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	die "usage: $0 BIN [VMLINUX]"
@@ -41,21 +36,9 @@ command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
 command -v python3 > /dev/null || die "python3 missing"
 
-if [ $# = 2 ]; then
-	vmlinux=$2
-else
-	vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) ||
-		die "scripts/fetch-kernel.sh failed"
-fi
-[ -f "$vmlinux" ] || die "no vmlinux at $vmlinux"
+bench_vmlinux "${@:2}"
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	dir=$BENCH_DIR
-	mkdir -p "$dir" || exit 1
-else
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/dwarf2btf-bench.XXXXXX") || exit 1
-	trap 'rm -rf "$dir"' EXIT
-fi
+bench_dir bench
 
 # pahole >= 1.26 knows --btf_features; older ones get plain -J.  The
 # output is always detached: pahole -J alone would rewrite the vmlinux.

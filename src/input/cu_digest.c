@@ -534,12 +534,15 @@ static int expr_feed(struct walk *w, const unsigned char *p, size_t len)
 			break;
 		default:
 			/* no operands, or not known: the rest as bytes */
-			if ((op >= DW_OP_lit0 && op <= DW_OP_reg31) ||
-			    (op >= DW_OP_deref && op <= DW_OP_xderef) ||
+			/* deref, dup ... ne, lit*, reg*: the others are above */
+			if ((op >= DW_OP_dup && op <= DW_OP_ne) ||
+			    op == DW_OP_deref ||
+			    (op >= DW_OP_lit0 && op <= DW_OP_reg31) ||
 			    op == DW_OP_nop || op == DW_OP_push_object_address ||
 			    op == DW_OP_form_tls_address ||
 			    op == DW_OP_call_frame_cfa || op == DW_OP_stack_value ||
-			    op == DW_OP_GNU_push_tls_address)
+			    op == DW_OP_GNU_push_tls_address ||
+			    op == DW_OP_GNU_uninit)
 				break;
 			feed(w, hash_bytes(p, end - p));
 			return 0;
@@ -854,16 +857,19 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 			return -EINVAL;
 		if (len > (uint64_t)(end - p))
 			return -EINVAL;
-		if (!prescan) {
-			if (at->name == DW_AT_location) {
-				if (decl->tag == DW_TAG_variable)
-					err = var_location(w, die_off, p, len);
-				if (!err)
-					err = expr_feed(w, p, len);
-			} else {
-				feed(w, hash_bytes(p, len));
-			}
-		}
+		/*
+		 * Expressions without their addresses (a call site's value
+		 * may be a global's address), other blocks as bytes.
+		 */
+		if (prescan)
+			;
+		else if (at->name == DW_AT_location && decl->tag == DW_TAG_variable)
+			err = var_location(w, die_off, p, len) ?:
+			      expr_feed(w, p, len);
+		else if (at->name == DW_AT_location || form == DW_FORM_exprloc)
+			err = expr_feed(w, p, len);
+		else
+			feed(w, hash_bytes(p, len));
 		p += len;
 		break;
 	case DW_FORM_flag_present:
