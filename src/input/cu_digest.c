@@ -27,7 +27,7 @@
 #define DW_FORM_addrx4	0x2c
 #endif
 
-#define STR_MEMO	(1u << 14)	/* string hashes remembered by offset */
+#define STR_MEMO	(1u << 15)	/* string hashes remembered by offset */
 #define MAX_CODE	(1u << 20)
 
 /* How die_read() takes a value without attr_read(): its common forms. */
@@ -63,8 +63,9 @@ struct dop {
 };
 
 struct str_memo {
-	uint64_t key;		/* offset << 1 | line_str, + 1; 0: empty */
 	uint64_t hash;
+	uint32_t off1;		/* its .debug_str offset + 1; 0: empty */
+	uint8_t fname;		/* 0: not looked up; 1: no function; 2: one */
 };
 
 struct cu_digester {
@@ -345,26 +346,41 @@ static uint64_t str_bytes_hash(const unsigned char *p, size_t len)
 	return h ^ (h >> 32);
 }
 
-/* The content hash of the string at @off of .debug_str or .debug_line_str. */
-static inline int str_hash(struct walk *w, uint64_t off, bool line,
-			   uint64_t *h)
+/*
+ * The memo of the string at @off of .debug_str (@line: .debug_line_str,
+ * *@tmp then, as for offsets past 4 GiB: few), filled; NULL when the
+ * string runs out of its section.
+ */
+static inline struct str_memo *str_memo_of(struct walk *w, uint64_t off,
+					   bool line, struct str_memo *tmp)
 {
 	const unsigned char *sec = line ? w->s->line_str : w->s->str;
 	size_t size = line ? w->s->line_str_size : w->s->str_size;
-	uint64_t key = (off << 1 | line) + 1;
-	/* by offset: a unit's strings are near each other in the section */
-	struct str_memo *m = &w->d->memo[(off >> 3) & (STR_MEMO - 1)];
+	bool memo = !line && off < UINT32_MAX - 1;
+	struct str_memo *m = memo ?
+		&w->d->memo[hash_int(off) & (STR_MEMO - 1)] : tmp;
 	const unsigned char *nul;
 
-	if (m->key != key) {
+	if (!memo || m->off1 != off + 1) {
 		if (!sec || off >= size)
-			return -EINVAL;
+			return NULL;
 		nul = memchr(sec + off, 0, size - off);
 		if (!nul)
-			return -EINVAL;
-		m->key = key;
+			return NULL;
+		m->off1 = off + 1;
 		m->hash = str_bytes_hash(sec + off, nul - (sec + off));
+		m->fname = 0;
 	}
+	return m;
+}
+
+static inline int str_hash(struct walk *w, uint64_t off, bool line,
+			   uint64_t *h)
+{
+	struct str_memo tmp, *m = str_memo_of(w, off, line, &tmp);
+
+	if (!m)
+		return -EINVAL;
 	*h = m->hash;
 	return 0;
 }
@@ -722,8 +738,8 @@ static int fname_feed(struct walk *w, unsigned int form, uint64_t v,
 		      const unsigned char *inline_str)
 {
 	const unsigned char *sec = w->s->str, *p;
-	size_t size = w->s->str_size;
 	uint64_t off = v, at;
+	struct str_memo tmp, *m;
 
 	switch (form) {
 	case DW_FORM_string:
@@ -732,7 +748,6 @@ static int fname_feed(struct walk *w, unsigned int form, uint64_t v,
 		return 0;
 	case DW_FORM_line_strp:
 		sec = w->s->line_str;
-		size = w->s->line_str_size;
 		break;
 	case DW_FORM_strp:
 		break;
@@ -750,9 +765,14 @@ static int fname_feed(struct walk *w, unsigned int form, uint64_t v,
 	default:
 		return -EOPNOTSUPP;
 	}
-	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
+	/* names repeat from CU to CU: the lookup is remembered */
+	m = str_memo_of(w, off, form == DW_FORM_line_strp, &tmp);
+	if (!m)
 		return -EINVAL;
-	feed(w, elf_symtab__find_key(w->syms, (const char *)sec + off) ? 2 : 1);
+	if (!m->fname)
+		m->fname = elf_symtab__find_key(w->syms,
+						(const char *)sec + off) ? 2 : 1;
+	feed(w, m->fname);
 	return 0;
 }
 
