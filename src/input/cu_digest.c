@@ -81,6 +81,8 @@ struct cu_digester {
 	uint8_t addr_size, off_size;	/* the unit's it was compiled for */
 	struct die_addr *addrs;
 	size_t nr_addrs, cap_addrs;
+	uint64_t *strps;	/* the unit's DW_FORM_strp offsets, in order */
+	size_t nr_strps, cap_strps;
 	struct str_memo *memo;
 };
 
@@ -1013,6 +1015,9 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 	uint64_t a = w->a, b = w->b, code, v;
 	const struct abbrev_decl *decl;
 	const struct dop *op, *oe;
+	/* in registers: stores into strps[] could otherwise be d's fields */
+	uint64_t *strps = d->strps;
+	size_t nr_strps = 0;
 	int64_t sv;
 	int err;
 
@@ -1065,10 +1070,19 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 				FEED(a, b, sv);
 				break;
 			case DOP_STRP:
-				if (!fixed(&p, end, w->off_size, &v) ||
-				    str_hash(w, v, false, &v))
+				/* by content, in strps_digest() */
+				if (!fixed(&p, end, w->off_size, &v))
 					return -EINVAL;
-				FEED(a, b, v);
+				if (nr_strps == d->cap_strps) {
+					if (grow_array((void **)&d->strps,
+						       &d->cap_strps,
+						       nr_strps + 1, sizeof(v),
+						       4096))
+						return -ENOMEM;
+					strps = d->strps;
+				}
+				strps[nr_strps++] = v;
+				FEED(a, b, 0x5354);
 				break;
 			case DOP_STRING:
 				nul = memchr(p, 0, end - p);
@@ -1094,6 +1108,40 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 	}
 	w->a = a;
 	w->b = b;
+	d->nr_strps = nr_strps;
+	return 0;
+}
+
+/*
+ * The contents of the strings dies_digest() met, in order, after the
+ * DIEs: each is a cache miss (of the memo, or of .debug_str), and here
+ * the next ones are fetched while one is hashed.
+ */
+#define STRP_AHEAD	8
+
+static int strps_digest(struct walk *w)
+{
+	struct cu_digester *d = w->d;
+	uint64_t c = 0x452821e638d01377ull, e = 0xbe5466cf34e90c6cull;
+	struct str_memo tmp, *m;
+	size_t i;
+
+	for (i = 0; i < d->nr_strps; i++) {
+		if (i + STRP_AHEAD < d->nr_strps) {
+			uint64_t ahead = d->strps[i + STRP_AHEAD];
+
+			__builtin_prefetch(&d->memo[hash_int(ahead) &
+						    (STR_MEMO - 1)]);
+			if (ahead < w->s->str_size)
+				__builtin_prefetch(w->s->str + ahead);
+		}
+		m = str_memo_of(w, d->strps[i], false, &tmp);
+		if (!m)
+			return -EINVAL;
+		FEED(c, e, m->hash);
+	}
+	FEED(w->a, w->b, c);
+	FEED(w->a, w->b, e);
 	return 0;
 }
 
@@ -1121,6 +1169,7 @@ void cu_digester__free(struct cu_digester *d)
 	free(d->ops);
 	free(d->by_code);
 	free(d->addrs);
+	free(d->strps);
 	free(d->memo);
 	free(d);
 }
@@ -1189,7 +1238,7 @@ int cu_digester__run(struct cu_digester *d, const struct dwarf_sects *s,
 	err = die_prescan(&w, &p);
 	if (err)
 		return err;
-	err = dies_digest(&w, dies);
+	err = dies_digest(&w, dies) ?: strps_digest(&w);
 	if (err)
 		return err;
 	out->h[0] = w.a ^ (w.a >> 29);
