@@ -29,6 +29,7 @@
 
 #define STR_MEMO	(1u << 15)	/* string hashes remembered by offset */
 #define MAX_CODE	(1u << 20)
+#define FNAME_BITS_MAX	(256u << 20)	/* .debug_str, for fname_bits */
 
 /* How die_read() takes a value without attr_read(): its common forms. */
 enum fast_kind {
@@ -82,6 +83,8 @@ struct cu_digester {
 	struct die_addr *addrs;
 	size_t nr_addrs, cap_addrs;
 	uint64_t *strps;	/* the unit's DW_FORM_strp offsets, in order */
+	/* per .debug_str offset: 0 not known, 1 no function, 2 one */
+	uint8_t *fname_bits;
 	size_t nr_strps, cap_strps;
 	struct str_memo *memo;
 };
@@ -767,7 +770,31 @@ static int fname_feed(struct walk *w, unsigned int form, uint64_t v,
 	default:
 		return -EOPNOTSUPP;
 	}
-	/* names repeat from CU to CU: the lookup is remembered */
+	/*
+	 * Names repeat from CU to CU: each .debug_str offset's answer is
+	 * kept, two bits an offset (direct, unlike the memo, which a unit's
+	 * thousand declarations would flush).
+	 */
+	if (form != DW_FORM_line_strp && off < w->s->str_size &&
+	    w->s->str_size <= FNAME_BITS_MAX) {
+		struct cu_digester *d = w->d;
+		unsigned int shift = (off & 3) * 2, known;
+
+		if (!d->fname_bits &&
+		    !(d->fname_bits = calloc(w->s->str_size / 4 + 1, 1)))
+			return -ENOMEM;
+		known = d->fname_bits[off >> 2] >> shift & 3;
+		if (!known) {
+			if (!memchr(sec + off, 0, w->s->str_size - off))
+				return -EINVAL;
+			known = elf_symtab__find_key(w->syms,
+						     (const char *)sec + off) ?
+				2 : 1;
+			d->fname_bits[off >> 2] |= known << shift;
+		}
+		feed(w, known);
+		return 0;
+	}
 	m = str_memo_of(w, off, form == DW_FORM_line_strp, &tmp);
 	if (!m)
 		return -EINVAL;
@@ -1170,6 +1197,7 @@ void cu_digester__free(struct cu_digester *d)
 	free(d->by_code);
 	free(d->addrs);
 	free(d->strps);
+	free(d->fname_bits);
 	free(d->memo);
 	free(d);
 }
