@@ -25,7 +25,8 @@
 
 static struct elf_file ef;
 static struct elf_symtab *syms;
-static struct encode_opts opts = { .encode_vars = true, .global_vars = true };
+/* as the seed was stored: the default features */
+static struct encode_opts opts = { .encode_vars = true };
 static struct encode_env env;
 static struct batch_probe probe;
 
