@@ -33,3 +33,16 @@ bench_dir() {
 		trap 'rm -rf "$dir"' EXIT
 	fi
 }
+
+# $pahole (PAHOLE, else pahole on PATH) and $pahole_flags: pahole >= 1.26
+# knows --btf_features; older ones get plain -J.
+bench_pahole() {
+	pahole=${PAHOLE:-pahole}
+	command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
+	[ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
+	if "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null; then
+		pahole_flags=(--btf_features=default)
+	else
+		pahole_flags=()
+	fi
+}

@@ -32,17 +32,9 @@ jobs=${BENCH_JOBS:-2}
 case $runs$jobs in
 *[!0-9]*) die "BENCH_RUNS and BENCH_JOBS must be numbers" ;;
 esac
-pahole=${PAHOLE:-pahole}
-command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
-[ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
+bench_pahole
 bench_vmlinux "${@:2}"
-
 bench_dir relink
-if "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null; then
-	pahole_flags=(--btf_features=default)
-else
-	pahole_flags=()
-fi
 
 edited=$dir/vmlinux.edited
 "$repo/scripts/dwarf-edit.py" ${BENCH_CU:+--cu "$BENCH_CU"} "$vmlinux" \

@@ -31,22 +31,11 @@ runs=${BENCH_RUNS:-3}
 case $runs in
 ''|*[!0-9]*|0) die "BENCH_RUNS must be a positive number" ;;
 esac
-pahole=${PAHOLE:-pahole}
-command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
-[ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
+bench_pahole
 command -v python3 > /dev/null || die "python3 missing"
-
 bench_vmlinux "${@:2}"
-
 bench_dir bench
-
-# pahole >= 1.26 knows --btf_features; older ones get plain -J.  The
-# output is always detached: pahole -J alone would rewrite the vmlinux.
-if "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null; then
-	pahole_flags=(--btf_features=default)
-else
-	pahole_flags=()
-fi
+# The output is always detached: pahole -J alone would rewrite the vmlinux.
 pahole_ver=$("$pahole" --version 2>/dev/null)
 
 jobs=(2)

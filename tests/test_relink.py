@@ -238,3 +238,41 @@ def test_relink_not_for_small_inputs(ctx):
     p = ctx.run([ctx.bin, "explain", "--all", lib], env=_env(cache))
     assert p.returncode == 0, p.stderr
     assert not [e for e in _entries(cache) if e.startswith("batch-")]
+
+
+def test_relink_bad_dwarf(ctx):
+    """A CU whose DWARF is broken gets no key: the run with the cache says
+    what the run without it says (one line naming the CU, exit 1, nothing
+    written), and stores nothing for that batch."""
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    from elfsections import sections
+    for dwarf in (4, 5):
+        lib = _lib(ctx, "gcc", dwarf, "base")
+        bad = os.path.join(ctx.tmp, "bad.%d.so" % dwarf)
+        with open(lib, "rb") as f:
+            data = bytearray(f.read())
+        off, size, _ = sections(data)[".debug_info"]
+        at = 0
+        for _ in range(40):  # CU 40, in the second batch
+            at += 4 + int.from_bytes(data[off + at:off + at + 4], "little")
+        # the unit DIE's abbreviation code, after the unit's header
+        data[off + at + (12 if dwarf == 5 else 11)] = 0x7f
+        with open(bad, "wb") as f:
+            f.write(data)
+        said = []
+        for env in (_env(""), _env(os.path.join(ctx.tmp, "cache"))):
+            if not env["DWARF2BTF_CACHE_DIR"]:
+                env["DWARF2BTF_NO_CACHE"] = "1"
+            out = os.path.join(ctx.tmp, "bad.btf")
+            p = ctx.run([ctx.bin, "-o", out, bad], env=env)
+            assert p.returncode == 1 and not os.path.exists(out), p.stderr
+            lines = p.stderr.strip().splitlines()
+            assert len(lines) == 1 and "CU 0x" in lines[0], p.stderr
+            said.append(lines[0])
+        assert said[0] == said[1], said
+        # the first batch was encoded and stored; the broken one not
+        stored = [e for e in _entries(os.path.join(ctx.tmp, "cache"))
+                  if e.startswith("batch-")]
+        assert len(stored) <= 1, stored
+        subprocess.run(["rm", "-rf", os.path.join(ctx.tmp, "cache")])

@@ -65,10 +65,7 @@ static const size_t item_size[NR_BPARTS] = {
 
 static void key_mix(uint64_t *k, uint64_t v)
 {
-	k[0] = (k[0] ^ v) * 0x9e3779b97f4a7c15ull;
-	k[0] ^= k[0] >> 31;
-	k[1] = (k[1] + (v ^ 0xd6e8feb86659fd93ull)) * 0xc2b2ae3d27d4eb4full;
-	k[1] = (k[1] << 29) | (k[1] >> 35);
+	hash128_mix(&k[0], &k[1], v);
 }
 
 /*

@@ -102,14 +102,8 @@ struct walk {
 	const struct elf_symtab *syms;	/* NULL: no function names */
 };
 
-/* Two lanes, each order-dependent: a 128-bit digest. */
-#define FEED(a, b, v) do {						\
-	uint64_t v_ = (v);						\
-	(a) = ((a) ^ v_) * 0x9e3779b97f4a7c15ull;			\
-	(a) ^= (a) >> 32;						\
-	(b) = ((b) + (v_ ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull; \
-	(b) = ((b) << 31) | ((b) >> 33);				\
-} while (0)
+/* hash.h's 128-bit mix; on locals in the hot loop */
+#define FEED(a, b, v)	hash128_mix(&(a), &(b), (v))
 
 static inline void feed(struct walk *w, uint64_t v)
 {

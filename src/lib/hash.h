@@ -56,4 +56,17 @@ static inline uint64_t hash_bytes(const void *p, size_t len)
 	return h ^ (h >> 33);
 }
 
+/*
+ * A 128-bit running hash of 64-bit values, two order-dependent lanes: the
+ * CU digests and the batch cache's keys, where 64 bits could collide
+ * across millions of entries over time.
+ */
+static inline void hash128_mix(uint64_t *a, uint64_t *b, uint64_t v)
+{
+	*a = (*a ^ v) * 0x9e3779b97f4a7c15ull;
+	*a ^= *a >> 32;
+	*b = (*b + (v ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull;
+	*b = (*b << 31) | (*b >> 33);
+}
+
 #endif
