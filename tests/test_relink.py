@@ -271,8 +271,9 @@ def test_relink_bad_dwarf(ctx):
             assert len(lines) == 1 and "CU 0x" in lines[0], p.stderr
             said.append(lines[0])
         assert said[0] == said[1], said
-        # the first batch was encoded and stored; the broken one not
+        # the broken batch has no key, so it is never stored (the others
+        # may be, as far as the workers got before the run stopped)
         stored = [e for e in _entries(os.path.join(ctx.tmp, "cache"))
                   if e.startswith("batch-")]
-        assert len(stored) <= 1, stored
+        assert len(stored) <= NR_BATCHES - 1, stored
         subprocess.run(["rm", "-rf", os.path.join(ctx.tmp, "cache")])
