@@ -165,8 +165,10 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 		merge_state__free(&m);
 		return err;
 	}
-	merge_state__take(&m, out);
-	return 0;
+	err = merge_state__take(&m, out);
+	if (err)
+		merge_state__free(&m);
+	return err;
 }
 
 /*

@@ -659,7 +659,8 @@ static int pipeline__run_once(const char *path,
 	st.batches_reused = qc.reused;
 	st.batches_stored = qc.stored;
 	st.batches_no_key = qc.no_key;
-	/* the first batch may have become the merged BTF itself */
+	if (!err && (err = merge_state__flush(m)))
+		pr_err("%s: cannot merge BTF: %s", path, strerror(-err));
 	btf = m->acc.btf;
 	if (err)
 		goto out;

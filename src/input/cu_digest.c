@@ -46,6 +46,7 @@ struct abbrev_attr {
 struct abbrev_decl {
 	uint32_t tag, first, nr;
 	uint32_t first_op, nr_ops;
+	uint32_t nr_strps;	/* its DOP_STRP ops */
 	uint64_t hash;		/* tag, children, attributes, forms */
 };
 
@@ -191,6 +192,7 @@ static int decl__compile(struct cu_digester *d, struct abbrev_decl *decl,
 	uint32_t i;
 
 	decl->first_op = d->nr_ops;
+	decl->nr_strps = 0;
 	for (i = 0; i < decl->nr; i++) {
 		const struct abbrev_attr *at = &d->attrs[decl->first + i];
 		struct dop *last = d->nr_ops > decl->first_op ?
@@ -230,6 +232,7 @@ static int decl__compile(struct cu_digester *d, struct abbrev_decl *decl,
 			break;
 		case FK_STRP:
 			op.kind = DOP_STRP;
+			decl->nr_strps++;
 			break;
 		case FK_STRING:
 			op.kind = DOP_STRING;
@@ -327,24 +330,6 @@ static int abbrevs__read(struct cu_digester *d, const struct dwarf_sects *s,
 	return 0;
 }
 
-/* Names are short: a word at a time, unlike hash_bytes()'s tail. */
-static uint64_t str_bytes_hash(const unsigned char *p, size_t len)
-{
-	uint64_t h = len * 0x9e3779b97f4a7c15ull, w;
-
-	for (; len >= 8; len -= 8, p += 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	}
-	return h ^ (h >> 32);
-}
-
 /*
  * The memo of the string at @off of .debug_str (@line: .debug_line_str,
  * *@tmp then, as for offsets past 4 GiB: few), filled; NULL when the
@@ -367,7 +352,7 @@ static inline struct str_memo *str_memo_of(struct walk *w, uint64_t off,
 		if (!nul)
 			return NULL;
 		m->off1 = off + 1;
-		m->hash = str_bytes_hash(sec + off, nul - (sec + off));
+		m->hash = hash_name(sec + off, nul - (sec + off));
 		m->fname = 0;
 	}
 	return m;
@@ -1037,10 +1022,12 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 	const struct abbrev_decl *decl;
 	const struct dop *op, *oe;
 	/* in registers: stores into strps[] could otherwise be d's fields */
-	uint64_t *strps = d->strps;
+	uint64_t *strps;
 	size_t nr_strps = 0;
 	int64_t sv;
 	int err;
+
+	strps = d->strps;
 
 	while (p < end) {
 		const unsigned char *die = p;
@@ -1059,6 +1046,14 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 		FEED(a, b, decl->hash);
 		if (!decl->nr_ops)
 			continue;
+		/* room for the DIE's string offsets: no check for each one */
+		if (nr_strps + decl->nr_strps > d->cap_strps) {
+			if (grow_array((void **)&d->strps, &d->cap_strps,
+				       nr_strps + decl->nr_strps,
+				       sizeof(*strps), 4096))
+				return -ENOMEM;
+			strps = d->strps;
+		}
 		for (op = d->ops + decl->first_op, oe = op + decl->nr_ops;
 		     op < oe; op++) {
 			switch (op->kind) {
@@ -1091,17 +1086,22 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 				FEED(a, b, sv);
 				break;
 			case DOP_STRP:
-				/* by content, in strps_digest() */
-				if (!fixed(&p, end, w->off_size, &v))
+				/*
+				 * By content, in strps_digest().  A word load
+				 * masked like DOP_SEG: fixed()'s copy of a
+				 * size known only at run time stalls the load
+				 * of its result.
+				 */
+				if (end - p >= 8) {
+					memcpy(&v, p, 8);
+					v &= seg_mask[w->off_size];
+				} else if (end - p >= w->off_size) {
+					v = 0;
+					memcpy(&v, p, w->off_size);
+				} else {
 					return -EINVAL;
-				if (nr_strps == d->cap_strps) {
-					if (grow_array((void **)&d->strps,
-						       &d->cap_strps,
-						       nr_strps + 1, sizeof(v),
-						       4096))
-						return -ENOMEM;
-					strps = d->strps;
 				}
+				p += w->off_size;
 				strps[nr_strps++] = v;
 				FEED(a, b, 0x5354);
 				break;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Visiting the type id fields of a BTF type, whatever its kind. */
+/* The fields of a BTF type, whatever its kind: its size, ids and names. */
 #ifndef DWARF2BTF_BTF_IDS_H
 #define DWARF2BTF_BTF_IDS_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <bpf/btf.h>
 
@@ -66,6 +67,67 @@ static inline int btf_type__for_each_id(struct btf_type *t, btf_id_fn fn,
 		return err;
 	default:
 		return -EINVAL;
+	}
+}
+
+/* Bytes of a type record: the common part and what its kind adds. */
+static inline size_t btf_type__size(const struct btf_type *t)
+{
+	size_t n = sizeof(*t), v = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return n + sizeof(uint32_t);
+	case BTF_KIND_ARRAY:
+		return n + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return n + v * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return n + v * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return n + v * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return n + v * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return n + v * sizeof(struct btf_var_secinfo);
+	default:
+		return n;
+	}
+}
+
+/*
+ * Calls FN on every field of T that holds a string offset, in libbpf's
+ * order (the type's name, then its members', enumerators' or parameters'),
+ * which decides where btf__add_btf() puts new strings.
+ */
+static inline int btf_type__for_each_name(struct btf_type *t, btf_id_fn fn,
+					  void *ctx)
+{
+	int i, n = btf_vlen(t), err = fn(&t->name_off, ctx);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_members(t)[i].name_off, ctx);
+		return err;
+	case BTF_KIND_ENUM:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_enum(t)[i].name_off, ctx);
+		return err;
+	case BTF_KIND_ENUM64:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_enum64(t)[i].name_off, ctx);
+		return err;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; !err && i < n; i++)
+			err = fn(&btf_params(t)[i].name_off, ctx);
+		return err;
+	default:
+		return err;
 	}
 }
 

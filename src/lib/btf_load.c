@@ -435,3 +435,40 @@ fail:
 		*err = (int)e;
 	return NULL;
 }
+
+unsigned char *btf_load__raw_new(size_t types_len, size_t str_len,
+				 unsigned char **types)
+{
+	struct btf_header *h;
+	unsigned char *buf;
+
+	if (types_len > UINT32_MAX || str_len > UINT32_MAX - types_len ||
+	    sizeof(*h) + types_len + str_len > UINT32_MAX)
+		return NULL;
+	buf = malloc(sizeof(*h) + types_len + str_len);
+	if (!buf)
+		return NULL;
+	h = (struct btf_header *)buf;
+	*h = (struct btf_header){
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(*h), .type_off = 0, .type_len = types_len,
+		.str_off = types_len, .str_len = str_len,
+	};
+	*types = buf + sizeof(*h);
+	return buf;
+}
+
+int btf_load__raw(unsigned char *buf, unsigned int ptr_size,
+		  struct btf **out)
+{
+	const struct btf_header *h = (const struct btf_header *)buf;
+	struct btf *btf = btf__new(buf, sizeof(*h) + h->type_len + h->str_len);
+	int err = -errno;
+
+	free(buf);
+	if (!btf)
+		return err ? err : -EINVAL;
+	btf__set_pointer_size(btf, ptr_size);
+	*out = btf;
+	return 0;
+}

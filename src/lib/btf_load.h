@@ -38,4 +38,16 @@ struct btf *btf_load__elf_section(const char *path, const char *name,
 struct btf *btf_load__raw_split(const void *raw, size_t size,
 				struct btf *base, int *err);
 
+/*
+ * A buffer for raw BTF of @types_len bytes of types and @str_len bytes of
+ * strings, its header filled in; the types go at *@types, the strings
+ * right after them.  NULL: too large, or no memory.
+ */
+unsigned char *btf_load__raw_new(size_t types_len, size_t str_len,
+				 unsigned char **types);
+
+/* The BTF of a btf_load__raw_new() buffer, which is freed. */
+int btf_load__raw(unsigned char *buf, unsigned int ptr_size,
+		  struct btf **out);
+
 #endif /* DWARF2BTF_BTF_LOAD_H */

@@ -57,6 +57,28 @@ static inline uint64_t hash_bytes(const void *p, size_t len)
 }
 
 /*
+ * A name's hash, a word at a time: names are short, and hash_bytes()
+ * takes what is left after its 32-byte blocks one byte at a time.
+ */
+static inline uint64_t hash_name(const void *s, size_t len)
+{
+	const unsigned char *p = s;
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, w;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	}
+	return h ^ (h >> 32);
+}
+
+/*
  * A 128-bit running hash of 64-bit values, two order-dependent lanes: the
  * CU digests and the batch cache's keys, where 64 bits could collide
  * across millions of entries over time.

@@ -971,34 +971,6 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 	return 0;
 }
 
-/* Bytes of a type record: the common part and what its kind adds. */
-static size_t type_bytes(const struct btf_type *t)
-{
-	size_t n = sizeof(*t), v = btf_vlen(t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return n + sizeof(uint32_t);
-	case BTF_KIND_ARRAY:
-		return n + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return n + v * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return n + v * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return n + v * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return n + v * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return n + v * sizeof(struct btf_var_secinfo);
-	default:
-		return n;
-	}
-}
-
 /*
  * The size of one of type T's members, enumerators or parameters, which
  * all begin with a name_off; 0 for kinds without named entries.
@@ -1048,10 +1020,8 @@ static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
 {
 	const char *strs = btf__str_by_offset(d->mod, 0);
 	uint32_t i, max_str = 0, str_len;
-	size_t types = 0, total;
 	unsigned char *buf, *p;
-	struct btf_header *h;
-	struct btf *btf;
+	size_t types = 0;
 
 	if (!strs)
 		return -EINVAL;
@@ -1061,43 +1031,27 @@ static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
 
 		if (d->map[i] != i)
 			continue;
-		types += type_bytes(t);
+		types += btf_type__size(t);
 		m = type_max_str(t);
 		if (m > max_str)
 			max_str = m;
 	}
 	str_len = max_str + strlen(strs + max_str) + 1;
-	total = sizeof(*h) + types + str_len;
-	if (total > UINT32_MAX)
-		return -E2BIG;
-	buf = malloc(total);
+	buf = btf_load__raw_new(types, str_len, &p);
 	if (!buf)
-		return -ENOMEM;
-	h = (struct btf_header *)buf;
-	*h = (struct btf_header){
-		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(*h), .type_off = 0, .type_len = types,
-		.str_off = types, .str_len = str_len,
-	};
-	p = buf + sizeof(*h);
+		return types + str_len > UINT32_MAX ? -E2BIG : -ENOMEM;
 	for (i = d->start; i < d->end; i++) {
 		size_t n;
 
 		if (d->map[i] != i)
 			continue;
-		n = type_bytes(bd__type(d, i));
+		n = btf_type__size(bd__type(d, i));
 		memcpy(p, bd__type(d, i), n);
 		btf_type__for_each_id((struct btf_type *)p, to_output_id, d);
 		p += n;
 	}
 	memcpy(p, strs, str_len);
-	btf = btf__new(buf, total);
-	free(buf);
-	if (!btf)
-		return -errno ? -errno : -EINVAL;
-	btf__set_pointer_size(btf, btf__pointer_size(d->mod));
-	*out = btf;
-	return 0;
+	return btf_load__raw(buf, btf__pointer_size(d->mod), out);
 }
 
 /* Split BTF being assembled: its strings, and where the module's went. */
@@ -1182,7 +1136,7 @@ static int bd__emit_split(struct btf_dedup *d, struct btf *base,
 
 	for (i = d->start; i < d->end; i++)
 		if (d->map[i] == i)
-			types += type_bytes(bd__type(d, i));
+			types += btf_type__size(bd__type(d, i));
 	buf = malloc(sizeof(*h) + types);
 	if (!buf)
 		return -ENOMEM;
@@ -1190,7 +1144,7 @@ static int bd__emit_split(struct btf_dedup *d, struct btf *base,
 	for (i = d->start; !err && i < d->end; i++) {
 		if (d->map[i] != i)
 			continue;
-		n = type_bytes(bd__type(d, i));
+		n = btf_type__size(bd__type(d, i));
 		memcpy(p, bd__type(d, i), n);
 		btf_type__for_each_id((struct btf_type *)p, to_output_id, d);
 		err = bd__split_type_strs(d, &ss, (struct btf_type *)p);

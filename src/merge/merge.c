@@ -23,8 +23,56 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 	if (!m->acc.btf)
 		return -ENOMEM;
 	btf__set_pointer_size(m->acc.btf, ptr_size);
+	m->ptr_size = ptr_size;
 	m->min_growth = min_growth;
 	m->dedup_at = min_growth;
+	return 0;
+}
+
+int merge_state__flush(struct merge_state *m)
+{
+	int err;
+
+	if (!m->cat_live)
+		return 0;
+	err = btf_concat__to_btf(&m->cat, m->ptr_size, &m->acc.btf);
+	if (err)
+		return err;
+	m->cat_live = false;
+	btf_concat__free(&m->cat);	/* memory follows the output */
+	return 0;
+}
+
+/* Types merged so far. */
+static uint32_t merge_state__nr_types(const struct merge_state *m)
+{
+	return m->cat_live ? m->cat.nr_types : btf__type_cnt(m->acc.btf) - 1;
+}
+
+/* Append @src to the merged types; *@first: the id of its type 1. */
+static int merge_state__append(struct merge_state *m, const struct btf *src,
+			       uint32_t *first)
+{
+	struct cu_fragment *a = &m->acc;
+	int err;
+
+	if (!merge_state__nr_types(m)) {
+		/* the first fragment: it becomes the merged BTF as it is */
+		err = btf_concat__reset(&m->cat, src);
+		*first = 1;
+	} else if (btf__type_cnt(src) > 1) {
+		err = m->cat_live ? 0 : btf_concat__reset(&m->cat, a->btf);
+		if (!err)
+			err = btf_concat__add(&m->cat, src, first);
+	} else {
+		*first = merge_state__nr_types(m) + 1;
+		return 0;
+	}
+	if (err || m->cat_live)
+		return err;
+	btf__free(a->btf);
+	a->btf = NULL;
+	m->cat_live = true;
 	return 0;
 }
 
@@ -36,6 +84,9 @@ int merge_state__dedup(struct merge_state *m)
 	size_t n = 0, i;
 	int err;
 
+	err = merge_state__flush(m);
+	if (err)
+		return err;
 	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL)))
 		return -ENOMEM;
 	/* not the final dedup: FWDs it resolves are checked after that */
@@ -66,27 +117,12 @@ int merge_state__dedup(struct merge_state *m)
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 {
 	struct cu_fragment *a = &m->acc;
-	uint32_t base;
-	int first, err = 0;
+	uint32_t base, first = 1;	/* encoded into a->btf: no shift */
+	int err = 0;
 	size_t i;
 
-	if (!frag->btf) {
-		first = 1;	/* encoded straight into a->btf: no shift */
-	} else if (btf__type_cnt(a->btf) == 1 && !btf__base_btf(a->btf)) {
-		/* the first fragment: it becomes the merged BTF, no copy */
-		btf__free(a->btf);
-		a->btf = frag->btf;
-		frag->btf = NULL;
-		first = 1;
-	} else if (btf__type_cnt(frag->btf) > 1) {
-		first = btf__add_btf(a->btf, frag->btf);
-		if (first < 0) {
-			err = first;
-			goto out;
-		}
-	} else {
-		first = btf__type_cnt(a->btf);
-	}
+	if (frag->btf && (err = merge_state__append(m, frag->btf, &first)))
+		goto out;
 	base = first - 1;
 	a->nr_types_in += frag->nr_types_in;
 	if (grow_array((void **)&a->funcs, &m->cap_funcs,
@@ -142,7 +178,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 			       frag->nr_var_notes * sizeof(*a->var_notes));
 		a->nr_var_notes += err ? 0 : frag->nr_var_notes;
 	}
-	if (!err && btf__type_cnt(a->btf) >= m->dedup_at)
+	if (!err && merge_state__nr_types(m) + 1 >= m->dedup_at)
 		err = merge_state__dedup(m);
 out:
 	str_arena__splice(&a->strs, &frag->strs);	/* names still used */
@@ -150,16 +186,22 @@ out:
 	return err;
 }
 
-void merge_state__take(struct merge_state *m, struct cu_fragment *out)
+int merge_state__take(struct merge_state *m, struct cu_fragment *out)
 {
+	int err = merge_state__flush(m);
+
+	if (err)
+		return err;
 	btf_dedup__free(m->dedup);
 	*out = m->acc;
 	memset(m, 0, sizeof(*m));
+	return 0;
 }
 
 void merge_state__free(struct merge_state *m)
 {
 	btf_dedup__free(m->dedup);
+	btf_concat__free(&m->cat);
 	cu_fragment__free(&m->acc);
 	memset(m, 0, sizeof(*m));
 }

@@ -8,10 +8,12 @@
 #ifndef DWARF2BTF_MERGE_H
 #define DWARF2BTF_MERGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cu/fragment.h"
+#include "merge/btf_concat.h"
 
 struct btf_dedup;
 
@@ -24,6 +26,13 @@ struct merge_state {
 	struct btf_dedup *dedup;	/* scratch of the dedups, made on need */
 	/* declarations our dedups must leave to the final one (fwd_names.h) */
 	const struct key_set *keep_fwds;
+	/*
+	 * Fragments with a BTF of their own are appended here, not to
+	 * acc.btf (NULL while @cat holds the merged types).
+	 */
+	struct btf_concat cat;
+	bool cat_live;
+	unsigned int ptr_size;
 };
 
 /*
@@ -41,8 +50,10 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag);
 /* Deduplicate now, keeping the candidates' type ids valid. */
 int merge_state__dedup(struct merge_state *m);
+/* Make acc.btf hold everything merged so far. */
+int merge_state__flush(struct merge_state *m);
 /* Hand the merged result over as one fragment; @m is empty afterwards. */
-void merge_state__take(struct merge_state *m, struct cu_fragment *out);
+int merge_state__take(struct merge_state *m, struct cu_fragment *out);
 void merge_state__free(struct merge_state *m);
 
 #endif

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Appending standalone BTFs (btf_concat.h).  Strings are interned in an
+ * open-addressing table of our own; a source offset is looked up once per
+ * append (xlat), as libbpf's string map of one btf__add_btf() does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "lib/btf_ids.h"
+#include "lib/btf_load.h"
+#include "lib/grow.h"
+#include "lib/hash.h"
+#include "merge/btf_concat.h"
+
+#define SLOT_HASH(s)	((uint32_t)((s) >> 32))
+#define SLOT_OFF1(s)	((uint32_t)(s))
+#define MAX_STRS	(1u << 31)	/* BTF string offsets are 31 bits */
+
+/* What one append needs: the source's strings, and the id shift. */
+struct concat_add {
+	struct btf_concat *c;
+	const char *strs;
+	uint32_t strs_len;
+	uint32_t nr_types;	/* the source's */
+	uint32_t shift;
+};
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = hash_name(s, len);
+
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static int concat__grow_slots(struct btf_concat *c)
+{
+	size_t n = c->nr_slots ? c->nr_slots * 2 : 4096, i, j;
+	uint64_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_slots; i++) {
+		uint64_t s = c->slots[i];
+
+		if (!s)
+			continue;
+		for (j = SLOT_HASH(s) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
+			;
+		slots[j] = s;
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->nr_slots = n;
+	return 0;
+}
+
+/*
+ * The slot of string @s (@len bytes, hash @h) or the empty one where it
+ * would go; the table is never more than three quarters full.
+ */
+static uint64_t *concat__slot(struct btf_concat *c, const char *s, uint32_t h)
+{
+	size_t mask = c->nr_slots - 1, j;
+
+	for (j = h & mask; c->slots[j]; j = (j + 1) & mask) {
+		uint64_t v = c->slots[j];
+
+		if (SLOT_HASH(v) == h && !strcmp(c->strs + SLOT_OFF1(v) - 1, s))
+			break;
+	}
+	return &c->slots[j];
+}
+
+static int concat__room(struct btf_concat *c)
+{
+	if ((c->nr_used + 1) * 4 > c->nr_slots * 3)
+		return concat__grow_slots(c);
+	return 0;
+}
+
+/* Index our string at @off, unless an equal one came first (libbpf's). */
+static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
+{
+	uint32_t h = name_hash(c->strs + off, len);
+	uint64_t *slot;
+	int err = concat__room(c);
+
+	if (err)
+		return err;
+	slot = concat__slot(c, c->strs + off, h);
+	if (!*slot) {
+		*slot = (uint64_t)h << 32 | (off + 1);
+		c->nr_used++;
+	}
+	return 0;
+}
+
+/* Our offset of string @s (@len bytes), appended when new. */
+static int concat__intern(struct btf_concat *c, const char *s, size_t len,
+			  uint32_t *off)
+{
+	uint32_t h = name_hash(s, len);
+	uint64_t *slot;
+	int err = concat__room(c);
+
+	if (err)
+		return err;
+	slot = concat__slot(c, s, h);
+	if (*slot) {
+		*off = SLOT_OFF1(*slot) - 1;
+		return 0;
+	}
+	if (c->strs_len + len + 1 > MAX_STRS)
+		return -E2BIG;
+	if (grow_array((void **)&c->strs, &c->strs_cap, c->strs_len + len + 1,
+		       1, 1 << 16))
+		return -ENOMEM;
+	memcpy(c->strs + c->strs_len, s, len + 1);
+	*off = c->strs_len;
+	*slot = (uint64_t)h << 32 | (*off + 1);
+	c->nr_used++;
+	c->strs_len += len + 1;
+	return 0;
+}
+
+static int concat__name(uint32_t *off, void *ctx)
+{
+	struct concat_add *a = ctx;
+	struct btf_concat *c = a->c;
+	uint32_t o = *off, ours;
+	const char *s;
+	size_t len;
+	int err;
+
+	if (!o)
+		return 0;
+	if (o >= a->strs_len)
+		return -EINVAL;
+	if (!c->xlat[o]) {
+		s = a->strs + o;
+		len = strnlen(s, a->strs_len - o);
+		if (len == a->strs_len - o)
+			return -EINVAL;
+		err = concat__intern(c, s, len, &ours);
+		if (err)
+			return err;
+		c->xlat[o] = ours + 1;
+	}
+	*off = c->xlat[o] - 1;
+	return 0;
+}
+
+static int concat__id(uint32_t *id, void *ctx)
+{
+	struct concat_add *a = ctx;
+
+	if (*id > a->nr_types)
+		return -EINVAL;
+	if (*id)
+		*id += a->shift;
+	return 0;
+}
+
+/* The type and string sections of @btf's raw bytes. */
+static int raw_sections(const struct btf *btf, const unsigned char **types,
+			uint32_t *types_len, const char **strs,
+			uint32_t *strs_len)
+{
+	const struct btf_header *h;
+	const unsigned char *raw;
+	uint32_t size;
+
+	if (btf__base_btf(btf))
+		return -EINVAL;
+	raw = btf__raw_data(btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	h = (const struct btf_header *)raw;
+	if (size < sizeof(*h) || h->hdr_len < sizeof(*h) ||
+	    h->hdr_len > size ||
+	    h->type_off > size - h->hdr_len ||
+	    h->type_len > size - h->hdr_len - h->type_off ||
+	    h->str_off > size - h->hdr_len ||
+	    h->str_len > size - h->hdr_len - h->str_off || !h->str_len)
+		return -EINVAL;
+	*types = raw + h->hdr_len + h->type_off;
+	*types_len = h->type_len;
+	*strs = (const char *)raw + h->hdr_len + h->str_off;
+	*strs_len = h->str_len;
+	return (*strs)[*strs_len - 1] ? -EINVAL : 0;
+}
+
+int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
+{
+	const unsigned char *types;
+	const char *strs;
+	uint32_t types_len, strs_len, off;
+	size_t len;
+	int err = raw_sections(btf, &types, &types_len, &strs, &strs_len);
+
+	if (err)
+		return err;
+	if (grow_array((void **)&c->types, &c->types_cap, types_len, 1,
+		       1 << 16) ||
+	    grow_array((void **)&c->strs, &c->strs_cap, strs_len, 1, 1 << 16))
+		return -ENOMEM;
+	memcpy(c->types, types, types_len);
+	c->types_len = types_len;
+	c->nr_types = btf__type_cnt(btf) - 1;
+	memcpy(c->strs, strs, strs_len);
+	c->strs_len = strs_len;
+	if (c->slots)
+		memset(c->slots, 0, c->nr_slots * sizeof(*c->slots));
+	c->nr_used = 0;
+	for (off = 0; off < strs_len; off += len + 1) {
+		len = strlen(c->strs + off);
+		err = concat__index(c, off, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int btf_concat__add(struct btf_concat *c, const struct btf *src,
+		    uint32_t *first)
+{
+	struct concat_add a = { .c = c, .shift = c->nr_types };
+	const unsigned char *types;
+	unsigned char *p, *end;
+	uint32_t types_len, i;
+	int err;
+
+	if (!c->strs_len)
+		return -EINVAL;	/* never reset */
+	err = raw_sections(src, &types, &types_len, &a.strs, &a.strs_len);
+	if (err)
+		return err;
+	a.nr_types = btf__type_cnt(src) - 1;
+	if ((uint64_t)c->nr_types + a.nr_types > 0x7fffffffu)
+		return -E2BIG;
+	if (grow_array((void **)&c->types, &c->types_cap,
+		       c->types_len + types_len, 1, 1 << 16) ||
+	    grow_array((void **)&c->xlat, &c->cap_xlat, a.strs_len,
+		       sizeof(*c->xlat), 1 << 14))
+		return -ENOMEM;
+	memset(c->xlat, 0, a.strs_len * sizeof(*c->xlat));
+	p = c->types + c->types_len;
+	end = p + types_len;
+	memcpy(p, types, types_len);
+	for (i = 0; i < a.nr_types; i++) {
+		struct btf_type *t = (struct btf_type *)p;
+
+		if ((size_t)(end - p) < sizeof(*t) ||
+		    (size_t)(end - p) < btf_type__size(t))
+			return -EINVAL;
+		err = btf_type__for_each_name(t, concat__name, &a) ?:
+		      btf_type__for_each_id(t, concat__id, &a);
+		if (err)
+			return err;
+		p += btf_type__size(t);
+	}
+	if (p != end)
+		return -EINVAL;
+	c->types_len += types_len;
+	c->nr_types += a.nr_types;
+	*first = a.shift + 1;
+	return 0;
+}
+
+int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
+		       struct btf **out)
+{
+	unsigned char *types, *buf;
+
+	buf = btf_load__raw_new(c->types_len, c->strs_len, &types);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(types, c->types, c->types_len);
+	memcpy(types + c->types_len, c->strs, c->strs_len);
+	return btf_load__raw(buf, ptr_size, out);
+}
+
+void btf_concat__free(struct btf_concat *c)
+{
+	free(c->types);
+	free(c->strs);
+	free(c->slots);
+	free(c->xlat);
+	memset(c, 0, sizeof(*c));
+}
