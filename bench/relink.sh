@@ -15,6 +15,8 @@
 #   BENCH_JOBS=N   -j of every run (default 2)
 #   BENCH_CU=N     the CU dwarf-edit.py changes (default: the middle one)
 #   BENCH_DIR=DIR  keep outputs and timings there (default: a temp folder)
+#   BENCH_BASE=BIN an older dwarf2btf run without cache in every round too
+#                  (what "full cold runs must not get slower" compares with)
 #
 # Before each run of the changed copy the cache is put back as the
 # original left it, so that every round re-encodes the changed batch.
@@ -81,6 +83,9 @@ for i in $(seq 1 "$runs"); do
 		"$vmlinux"
 	run off "$dir/off.btf" env DWARF2BTF_NO_CACHE=1 "$bin" -j"$jobs" \
 		-o "$dir/off.btf" "$vmlinux"
+	[ -z "${BENCH_BASE:-}" ] ||
+		run base "$dir/base.btf" env DWARF2BTF_NO_CACHE=1 \
+			"$BENCH_BASE" -j"$jobs" -o "$dir/base.btf" "$vmlinux"
 	rm -rf "$dir/cache"
 	run cold "$dir/cold.btf" $(ours "$dir/cache" "$dir/cold.btf" \
 		"$vmlinux")
@@ -119,17 +124,27 @@ def med(label):
 
 
 p = med("pahole")
+rows_shown = (("pahole", "pahole"),
+              ("base", "base (BENCH_BASE), no cache"),
+              ("off", "ours, no cache"),
+              ("cold", "ours, cache empty (stores)"),
+              ("warm", "ours, cache warm"),
+              ("changed", "ours, one CU changed"))
 print("%s, -j%s, median of %s rounds; outputs with cache = without"
       % (vmlinux, jobs, runs))
 print("%-28s %8s %8s %8s %9s %9s" % ("", "wall s", "CPU s", "RSS MB",
                                      "wall/ph", "CPU/ph"))
-for label, text in (("pahole", "pahole"),
-                    ("off", "ours, no cache"),
-                    ("cold", "ours, cache empty (stores)"),
-                    ("warm", "ours, cache warm"),
-                    ("changed", "ours, one CU changed")):
+for label, text in rows_shown:
+    if label not in rows:
+        continue
     m = med(label)
     print("%-28s %8.2f %8.2f %8.0f %9.3f %9.3f"
           % (text, m[0], m[1], m[2], m[0] / p[0], m[1] / p[1]))
+if "base" in rows:
+    # pairs of the same round: the machine's speed drifts between rounds
+    ratio = statistics.median(c[0] / b[0] for c, b in zip(rows["cold"],
+                                                          rows["base"]))
+    print("cache empty / base, wall, median of the rounds' ratios: %.3f"
+          % ratio)
 print("one CU changed: %s" % reused.replace("stats: ", ""))
 EOF

@@ -43,11 +43,23 @@ struct abbrev_attr {
 	uint8_t fast;		/* enum fast_kind */
 };
 
+#define FIXED_MAX	32	/* bytes of a DIE dies_digest() takes at once */
+#define FIXED_STRPS	2
+
 struct abbrev_decl {
 	uint32_t tag, first, nr;
 	uint32_t first_op, nr_ops;
 	uint32_t nr_strps;	/* its DOP_STRP ops */
 	uint64_t hash;		/* tag, children, attributes, forms */
+	/*
+	 * A DIE whose values all have a fixed size (FIXED_MAX bytes at
+	 * most, FIXED_STRPS string offsets) is fed as one value of its
+	 * words, masked where the ops would skip or take a string offset
+	 * (those at strp_at[]): no op by op, and no branch on its shape.
+	 */
+	uint8_t fixed_len;	/* 0: the ops */
+	uint8_t strp_at[FIXED_STRPS];
+	uint64_t mask[FIXED_MAX / 8];
 };
 
 /*
@@ -183,6 +195,45 @@ static int skip_size(const struct abbrev_decl *decl,
 	return 0;
 }
 
+/* Whether DIEs of @decl take the words path (abbrev_decl.fixed_len). */
+static void decl__fixed(const struct cu_digester *d, struct abbrev_decl *decl,
+			uint8_t off_size)
+{
+	unsigned char m[FIXED_MAX] = { 0 };
+	unsigned int len = 0, nr_strps = 0, i, n;
+
+	decl->fixed_len = 0;
+	memset(decl->strp_at, 0, sizeof(decl->strp_at));
+	for (i = 0; i < decl->nr_ops; i++) {
+		const struct dop *op = &d->ops[decl->first_op + i];
+
+		switch (op->kind) {
+		case DOP_SEG:
+		case DOP_SKIP:
+			n = op->n;
+			break;
+		case DOP_STRP:
+			if (nr_strps == FIXED_STRPS)
+				return;
+			n = off_size;
+			break;
+		default:
+			return;
+		}
+		if (len + n > FIXED_MAX)
+			return;
+		if (op->kind == DOP_SEG)
+			memset(m + len, 0xff, n);
+		else if (op->kind == DOP_STRP)
+			decl->strp_at[nr_strps++] = len;
+		len += n;
+	}
+	if (!len)
+		return;
+	decl->fixed_len = len;
+	memcpy(decl->mask, m, sizeof(decl->mask));
+}
+
 static int decl__compile(struct cu_digester *d, struct abbrev_decl *decl,
 			 uint8_t addr_size, uint8_t off_size)
 {
@@ -245,6 +296,7 @@ add:
 		d->ops[d->nr_ops++] = op;
 	}
 	decl->nr_ops = d->nr_ops - decl->first_op;
+	decl__fixed(d, decl, off_size);
 	return 0;
 }
 
@@ -1022,7 +1074,7 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 	const struct abbrev_decl *decl;
 	const struct dop *op, *oe;
 	/* in registers: stores into strps[] could otherwise be d's fields */
-	uint64_t *strps;
+	uint64_t *strps, off_mask = seg_mask[w->off_size];
 	size_t nr_strps = 0;
 	int64_t sv;
 	int err;
@@ -1043,17 +1095,49 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 		if (code >= d->cap_codes || !d->by_code[code])
 			return -EINVAL;
 		decl = &d->decls[d->by_code[code] - 1];
-		FEED(a, b, decl->hash);
-		if (!decl->nr_ops)
-			continue;
 		/* room for the DIE's string offsets: no check for each one */
-		if (nr_strps + decl->nr_strps > d->cap_strps) {
+		if (nr_strps + decl->nr_strps + FIXED_STRPS > d->cap_strps) {
 			if (grow_array((void **)&d->strps, &d->cap_strps,
-				       nr_strps + decl->nr_strps,
+				       nr_strps + decl->nr_strps + FIXED_STRPS,
 				       sizeof(*strps), 4096))
 				return -ENOMEM;
 			strps = d->strps;
 		}
+		if (decl->fixed_len) {
+			const unsigned char *at = p;
+			/* a string offset is read as a word too */
+			unsigned char tmp[FIXED_MAX + 8];
+			uint64_t w0, w1, w2, w3, s0, s1, h;
+
+			if (end - p < FIXED_MAX + 8) {
+				/* the unit's last bytes: as if zeros followed */
+				if (end - p < decl->fixed_len)
+					return -EINVAL;
+				memset(tmp, 0, sizeof(tmp));
+				memcpy(tmp, p, end - p);
+				at = tmp;
+			}
+			/* no branch on the declaration: four words, two offsets */
+			memcpy(&w0, at, 8);
+			memcpy(&w1, at + 8, 8);
+			memcpy(&w2, at + 16, 8);
+			memcpy(&w3, at + 24, 8);
+			memcpy(&s0, at + decl->strp_at[0], 8);
+			memcpy(&s1, at + decl->strp_at[1], 8);
+			strps[nr_strps] = s0 & off_mask;
+			strps[nr_strps + 1] = s1 & off_mask;
+			nr_strps += decl->nr_strps;
+			h = decl->hash ^ (w0 & decl->mask[0]) * 0x9e3779b97f4a7c15ull;
+			h ^= hash_rotl((w1 & decl->mask[1]) * 0xc2b2ae3d27d4eb4full, 17);
+			h ^= hash_rotl((w2 & decl->mask[2]) * 0x165667b19e3779f9ull, 31);
+			h ^= hash_rotl((w3 & decl->mask[3]) * 0xd6e8feb86659fd93ull, 47);
+			FEED(a, b, h);
+			p += decl->fixed_len;
+			continue;
+		}
+		FEED(a, b, decl->hash);
+		if (!decl->nr_ops)
+			continue;
 		for (op = d->ops + decl->first_op, oe = op + decl->nr_ops;
 		     op < oe; op++) {
 			switch (op->kind) {

@@ -18,6 +18,11 @@ static inline uint64_t hash_str(const char *s)
 	return h;
 }
 
+static inline uint64_t hash_rotl(uint64_t v, int r)
+{
+	return (v << r) | (v >> (64 - r));
+}
+
 /* An integer or an address: Fibonacci hashing, the high bits kept. */
 static inline uint64_t hash_int(uint64_t v)
 {

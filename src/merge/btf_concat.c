@@ -207,7 +207,8 @@ int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
 		       1 << 16) ||
 	    grow_array((void **)&c->strs, &c->strs_cap, strs_len, 1, 1 << 16))
 		return -ENOMEM;
-	memcpy(c->types, types, types_len);
+	if (types_len)	/* c->types may still be NULL */
+		memcpy(c->types, types, types_len);
 	c->types_len = types_len;
 	c->nr_types = btf__type_cnt(btf) - 1;
 	memcpy(c->strs, strs, strs_len);
@@ -239,6 +240,11 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 	if (err)
 		return err;
 	a.nr_types = btf__type_cnt(src) - 1;
+	*first = a.shift + 1;
+	if (!a.nr_types)
+		return 0;
+	if (!types_len)
+		return -EINVAL;	/* types counted, none there */
 	if ((uint64_t)c->nr_types + a.nr_types > 0x7fffffffu)
 		return -E2BIG;
 	if (grow_array((void **)&c->types, &c->types_cap,
@@ -266,7 +272,6 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		return -EINVAL;
 	c->types_len += types_len;
 	c->nr_types += a.nr_types;
-	*first = a.shift + 1;
 	return 0;
 }
 
@@ -278,7 +283,8 @@ int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 	buf = btf_load__raw_new(c->types_len, c->strs_len, &types);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(types, c->types, c->types_len);
+	if (c->types_len)
+		memcpy(types, c->types, c->types_len);
 	memcpy(types + c->types_len, c->strs, c->strs_len);
 	return btf_load__raw(buf, ptr_size, out);
 }

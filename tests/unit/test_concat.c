@@ -5,7 +5,7 @@
  * string order follows it): every kind that names strings or refers to
  * types, strings the merged BTF has already, a name pointing into the
  * middle of a string, a first BTF with a string twice, an empty BTF.
- * Bad input is refused.  Prints "ok" and exits 0, else names the failed
+ * Split BTF is refused.  Prints "ok" and exits 0, else names the failed
  * check and exits 1.
  */
 #include <errno.h>
@@ -227,6 +227,11 @@ static int test_refused(void)
 	/* never reset */
 	CHECK(btf_concat__add(&c, b, &first) == -EINVAL);
 	CHECK(btf_concat__reset(&c, b) == 0);
+	/* an empty BTF: nothing appended, the next id */
+	split = new_btf();
+	CHECK(btf_concat__add(&c, split, &first) == 0);
+	CHECK(first == btf__type_cnt(b) && c.nr_types == btf__type_cnt(b) - 1);
+	btf__free(split);
 	/* split BTF: its ids are not its own */
 	split = btf__new_empty_split(base);
 	CHECK(split && btf__add_int(split, "x", 4, 0) > 0);
