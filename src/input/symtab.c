@@ -182,7 +182,18 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 	return 0;
 }
 
-/* Every subprogram of every CU is looked up: a hash, not a search. */
+/* A key's hash: its 32 high bits are kept with its slot. */
+static uint32_t key_hash_of(const char *key)
+{
+	uint64_t h = hash_name(key, strlen(key));
+
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/*
+ * Every subprogram of every CU is looked up, most of them not functions
+ * of the ELF: a hash, and a string compared only when the hashes match.
+ */
 static int elf_symtab__hash_keys(struct elf_symtab *st)
 {
 	size_t size = 64, i;
@@ -194,11 +205,12 @@ static int elf_symtab__hash_keys(struct elf_symtab *st)
 		return -ENOMEM;
 	st->key_hash_mask = size - 1;
 	for (i = 0; i < st->nr_keys; i++) {
-		size_t h = hash_str(st->keys[i].key) & st->key_hash_mask;
+		uint32_t kh = key_hash_of(st->keys[i].key);
+		size_t h = kh & st->key_hash_mask;
 
 		while (st->key_hash[h])
 			h = (h + 1) & st->key_hash_mask;
-		st->key_hash[h] = i + 1;
+		st->key_hash[h] = (uint64_t)kh << 32 | (i + 1);
 	}
 	return 0;
 }
@@ -206,15 +218,18 @@ static int elf_symtab__hash_keys(struct elf_symtab *st)
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key)
 {
+	uint32_t kh;
 	size_t h;
 
 	if (!st->key_hash)
 		return NULL;
-	for (h = hash_str(key) & st->key_hash_mask; st->key_hash[h];
+	kh = key_hash_of(key);
+	for (h = kh & st->key_hash_mask; st->key_hash[h];
 	     h = (h + 1) & st->key_hash_mask) {
-		const struct elf_func_key *k = &st->keys[st->key_hash[h] - 1];
+		uint64_t v = st->key_hash[h];
+		const struct elf_func_key *k = &st->keys[(uint32_t)v - 1];
 
-		if (!strcmp(k->key, key))
+		if ((uint32_t)(v >> 32) == kh && !strcmp(k->key, key))
 			return k;
 	}
 	return NULL;

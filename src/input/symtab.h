@@ -59,7 +59,8 @@ struct elf_symtab {
 	struct elf_sym *key_syms;	/* funcs in key order */
 	struct elf_func_key *keys;	/* sorted by key */
 	size_t nr_keys;
-	uint32_t *key_hash;	/* open addressing: hash(key) -> index + 1 */
+	/* open addressing: the key's hash high, its index + 1 low */
+	uint64_t *key_hash;
 	size_t key_hash_mask;
 	struct elf_sym *vars;	/* sorted by name, then address */
 	size_t nr_vars;
