@@ -24,6 +24,11 @@
 #            named like a clone (foo.isra.0) is an ELF function symbol, every
 #            default FUNC is there under its name or its clone's, and
 #            nothing but functions changes
+#   hub      a copy in which one CU names its struct list_head otherwise
+#            (scripts/dwarf-edit.py --rename): the batches cannot decide
+#            the declarations of the structs that reach it, the run made
+#            again gives way to one dedup of everything, and the output is
+#            the bytes --plain-dedup gives for the copy
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
 #            without the privilege, and for a kernel of the other byte order
 #            or pointer size than the running one)
@@ -488,6 +493,37 @@ PY
 	feature_verdict ts true_signature $? types,vars \
 		"$res; types and VARs unchanged"
 fi
+
+# hub ------------------------------------------------------------------
+# A header's struct that one CU sees otherwise (docs/design.md, "A batch
+# cannot always decide a declaration"): every struct that reaches it has
+# two definitions, and a run that left their declarations to the final
+# dedup would grow without end.
+
+hub=$work/vmlinux.hub
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+	skip "hub: BIN not run"
+elif ! "$here/dwarf-edit.py" --rename list_head "$vmlinux" "$hub" \
+		> "$work/hub-edit.log" 2>&1; then
+	skip "hub: no CU of this kernel to edit"
+	show "$work/hub-edit.log"
+elif ! encode hub "$work/hub.log" -j2 --stats -o "$hub.btf" "$hub" ||
+     ! encode hub-plain "$work/hub-plain.log" -j2 --plain-dedup \
+		-o "$hub.plain.btf" "$hub"; then
+	fail "hub: encoding failed (or took more than ${tmo} s)"
+	show "$work/hub.log"
+elif ! grep -q "the last as one dedup of everything" "$work/hub.log"; then
+	fail "hub: the run made again did not give way"
+	show "$work/hub.log"
+elif cmp -s "$hub.btf" "$hub.plain.btf"; then
+	pass "hub: made again, then one dedup of everything: --plain-dedup's bytes"
+else
+	fail "hub: not the bytes of --plain-dedup"
+	"$bin" diff --summary "$hub.plain.btf" "$hub.btf" \
+		> "$work/hub.diff" 2>&1
+	show "$work/hub.diff"
+fi
+rm -f "$hub"
 
 # load -----------------------------------------------------------------
 

@@ -6,9 +6,11 @@ would change it: a member's offset (the last member of the CU's last struct
 with padding after it moves one byte on) and a type's name (the CU's last
 named struct, one of its own file rather than of a header, is named by
 its own tail).  bench/relink.sh encodes the copy with the cache
-of the original.
+of the original.  With --rename NAME, only the CU's first struct NAME is
+named by its tail, nothing else changed: a header's struct that the CU
+sees otherwise than all the others (scripts/check-kernel.sh).
 
-usage: scripts/dwarf-edit.py IN OUT [--cu N]
+usage: scripts/dwarf-edit.py IN OUT [--cu N] [--rename NAME]
   N: the CU (0-based, in .debug_info order; default: the middle one).
 Prints what it changed; exit 1 when the CU has no such struct.
 """
@@ -161,6 +163,7 @@ def main():
     ap.add_argument("src")
     ap.add_argument("dst")
     ap.add_argument("--cu", type=int)
+    ap.add_argument("--rename")
     a = ap.parse_args()
     with open(a.src, "rb") as f:
         data = bytearray(f.read())
@@ -192,6 +195,15 @@ def main():
 
     name_at = member_at = None
     for i, (off, tag, vals, depth) in enumerate(all_dies):
+        if a.rename is not None:
+            name = vals.get(DW_AT_name)
+            if tag == DW_TAG_structure_type and name and \
+                    name[0] == DW_FORM_strp and \
+                    strs[name[1]:strs.index(b"\0", name[1])] == \
+                    a.rename.encode() and len(a.rename) > 1:
+                name_at = (off, name[2], name[1], a.rename)
+                break
+            continue
         if tag != DW_TAG_structure_type or DW_AT_declaration in vals or \
                 DW_AT_byte_size not in vals:
             continue
@@ -217,13 +229,15 @@ def main():
             if msize and loc[1] + msize < vals[DW_AT_byte_size][1]:
                 member_at = (off, loc[2], loc[1], {0x0b: 1, 0x05: 2,
                                                    0x06: 4}[loc[0]])
-    if not name_at or not member_at:
+    if not name_at or (not member_at and a.rename is None):
         print("dwarf-edit: CU %d has no struct to change" % n, file=sys.stderr)
         return 1
-    off, where, old, width = member_at
-    data[io + where:io + where + width] = (old + 1).to_bytes(width, "little")
-    print("CU %d at 0x%x: struct at 0x%x: last member's offset %d -> %d"
-          % (n, cus[n], off, old, old + 1))
+    if member_at:
+        off, where, old, width = member_at
+        data[io + where:io + where + width] = \
+            (old + 1).to_bytes(width, "little")
+        print("CU %d at 0x%x: struct at 0x%x: last member's offset %d -> %d"
+              % (n, cus[n], off, old, old + 1))
     off, where, old, s = name_at
     data[io + where:io + where + 4] = (old + 1).to_bytes(4, "little")
     print("CU %d at 0x%x: struct at 0x%x: name %s -> %s"

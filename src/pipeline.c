@@ -41,18 +41,50 @@
 #include "input/symtab.h"
 #include "decide/vars.h"
 
+/*
+ * The types of each batch, deduplicated, in the first run.  A run made
+ * again leaves some declarations to the final dedup (fwd_names.h); when
+ * one of those names is reached from many types, a batch no longer
+ * deduplicates them (each CU that only declares it keeps copies of its
+ * own), and its dedups grow far beyond the first run's.  A batch of more
+ * than twice its first size (and RERUN_SLACK types) ends such a run, and
+ * the next is one dedup of everything (--plain-dedup): the same meaning,
+ * at the memory of the input.  Sizes do not depend on -j, nor does this.
+ */
+#define RERUN_SLACK	1024
+
+struct batch_sizes {
+	uint32_t *n;
+	size_t nr;
+};
+
 /* The consumer's side of the queue: batches arrive in CU order. */
 struct consumer {
 	struct merge_state m;
 	const char *path;
 	double busy;		/* seconds spent merging: one thread's */
+	struct batch_sizes *sizes;		/* this run's, to fill */
+	const struct batch_sizes *first;	/* to stay near; NULL: none */
+	bool outgrown_hook;	/* test_hooks.h: rerun_outgrown */
 };
 
 static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 {
 	struct consumer *c = arg;
-	double t = stats__now();
-	int err = merge_state__add(&c->m, frag);
+	uint32_t n = frag->btf ? btf__type_cnt(frag->btf) - 1 : 0;
+	double t;
+	int err;
+
+	if (c->first && idx < c->first->nr &&
+	    (n > 2 * (uint64_t)c->first->n[idx] + RERUN_SLACK ||
+	     c->outgrown_hook)) {
+		cu_fragment__free(frag);
+		return -ECANCELED;	/* pipeline__run(): said nothing */
+	}
+	if (c->sizes && idx < c->sizes->nr)
+		c->sizes->n[idx] = n;
+	t = stats__now();
+	err = merge_state__add(&c->m, frag);
 
 	c->busy += stats__now() - t;
 	if (err)
@@ -542,9 +574,14 @@ static void pipeline__decided(void *ctx, const struct btf *btf,
  */
 static int pipeline__run_once(const char *path,
 			      const struct pipeline_opts *opts,
-			      struct stats *stp, struct key_set *conflicts)
+			      struct stats *stp, struct key_set *conflicts,
+			      struct batch_sizes *sizes,
+			      const struct batch_sizes *first)
 {
-	struct consumer cons = { .path = path };
+	struct consumer cons = {
+		.path = path, .first = first,
+		.outgrown_hook = opts->enc.hooks && opts->enc.hooks->rerun_outgrown,
+	};
 	struct merge_state *m = &cons.m;
 	struct func_report rep;
 	struct hearing hear = { 0 };
@@ -652,6 +689,15 @@ static int pipeline__run_once(const char *path,
 		goto out;
 	env.batch_cache = bcache;
 	enc.place_notes = bcache != NULL;
+	if (sizes) {
+		sizes->nr = (nr_cus + CU_BATCH - 1) / CU_BATCH;
+		sizes->n = calloc(sizes->nr + 1, sizeof(*sizes->n));
+		if (!sizes->n) {
+			err = -ENOMEM;
+			goto out;
+		}
+		cons.sizes = sizes;
+	}
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    pipeline__consume, &cons, &qc);
 	st.batch_cache = bcache != NULL;
@@ -779,6 +825,7 @@ out:
 int pipeline__run(const char *path, const struct pipeline_opts *opts)
 {
 	struct key_set keep = { 0 }, conflicts = { 0 };
+	struct batch_sizes first = { 0 };
 	struct pipeline_opts o = *opts;
 	struct stats st;
 	int err;
@@ -787,7 +834,20 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	st.jobs = opts->jobs;
 	o.enc.keep_fwds = &keep;
 	for (;;) {
-		err = pipeline__run_once(path, &o, &st, &conflicts);
+		bool again = st.nr_reruns && !o.enc.plain_dedup;
+
+		err = pipeline__run_once(path, &o, &st, &conflicts,
+					 st.nr_reruns ? NULL : &first,
+					 again ? &first : NULL);
+		if (err == -ECANCELED && again) {
+			/* its batches outgrew the first run's (batch_sizes) */
+			if (opts->report && opts->report->rerun)
+				opts->report->rerun(opts->report->ctx);
+			o.enc.plain_dedup = true;
+			st.nr_reruns++;
+			st.rerun_outgrown = true;
+			continue;
+		}
 		if (err || !conflicts.nr)
 			break;
 		/* those names go to the final dedup, as with one dedup */
@@ -802,5 +862,6 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	}
 	key_set__free(&keep);
 	key_set__free(&conflicts);
+	free(first.n);
 	return err;
 }

@@ -94,8 +94,10 @@ void stats__print(const struct stats *st, FILE *f)
 			st->batches_reused, st->nr_batches, st->batches_stored,
 			st->batches_no_key);
 	if (st->nr_reruns)
-		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)\n",
-			st->nr_reruns);
+		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)%s\n",
+			st->nr_reruns, st->rerun_outgrown ?
+			"; the last as one dedup of everything, the batches of the one before having outgrown the first run's" :
+			"");
 }
 
 void stats__add(struct stats *sum, const struct stats *st)
@@ -114,6 +116,7 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->nr_vars += st->nr_vars;
 	sum->out_bytes += st->out_bytes;
 	sum->nr_reruns += st->nr_reruns;
+	sum->rerun_outgrown |= st->rerun_outgrown;
 	for (i = 0; i < FUNC_VERDICT__MAX; i++)
 		sum->func_verdicts[i] += st->func_verdicts[i];
 }

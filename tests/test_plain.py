@@ -9,6 +9,8 @@ deduplicate their batches as large inputs do.
 import os
 
 BATCHES = dict(os.environ, DWARF2BTF_BATCH_DEDUP="1")
+# a run made again given up as if its batches had outgrown the first run's
+OUTGROWN = dict(BATCHES, DWARF2BTF_RERUN_OUTGROWN="1")
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "fixtures")
@@ -52,7 +54,9 @@ def test_batches_leave_ambiguous_declarations(ctx):
     """A declaration (struct wide;) whose name has two definitions, the
     only one a batch sees being another than one dedup of everything
     picks: the fast path must come out as --plain-dedup all the same (by
-    running again, which --stats reports), at any -j."""
+    running again, which --stats reports), at any -j.  A second run whose
+    batches outgrow the first run's (forced here by a test hook) gives
+    way to a third, --plain-dedup's very bytes."""
     bad = []
     for cc in ("gcc", "clang"):
         for dwarf in (4, 5):
@@ -67,14 +71,30 @@ def test_batches_leave_ambiguous_declarations(ctx):
             for name, extra, env in (
                     ("plain", ["--plain-dedup"], None),
                     ("j1", ["-j1", "--stats"], BATCHES),
-                    ("j2", ["-j2", "--stats"], BATCHES)):
+                    ("j2", ["-j2", "--stats"], BATCHES),
+                    ("outgrown1", ["-j1", "--stats"], OUTGROWN),
+                    ("outgrown2", ["-j2", "--stats"], OUTGROWN)):
                 outs[name] = os.path.join(ctx.tmp, name + ".btf")
                 p = ctx.run([ctx.bin] + extra + ["-o", outs[name], lib],
                             env=env)
                 assert p.returncode == 0, p.stderr
-                if env and "stats: runs again 1 " not in p.stderr:
-                    bad.append("%s DWARF %d %s: no second run:\n%s"
+                want = "stats: runs again 1 " if env is BATCHES else \
+                    "stats: runs again 2 "
+                if env and want not in p.stderr:
+                    bad.append("%s DWARF %d %s: not %r:\n%s"
+                               % (cc, dwarf, name, want, p.stderr))
+                if env is OUTGROWN and "the last as one dedup" not in \
+                        p.stderr:
+                    bad.append("%s DWARF %d %s: not said:\n%s"
                                % (cc, dwarf, name, p.stderr))
+            # a second run whose batches outgrow the first run's gives
+            # way to one dedup of everything: --plain-dedup's bytes
+            for name in ("outgrown1", "outgrown2"):
+                with open(outs["plain"], "rb") as a, \
+                        open(outs[name], "rb") as b:
+                    if a.read() != b.read():
+                        bad.append("%s DWARF %d: %s is not --plain-dedup"
+                                   % (cc, dwarf, name))
             # what was said of the functions is said once, as without
             # the run made again
             said = {}

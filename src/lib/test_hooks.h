@@ -14,6 +14,9 @@
  *                                  (0, unset or not a number: none)
  *   DWARF2BTF_BATCH_DEDUP   (set)  batches deduplicated whatever the size
  *                                  of the input (pipeline.c)
+ *   DWARF2BTF_RERUN_OUTGROWN (set) a run made again ends at its first
+ *                                  batch as one whose batches outgrew
+ *                                  the first run's (pipeline.c)
  */
 #ifndef DWARF2BTF_TEST_HOOKS_H
 #define DWARF2BTF_TEST_HOOKS_H
@@ -24,6 +27,7 @@ struct test_hooks {
 	bool libdw_attrs;
 	bool own_distill;
 	bool batch_dedup;
+	bool rerun_outgrown;
 	long fault_write;
 };
 
