@@ -601,6 +601,7 @@ static int pipeline__run_once(const char *path,
 	Dwarf *dw;
 	struct encode_opts enc;
 	struct batch_cache *bcache = NULL;
+	struct btf_concat *added = NULL;
 	struct cu_queue_counts qc = { 0 };
 	size_t nr_cus = 0;
 	bool split, split_units = false;
@@ -705,7 +706,8 @@ static int pipeline__run_once(const char *path,
 	st.batches_reused = qc.reused;
 	st.batches_stored = qc.stored;
 	st.batches_no_key = qc.no_key;
-	if (!err && (err = merge_state__flush(m)))
+	/* the merged types to read, and to add the decisions' to */
+	if (!err && (err = merge_state__open(m, &added)))
 		pr_err("%s: cannot merge BTF: %s", path, strerror(-err));
 	btf = m->acc.btf;
 	if (err)
@@ -742,8 +744,8 @@ static int pipeline__run_once(const char *path,
 		rep.vars_noted = opts->report ? opts->report->vars_noted : NULL;
 		rep.ctx = &hear;
 	}
-	n = funcs__emit(btf, syms, &opts->enc, m->acc.funcs, m->acc.nr_funcs,
-			m->acc.params, m->acc.tags, &rep);
+	n = funcs__emit(btf, added, syms, &opts->enc, m->acc.funcs,
+			m->acc.nr_funcs, m->acc.params, m->acc.tags, &rep);
 	memcpy(st.func_verdicts, rep.counts, sizeof(rep.counts));
 	if (n < 0) {
 		err = n;
@@ -751,7 +753,7 @@ static int pipeline__run_once(const char *path,
 		goto out;
 	}
 	st.nr_funcs = n;
-	n = vars__emit(btf, syms, m->acc.vars, m->acc.nr_vars, m->acc.tags);
+	n = vars__emit(added, syms, m->acc.vars, m->acc.nr_vars, m->acc.tags);
 	if (n < 0) {
 		err = n;
 		pr_err("%s: cannot encode variables: %s", path, strerror(-err));
@@ -761,6 +763,12 @@ static int pipeline__run_once(const char *path,
 	if (rep.vars_noted)
 		rep.vars_noted(opts->report->ctx, syms, m->acc.var_notes,
 			       m->acc.nr_var_notes);
+	err = merge_state__flush(m);
+	btf = m->acc.btf;
+	if (err) {
+		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
+		goto out;
+	}
 	stats__phase_end(&st, PHASE_FUNCS);
 
 	err = split ? 0 : pipeline__dedup(m, &btf);

@@ -14,6 +14,7 @@
 
 #include "lib/btf_ids.h"
 #include "decide/funcs.h"
+#include "merge/btf_concat.h"
 #include "lib/log.h"
 
 #define MATCH_DEPTH	64
@@ -27,6 +28,49 @@ static int cand_ptr__cmp(const void *a, const void *b)
 	if (c)
 		return c;
 	return *x < *y ? -1 : *x > *y;
+}
+
+static int u64__cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * @cands by key, then in CU order (the order they came in), into
+ * @sorted.  The symbol index holds the keys in strcmp() order, once each:
+ * a key's place there sorts as its name, and a sort of integers is many
+ * times cheaper than one of names that share long prefixes.
+ */
+static int cands__sort(const struct elf_symtab *syms,
+		       struct func_cand *cands, size_t nr,
+		       struct func_cand **sorted)
+{
+	uint64_t *ord = malloc((nr ? nr : 1) * sizeof(*ord));
+	size_t i;
+
+	if (!ord)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		const struct elf_func_key *k =
+			elf_symtab__find_key(syms, cands[i].key);
+
+		if (!k || k->key != cands[i].key || nr > UINT32_MAX) {
+			/* not the index's own key: by name then */
+			free(ord);
+			for (i = 0; i < nr; i++)
+				sorted[i] = &cands[i];
+			qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
+			return 0;
+		}
+		ord[i] = (uint64_t)(k - syms->keys) << 32 | i;
+	}
+	qsort(ord, nr, sizeof(*ord), u64__cmp);
+	for (i = 0; i < nr; i++)
+		sorted[i] = &cands[(uint32_t)ord[i]];
+	free(ord);
+	return 0;
 }
 
 /* FWD stands for the struct or union it declares. */
@@ -309,31 +353,31 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
  * a tag) -> what PTR pointed to: how pahole's attributes feature marks
  * the pointers of kfuncs that work on BPF arena memory.
  */
-static int arena_ptr(struct btf *btf, uint32_t ptr)
+static int arena_ptr(const struct btf *btf, struct btf_concat *out,
+		     uint32_t ptr)
 {
 	const struct btf_type *t = btf__type_by_id(btf, ptr);
 	int tag;
 
 	if (!t || !btf_is_ptr(t))
 		return -EINVAL;
-	tag = btf__add_type_tag(btf, "address_space(1)", t->type);
+	tag = btf_concat__add_type_tag(out, "address_space(1)", t->type, true);
 	if (tag < 0)
 		return tag;
-	/* libbpf 1.1 has no btf__add_type_attr() */
-	btf_mut_type(btf, tag)->info |= 1u << 31;
-	return btf__add_ptr(btf, tag);
+	return btf_concat__add_ptr(out, tag);
 }
 
 /* The arena pointers of kfunc K, in *RET and *ARGS[0..1]. */
-static int arena_types(struct btf *btf, const struct elf_kfunc *k,
-		       uint32_t *ret, uint32_t *args, uint32_t nr_args)
+static int arena_types(const struct btf *btf, struct btf_concat *out,
+		       const struct elf_kfunc *k, uint32_t *ret, uint32_t *args,
+		       uint32_t nr_args)
 {
 	static const uint32_t arg_flag[2] = { KF_ARENA_ARG1, KF_ARENA_ARG2 };
 	uint32_t i;
 	int id;
 
 	if (k->flags & KF_ARENA_RET) {
-		id = arena_ptr(btf, *ret);
+		id = arena_ptr(btf, out, *ret);
 		if (id < 0)
 			return id;
 		*ret = id;
@@ -341,7 +385,7 @@ static int arena_types(struct btf *btf, const struct elf_kfunc *k,
 	for (i = 0; i < 2; i++) {
 		if (!(k->flags & arg_flag[i]))
 			continue;
-		id = i < nr_args ? arena_ptr(btf, args[i]) : -EINVAL;
+		id = i < nr_args ? arena_ptr(btf, out, args[i]) : -EINVAL;
 		if (id < 0)
 			return id;
 		args[i] = id;
@@ -349,7 +393,8 @@ static int arena_types(struct btf *btf, const struct elf_kfunc *k,
 	return 0;
 }
 
-static int add_func(struct btf *btf, const struct func_param *params,
+static int add_func(const struct btf *btf, struct btf_concat *out,
+		    const struct func_param *params,
 		    const struct decl_tag *tags, const struct func_cand *c,
 		    const char *name, const struct elf_kfunc *arena)
 {
@@ -359,27 +404,28 @@ static int add_func(struct btf *btf, const struct func_param *params,
 	for (i = 0; i < 2 && i < c->nr_params; i++)
 		args[i] = params[c->first_param + i].type_id;
 	if (arena) {
-		err = arena_types(btf, arena, &ret, args, c->nr_params);
+		err = arena_types(btf, out, arena, &ret, args, c->nr_params);
 		if (err)
 			return err;
 	}
-	id = btf__add_func_proto(btf, ret);
+	id = btf_concat__add_func_proto(out, ret);
 	if (id < 0)
 		return id;
 	for (i = 0; i < c->nr_params; i++) {
 		const struct func_param *p = &params[c->first_param + i];
 
-		err = btf__add_func_param(btf, p->name,
-					  i < 2 ? args[i] : p->type_id);
+		err = btf_concat__add_func_param(out, p->name,
+						 i < 2 ? args[i] : p->type_id);
 		if (err)
 			return err;
 	}
 	/* pahole marks every function static; so do we. */
-	func = btf__add_func(btf, name, BTF_FUNC_STATIC, id);
+	func = btf_concat__add_func(out, name, BTF_FUNC_STATIC, id);
 	for (i = 0; func >= 0 && i < c->nr_tags; i++) {
 		const struct decl_tag *t = &tags[c->first_tag + i];
 
-		err = btf__add_decl_tag(btf, t->value, func, t->component);
+		err = btf_concat__add_decl_tag(out, t->value, func,
+					       t->component);
 		if (err < 0)
 			return err;
 	}
@@ -387,22 +433,24 @@ static int add_func(struct btf *btf, const struct func_param *params,
 }
 
 /* kfuncs carry decl tags the verifier and bpftool look for. */
-static int add_kfunc_tags(struct btf *btf, const struct elf_symtab *syms,
-			  const char *name, int func_id)
+static int add_kfunc_tags(struct btf_concat *out,
+			  const struct elf_symtab *syms, const char *name,
+			  int func_id)
 {
 	const struct elf_kfunc *k = elf_symtab__find_kfunc(syms, name);
 	int err;
 
 	if (!k)
 		return 0;
-	err = btf__add_decl_tag(btf, "bpf_kfunc", func_id, -1);
+	err = btf_concat__add_decl_tag(out, "bpf_kfunc", func_id, -1);
 	if (err < 0 || !(k->flags & KF_FASTCALL))
 		return err < 0 ? err : 0;
-	err = btf__add_decl_tag(btf, "bpf_fastcall", func_id, -1);
+	err = btf_concat__add_decl_tag(out, "bpf_fastcall", func_id, -1);
 	return err < 0 ? err : 0;
 }
 
-int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
+int funcs__emit(const struct btf *btf, struct btf_concat *out,
+		const struct elf_symtab *syms,
 		const struct encode_opts *opts, struct func_cand *cands,
 		size_t nr, const struct func_param *params,
 		const struct decl_tag *tags, struct func_report *rep)
@@ -414,9 +462,11 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	if (!sorted)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		sorted[i] = &cands[i];
-	qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
+	err = cands__sort(syms, cands, nr, sorted);
+	if (err) {
+		free(sorted);
+		return err;
+	}
 	for (i = 0; i < nr; i = j) {
 		const struct elf_kfunc *k = NULL;
 		struct func_decision d;
@@ -444,9 +494,9 @@ int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
 		/* attributes only with decl_tag_kfuncs, as in pahole */
 		if (kfunc && opts->attributes)
 			k = elf_symtab__find_kfunc(syms, c->key);
-		id = add_func(btf, params, tags, c, name, k);
+		id = add_func(btf, out, params, tags, c, name, k);
 		if (id >= 0 && kfunc)
-			id = add_kfunc_tags(btf, syms, c->key, id);
+			id = add_kfunc_tags(out, syms, c->key, id);
 		if (id < 0) {
 			err = id;
 			break;

@@ -14,6 +14,7 @@
 #include "input/symtab.h"
 
 struct btf;
+struct btf_concat;
 
 /*
  * What became of a function (the candidates of one ELF key).  When several
@@ -85,7 +86,8 @@ const char *func_verdict__text(enum func_verdict v);
  * @rep (may be NULL) hears of every decision.  Returns the number of FUNCs
  * added or -errno.
  */
-int funcs__emit(struct btf *btf, const struct elf_symtab *syms,
+int funcs__emit(const struct btf *btf, struct btf_concat *out,
+		const struct elf_symtab *syms,
 		const struct encode_opts *opts, struct func_cand *cands,
 		size_t nr, const struct func_param *params,
 		const struct decl_tag *tags, struct func_report *rep);

@@ -12,6 +12,7 @@
 
 #include "lib/log.h"
 #include "decide/vars.h"
+#include "merge/btf_concat.h"
 
 struct datasec_ent {
 	uint32_t shndx, id, offset, size;
@@ -29,7 +30,7 @@ static int datasec_ent__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags)
 {
@@ -46,9 +47,9 @@ int vars__emit(struct btf *btf, const struct elf_symtab *syms,
 	for (i = 0; i < nr; i++) {
 		const struct var_cand *v = &vars[i];
 
-		id = btf__add_var(btf, v->name, v->external ?
-				  BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
-				  v->type_id);
+		id = btf_concat__add_var(out, v->name, v->external ?
+					 BTF_VAR_GLOBAL_ALLOCATED :
+					 BTF_VAR_STATIC, v->type_id);
 		if (id < 0) {
 			err = id;
 			goto out;
@@ -58,7 +59,8 @@ int vars__emit(struct btf *btf, const struct elf_symtab *syms,
 		for (k = 0; k < v->nr_tags; k++) {
 			const struct decl_tag *t = &tags[v->first_tag + k];
 
-			err = btf__add_decl_tag(btf, t->value, id, t->component);
+			err = btf_concat__add_decl_tag(out, t->value, id,
+						       t->component);
 			if (err < 0)
 				goto out;
 			err = 0;
@@ -74,16 +76,16 @@ int vars__emit(struct btf *btf, const struct elf_symtab *syms,
 			err = -EINVAL;
 			goto out;
 		}
-		id = btf__add_datasec(btf, name, ents[j - 1].offset +
-				      ents[j - 1].size);
+		id = btf_concat__add_datasec(out, name, ents[j - 1].offset +
+					     ents[j - 1].size);
 		if (id < 0) {
 			err = id;
 			goto out;
 		}
 		for (k = i; k < j; k++) {
-			err = btf__add_datasec_var_info(btf, ents[k].id,
-							ents[k].offset,
-							ents[k].size);
+			err = btf_concat__add_datasec_var_info(out, ents[k].id,
+							       ents[k].offset,
+							       ents[k].size);
 			if (err)
 				goto out;
 		}

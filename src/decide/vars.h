@@ -12,10 +12,10 @@
 #include "cu/fragment.h"
 #include "input/symtab.h"
 
-struct btf;
+struct btf_concat;
 
 /* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
-int vars__emit(struct btf *btf, const struct elf_symtab *syms,
+int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags);
 

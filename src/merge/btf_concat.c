@@ -275,6 +275,171 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 	return 0;
 }
 
+static uint32_t type_info(int kind, bool kflag, uint32_t vlen)
+{
+	return (uint32_t)kflag << 31 | (uint32_t)kind << 24 | (vlen & 0xffff);
+}
+
+/* Our offset of @name; NULL or "" is 0, as in libbpf. */
+static int concat__name_off(struct btf_concat *c, const char *name,
+			    uint32_t *off)
+{
+	*off = 0;
+	if (!name || !*name)
+		return 0;
+	return concat__intern(c, name, strlen(name), off);
+}
+
+/* A new type of @size bytes (zeroed) at the end: *@id. */
+static struct btf_type *concat__new_type(struct btf_concat *c, size_t size,
+					 uint32_t *id)
+{
+	struct btf_type *t;
+
+	if (!c->strs_len || c->nr_types >= 0x7ffffffeu ||
+	    grow_array((void **)&c->types, &c->types_cap,
+		       c->types_len + size, 1, 1 << 16))
+		return NULL;
+	t = (struct btf_type *)(c->types + c->types_len);
+	memset(t, 0, size);
+	c->last = c->types_len;
+	c->types_len += size;
+	*id = ++c->nr_types;
+	return t;
+}
+
+/* A type with a name (interned first) and a type or size word. */
+static int concat__add_simple(struct btf_concat *c, int kind,
+			      const char *name, bool need_name, uint32_t vlen,
+			      bool kflag, uint32_t type, size_t extra)
+{
+	struct btf_type *t;
+	uint32_t off, id;
+	int err;
+
+	if (need_name && (!name || !*name))
+		return -EINVAL;
+	err = concat__name_off(c, name, &off);
+	if (err)
+		return err;
+	t = concat__new_type(c, sizeof(*t) + extra, &id);
+	if (!t)
+		return -ENOMEM;
+	t->name_off = off;
+	t->info = type_info(kind, kflag, vlen);
+	t->type = type;
+	return id;
+}
+
+/* Room for one more entry of @size bytes in the last type, of @kind. */
+static void *concat__add_entry(struct btf_concat *c, int kind, size_t size)
+{
+	struct btf_type *t;
+	void *e;
+
+	if (!c->nr_types || c->last >= c->types_len ||
+	    btf_kind((struct btf_type *)(c->types + c->last)) != kind ||
+	    btf_vlen((struct btf_type *)(c->types + c->last)) >= 0xffff ||
+	    grow_array((void **)&c->types, &c->types_cap,
+		       c->types_len + size, 1, 1 << 16))
+		return NULL;
+	t = (struct btf_type *)(c->types + c->last);
+	t->info = type_info(kind, btf_kflag(t), btf_vlen(t) + 1);
+	e = c->types + c->types_len;
+	memset(e, 0, size);
+	c->types_len += size;
+	return e;
+}
+
+int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref)
+{
+	return concat__add_simple(c, BTF_KIND_PTR, NULL, false, 0, false, ref,
+				  0);
+}
+
+int btf_concat__add_type_tag(struct btf_concat *c, const char *value,
+			     uint32_t ref, bool attr)
+{
+	return concat__add_simple(c, BTF_KIND_TYPE_TAG, value, true, 0, attr,
+				  ref, 0);
+}
+
+int btf_concat__add_func_proto(struct btf_concat *c, uint32_t ret)
+{
+	return concat__add_simple(c, BTF_KIND_FUNC_PROTO, NULL, false, 0,
+				  false, ret, 0);
+}
+
+int btf_concat__add_func_param(struct btf_concat *c, const char *name,
+			       uint32_t type)
+{
+	struct btf_param *p;
+	uint32_t off;
+	int err = concat__name_off(c, name, &off);
+
+	if (err)
+		return err;
+	p = concat__add_entry(c, BTF_KIND_FUNC_PROTO, sizeof(*p));
+	if (!p)
+		return -EINVAL;
+	p->name_off = off;
+	p->type = type;
+	return 0;
+}
+
+int btf_concat__add_func(struct btf_concat *c, const char *name, int linkage,
+			 uint32_t proto)
+{
+	/* libbpf keeps the linkage where other kinds have vlen */
+	return concat__add_simple(c, BTF_KIND_FUNC, name, true, linkage, false,
+				  proto, 0);
+}
+
+int btf_concat__add_decl_tag(struct btf_concat *c, const char *value,
+			     uint32_t ref, int component)
+{
+	int id = concat__add_simple(c, BTF_KIND_DECL_TAG, value, true, 0,
+				    false, ref, sizeof(struct btf_decl_tag));
+
+	if (id > 0)
+		btf_decl_tag((struct btf_type *)(c->types + c->last))->
+			component_idx = component;
+	return id;
+}
+
+int btf_concat__add_var(struct btf_concat *c, const char *name, int linkage,
+			uint32_t type)
+{
+	int id = concat__add_simple(c, BTF_KIND_VAR, name, true, 0, false,
+				    type, sizeof(struct btf_var));
+
+	if (id > 0)
+		btf_var((struct btf_type *)(c->types + c->last))->linkage =
+			linkage;
+	return id;
+}
+
+int btf_concat__add_datasec(struct btf_concat *c, const char *name,
+			    uint32_t size)
+{
+	return concat__add_simple(c, BTF_KIND_DATASEC, name, true, 0, false,
+				  size, 0);
+}
+
+int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
+				     uint32_t offset, uint32_t size)
+{
+	struct btf_var_secinfo *v;
+
+	v = concat__add_entry(c, BTF_KIND_DATASEC, sizeof(*v));
+	if (!v)
+		return -EINVAL;
+	v->type = var;
+	v->offset = offset;
+	v->size = size;
+	return 0;
+}
+
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out)
 {

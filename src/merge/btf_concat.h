@@ -9,6 +9,7 @@
 #ifndef DWARF2BTF_BTF_CONCAT_H
 #define DWARF2BTF_BTF_CONCAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,7 @@ struct btf_concat {
 	size_t nr_slots, nr_used;
 	uint32_t *xlat;			/* source offset -> ours + 1 */
 	size_t cap_xlat;
+	size_t last;			/* offset of the last type added */
 };
 
 /*
@@ -37,6 +39,32 @@ int btf_concat__reset(struct btf_concat *c, const struct btf *btf);
 /* Append @src (no base); *@first: the id its type 1 now has. */
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		    uint32_t *first);
+/*
+ * Types added one by one, the bytes libbpf's btf__add_*() of the same
+ * name would add (strings interned before the type, in the same order):
+ * the decisions' FUNCs and VARs, without libbpf making the merged BTF
+ * modifiable (a copy and an index of all its strings) and interning each
+ * name through its hash map.  The id added, or -errno; a parameter or a
+ * section entry goes to the last type added, which must be of its kind.
+ */
+int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref);
+/* @attr: the kind flag (a type attribute, as btf__add_type_attr()) */
+int btf_concat__add_type_tag(struct btf_concat *c, const char *value,
+			     uint32_t ref, bool attr);
+int btf_concat__add_func_proto(struct btf_concat *c, uint32_t ret);
+int btf_concat__add_func_param(struct btf_concat *c, const char *name,
+			       uint32_t type);
+int btf_concat__add_func(struct btf_concat *c, const char *name, int linkage,
+			 uint32_t proto);
+int btf_concat__add_decl_tag(struct btf_concat *c, const char *value,
+			     uint32_t ref, int component);
+int btf_concat__add_var(struct btf_concat *c, const char *name, int linkage,
+			uint32_t type);
+int btf_concat__add_datasec(struct btf_concat *c, const char *name,
+			    uint32_t size);
+int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
+				     uint32_t offset, uint32_t size);
+
 /* A libbpf BTF of what was appended; @c stays as it is. */
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out);

@@ -31,15 +31,37 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 
 int merge_state__flush(struct merge_state *m)
 {
+	struct btf *btf;
 	int err;
 
 	if (!m->cat_live)
 		return 0;
-	err = btf_concat__to_btf(&m->cat, m->ptr_size, &m->acc.btf);
+	err = btf_concat__to_btf(&m->cat, m->ptr_size, &btf);
 	if (err)
 		return err;
+	btf__free(m->acc.btf);	/* merge_state__open()'s, if any */
+	m->acc.btf = btf;
 	m->cat_live = false;
 	btf_concat__free(&m->cat);	/* memory follows the output */
+	return 0;
+}
+
+int merge_state__open(struct merge_state *m, struct btf_concat **out)
+{
+	int err;
+
+	if (!m->cat_live) {
+		/* as libbpf indexes a BTF it is to add to: every string */
+		err = btf_concat__reset(&m->cat, m->acc.btf);
+		if (err)
+			return err;
+		m->cat_live = true;
+	} else if (!m->acc.btf) {
+		err = btf_concat__to_btf(&m->cat, m->ptr_size, &m->acc.btf);
+		if (err)
+			return err;
+	}
+	*out = &m->cat;
 	return 0;
 }
 

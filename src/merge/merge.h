@@ -50,8 +50,13 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag);
 /* Deduplicate now, keeping the candidates' type ids valid. */
 int merge_state__dedup(struct merge_state *m);
-/* Make acc.btf hold everything merged so far. */
+/* Make acc.btf hold everything merged so far, and what was added. */
 int merge_state__flush(struct merge_state *m);
+/*
+ * For adding types after the merge (the decisions): acc.btf to read what
+ * was merged, *@out to add to (btf_concat.h), until merge_state__flush().
+ */
+int merge_state__open(struct merge_state *m, struct btf_concat **out);
 /* Hand the merged result over as one fragment; @m is empty afterwards. */
 int merge_state__take(struct merge_state *m, struct cu_fragment *out);
 void merge_state__free(struct merge_state *m);

@@ -4,7 +4,8 @@
  * btf__add_btf() gives (the merge took libbpf's before, and the output's
  * string order follows it): every kind that names strings or refers to
  * types, strings the merged BTF has already, a name pointing into the
- * middle of a string, a first BTF with a string twice, an empty BTF.
+ * middle of a string, a first BTF with a string twice, an empty BTF; and
+ * the types the decisions add after it, as libbpf's btf__add_*() add them.
  * Split BTF is refused.  Prints "ok" and exits 0, else names the failed
  * check and exits 1.
  */
@@ -217,6 +218,64 @@ static int test_twice_first(void)
 	return 0;
 }
 
+/*
+ * The decisions' types added to a merged BTF: the same bytes as libbpf's
+ * btf__add_*() on it, strings it has, strings it has not, in one order.
+ */
+static int test_added_types(void)
+{
+	const char *name = "added_types";
+	struct btf *in = cu("one"), *want, *got = NULL;
+	struct btf_concat c = { 0 };
+	uint32_t size, n = btf__type_cnt(in);
+	const void *raw = btf__raw_data(in, &size);
+	int id, p, v, tag;
+
+	want = btf__new(raw, size);
+	CHECK(want && !btf_concat__reset(&c, in));
+	/* libbpf's */
+	tag = btf__add_type_tag(want, "address_space(1)", 1);
+	((struct btf_type *)btf__type_by_id(want, tag))->info |= 1u << 31;
+	btf__add_ptr(want, tag);
+	p = btf__add_func_proto(want, 1);
+	btf__add_func_param(want, "p1_one", 2);	/* a string it has */
+	btf__add_func_param(want, "fresh", 3);
+	btf__add_func_param(want, NULL, 0);
+	id = btf__add_func(want, "f_new", BTF_FUNC_STATIC, p);
+	btf__add_decl_tag(want, "bpf_kfunc", id, -1);
+	btf__add_decl_tag(want, "tag", id, 1);
+	v = btf__add_var(want, "v_new", BTF_VAR_GLOBAL_ALLOCATED, 1);
+	btf__add_datasec(want, ".data..percpu", 12);
+	btf__add_datasec_var_info(want, v, 0, 4);
+	btf__add_datasec_var_info(want, v, 8, 4);
+	/* ours */
+	tag = btf_concat__add_type_tag(&c, "address_space(1)", 1, true);
+	CHECK(tag == (int)n);
+	CHECK(btf_concat__add_ptr(&c, tag) == (int)n + 1);
+	p = btf_concat__add_func_proto(&c, 1);
+	CHECK(!btf_concat__add_func_param(&c, "p1_one", 2) &&
+	      !btf_concat__add_func_param(&c, "fresh", 3) &&
+	      !btf_concat__add_func_param(&c, NULL, 0));
+	id = btf_concat__add_func(&c, "f_new", BTF_FUNC_STATIC, p);
+	CHECK(btf_concat__add_decl_tag(&c, "bpf_kfunc", id, -1) > 0 &&
+	      btf_concat__add_decl_tag(&c, "tag", id, 1) > 0);
+	v = btf_concat__add_var(&c, "v_new", BTF_VAR_GLOBAL_ALLOCATED, 1);
+	CHECK(btf_concat__add_datasec(&c, ".data..percpu", 12) > 0);
+	CHECK(!btf_concat__add_datasec_var_info(&c, v, 0, 4) &&
+	      !btf_concat__add_datasec_var_info(&c, v, 8, 4));
+	/* an entry for a type of another kind, a name that is needed */
+	CHECK(btf_concat__add_func_param(&c, "x", 1) == -EINVAL);
+	CHECK(btf_concat__add_func(&c, "", BTF_FUNC_STATIC, p) == -EINVAL);
+	CHECK(!btf_concat__to_btf(&c, 8, &got));
+	CHECK(btf__type_cnt(got) == btf__type_cnt(want));
+	CHECK(same_bytes(want, got));
+	btf_concat__free(&c);
+	btf__free(want);
+	btf__free(got);
+	btf__free(in);
+	return 0;
+}
+
 static int test_refused(void)
 {
 	const char *name = "refused";
@@ -247,7 +306,7 @@ static int test_refused(void)
 int main(void)
 {
 	if (test_same_as_libbpf() || test_inner_name() ||
-	    test_twice_first() || test_refused())
+	    test_twice_first() || test_added_types() || test_refused())
 		return 1;
 	printf("ok\n");
 	return 0;
