@@ -57,6 +57,13 @@ static int concat__grow_slots(struct btf_concat *c)
 	return 0;
 }
 
+/* Our string at @off: borrowed, or of our own. */
+static const char *concat__str(const struct btf_concat *c, uint32_t off)
+{
+	return off < c->base_strs_len ? c->base_strs + off :
+	       c->strs + (off - c->base_strs_len);
+}
+
 /*
  * The slot of string @s (@len bytes, hash @h) or the empty one where it
  * would go; the table is never more than three quarters full.
@@ -68,7 +75,8 @@ static uint64_t *concat__slot(struct btf_concat *c, const char *s, uint32_t h)
 	for (j = h & mask; c->slots[j]; j = (j + 1) & mask) {
 		uint64_t v = c->slots[j];
 
-		if (SLOT_HASH(v) == h && !strcmp(c->strs + SLOT_OFF1(v) - 1, s))
+		if (SLOT_HASH(v) == h &&
+		    !strcmp(concat__str(c, SLOT_OFF1(v) - 1), s))
 			break;
 	}
 	return &c->slots[j];
@@ -84,13 +92,14 @@ static int concat__room(struct btf_concat *c)
 /* Index our string at @off, unless an equal one came first (libbpf's). */
 static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
 {
-	uint32_t h = name_hash(c->strs + off, len);
+	const char *s = concat__str(c, off);
+	uint32_t h = name_hash(s, len);
 	uint64_t *slot;
 	int err = concat__room(c);
 
 	if (err)
 		return err;
-	slot = concat__slot(c, c->strs + off, h);
+	slot = concat__slot(c, s, h);
 	if (!*slot) {
 		*slot = (uint64_t)h << 32 | (off + 1);
 		c->nr_used++;
@@ -113,13 +122,13 @@ static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 		*off = SLOT_OFF1(*slot) - 1;
 		return 0;
 	}
-	if (c->strs_len + len + 1 > MAX_STRS)
+	if (c->base_strs_len + c->strs_len + len + 1 > MAX_STRS)
 		return -E2BIG;
 	if (grow_array((void **)&c->strs, &c->strs_cap, c->strs_len + len + 1,
 		       1, 1 << 16))
 		return -ENOMEM;
 	memcpy(c->strs + c->strs_len, s, len + 1);
-	*off = c->strs_len;
+	*off = c->base_strs_len + c->strs_len;
 	*slot = (uint64_t)h << 32 | (*off + 1);
 	c->nr_used++;
 	c->strs_len += len + 1;
@@ -193,12 +202,30 @@ static int raw_sections(const struct btf *btf, const unsigned char **types,
 	return (*strs)[*strs_len - 1] ? -EINVAL : 0;
 }
 
+/* Every string of ours in the table, the first of equal ones kept. */
+static int concat__index_all(struct btf_concat *c)
+{
+	size_t len, total = c->base_strs_len + c->strs_len;
+	uint32_t off;
+	int err;
+
+	if (c->slots)
+		memset(c->slots, 0, c->nr_slots * sizeof(*c->slots));
+	c->nr_used = 0;
+	for (off = 0; off < total; off += len + 1) {
+		len = strlen(concat__str(c, off));
+		err = concat__index(c, off, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
 {
 	const unsigned char *types;
 	const char *strs;
-	uint32_t types_len, strs_len, off;
-	size_t len;
+	uint32_t types_len, strs_len;
 	int err = raw_sections(btf, &types, &types_len, &strs, &strs_len);
 
 	if (err)
@@ -207,22 +234,36 @@ int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
 		       1 << 16) ||
 	    grow_array((void **)&c->strs, &c->strs_cap, strs_len, 1, 1 << 16))
 		return -ENOMEM;
+	c->base_types = NULL;
+	c->base_strs = NULL;
+	c->base_types_len = c->base_strs_len = 0;
+	c->has_last = false;
 	if (types_len)	/* c->types may still be NULL */
 		memcpy(c->types, types, types_len);
 	c->types_len = types_len;
 	c->nr_types = btf__type_cnt(btf) - 1;
 	memcpy(c->strs, strs, strs_len);
 	c->strs_len = strs_len;
-	if (c->slots)
-		memset(c->slots, 0, c->nr_slots * sizeof(*c->slots));
-	c->nr_used = 0;
-	for (off = 0; off < strs_len; off += len + 1) {
-		len = strlen(c->strs + off);
-		err = concat__index(c, off, len);
-		if (err)
-			return err;
-	}
-	return 0;
+	return concat__index_all(c);
+}
+
+int btf_concat__borrow(struct btf_concat *c, const struct btf *btf)
+{
+	const unsigned char *types;
+	const char *strs;
+	uint32_t types_len, strs_len;
+	int err = raw_sections(btf, &types, &types_len, &strs, &strs_len);
+
+	if (err)
+		return err;
+	c->base_types = types;
+	c->base_types_len = types_len;
+	c->base_strs = strs;
+	c->base_strs_len = strs_len;
+	c->types_len = c->strs_len = 0;
+	c->has_last = false;
+	c->nr_types = btf__type_cnt(btf) - 1;
+	return concat__index_all(c);
 }
 
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
@@ -234,8 +275,8 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 	uint32_t types_len, i;
 	int err;
 
-	if (!c->strs_len)
-		return -EINVAL;	/* never reset */
+	if (!c->strs_len || c->base_strs_len)
+		return -EINVAL;	/* never reset, or borrowed */
 	err = raw_sections(src, &types, &types_len, &a.strs, &a.strs_len);
 	if (err)
 		return err;
@@ -296,13 +337,15 @@ static struct btf_type *concat__new_type(struct btf_concat *c, size_t size,
 {
 	struct btf_type *t;
 
-	if (!c->strs_len || c->nr_types >= 0x7ffffffeu ||
+	if ((!c->strs_len && !c->base_strs_len) ||
+	    c->nr_types >= 0x7ffffffeu ||
 	    grow_array((void **)&c->types, &c->types_cap,
 		       c->types_len + size, 1, 1 << 16))
 		return NULL;
 	t = (struct btf_type *)(c->types + c->types_len);
 	memset(t, 0, size);
 	c->last = c->types_len;
+	c->has_last = true;
 	c->types_len += size;
 	*id = ++c->nr_types;
 	return t;
@@ -337,7 +380,7 @@ static void *concat__add_entry(struct btf_concat *c, int kind, size_t size)
 	struct btf_type *t;
 	void *e;
 
-	if (!c->nr_types || c->last >= c->types_len ||
+	if (!c->has_last ||
 	    btf_kind((struct btf_type *)(c->types + c->last)) != kind ||
 	    btf_vlen((struct btf_type *)(c->types + c->last)) >= 0xffff ||
 	    grow_array((void **)&c->types, &c->types_cap,
@@ -440,18 +483,36 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 	return 0;
 }
 
+int btf_concat__raw(const struct btf_concat *c, unsigned char **out)
+{
+	unsigned char *p, *buf;
+
+	buf = btf_load__raw_new(c->base_types_len + c->types_len,
+				c->base_strs_len + c->strs_len, &p);
+	if (!buf)
+		return -ENOMEM;
+	if (c->base_types_len)
+		memcpy(p, c->base_types, c->base_types_len);
+	p += c->base_types_len;
+	if (c->types_len)
+		memcpy(p, c->types, c->types_len);
+	p += c->types_len;
+	if (c->base_strs_len)
+		memcpy(p, c->base_strs, c->base_strs_len);
+	p += c->base_strs_len;
+	if (c->strs_len)
+		memcpy(p, c->strs, c->strs_len);
+	*out = buf;
+	return 0;
+}
+
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out)
 {
-	unsigned char *types, *buf;
+	unsigned char *buf;
+	int err = btf_concat__raw(c, &buf);
 
-	buf = btf_load__raw_new(c->types_len, c->strs_len, &types);
-	if (!buf)
-		return -ENOMEM;
-	if (c->types_len)
-		memcpy(types, c->types, c->types_len);
-	memcpy(types + c->types_len, c->strs, c->strs_len);
-	return btf_load__raw(buf, ptr_size, out);
+	return err ? err : btf_load__raw(buf, ptr_size, out);
 }
 
 void btf_concat__free(struct btf_concat *c)

@@ -27,6 +27,15 @@ struct btf_concat {
 	uint32_t *xlat;			/* source offset -> ours + 1 */
 	size_t cap_xlat;
 	size_t last;			/* offset of the last type added */
+	bool has_last;			/* since the last reset or borrow */
+	/*
+	 * btf_concat__borrow(): the sections of a BTF that outlives what we
+	 * add, before types and strings of our own (offsets count from
+	 * the start of these).
+	 */
+	const unsigned char *base_types;
+	const char *base_strs;
+	size_t base_types_len, base_strs_len;
 };
 
 /*
@@ -36,6 +45,12 @@ struct btf_concat {
  * has.
  */
 int btf_concat__reset(struct btf_concat *c, const struct btf *btf);
+/*
+ * The same without a copy: @btf's bytes are read where they are, so @btf
+ * must live until the raw bytes are made (btf_concat__raw()); for types
+ * added after a merge, not for appending BTFs.
+ */
+int btf_concat__borrow(struct btf_concat *c, const struct btf *btf);
 /* Append @src (no base); *@first: the id its type 1 now has. */
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		    uint32_t *first);
@@ -68,6 +83,8 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 /* A libbpf BTF of what was appended; @c stays as it is. */
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out);
+/* What btf_concat__to_btf() makes, as raw bytes (btf_load__raw()). */
+int btf_concat__raw(const struct btf_concat *c, unsigned char **out);
 void btf_concat__free(struct btf_concat *c);
 
 #endif

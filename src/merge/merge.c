@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "merge/btf_dedup.h"
+#include "lib/btf_load.h"
 #include "lib/grow.h"
 #include "merge/merge.h"
 
@@ -31,36 +32,36 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 
 int merge_state__flush(struct merge_state *m)
 {
-	struct btf *btf;
+	unsigned char *raw;
 	int err;
 
 	if (!m->cat_live)
 		return 0;
-	err = btf_concat__to_btf(&m->cat, m->ptr_size, &btf);
+	/* the bytes, then (memory follows the output) no copy but those */
+	err = btf_concat__raw(&m->cat, &raw);
 	if (err)
 		return err;
-	btf__free(m->acc.btf);	/* merge_state__open()'s, if any */
-	m->acc.btf = btf;
+	btf_concat__free(&m->cat);
 	m->cat_live = false;
-	btf_concat__free(&m->cat);	/* memory follows the output */
-	return 0;
+	btf__free(m->acc.btf);	/* merge_state__open()'s, read or borrowed */
+	m->acc.btf = NULL;
+	return btf_load__raw(raw, m->ptr_size, &m->acc.btf);
 }
 
 int merge_state__open(struct merge_state *m, struct btf_concat **out)
 {
-	int err;
+	int err = merge_state__flush(m);
 
-	if (!m->cat_live) {
-		/* as libbpf indexes a BTF it is to add to: every string */
-		err = btf_concat__reset(&m->cat, m->acc.btf);
-		if (err)
-			return err;
-		m->cat_live = true;
-	} else if (!m->acc.btf) {
-		err = btf_concat__to_btf(&m->cat, m->ptr_size, &m->acc.btf);
-		if (err)
-			return err;
-	}
+	/*
+	 * acc.btf is what the decisions read; the types they add go after
+	 * its bytes, borrowed, and strings are looked up as libbpf looks
+	 * them up in a BTF it is to add to: every string, the first kept.
+	 */
+	if (!err)
+		err = btf_concat__borrow(&m->cat, m->acc.btf);
+	if (err)
+		return err;
+	m->cat_live = true;
 	*out = &m->cat;
 	return 0;
 }
@@ -78,11 +79,7 @@ static int merge_state__append(struct merge_state *m, const struct btf *src,
 	struct cu_fragment *a = &m->acc;
 	int err;
 
-	if (!merge_state__nr_types(m)) {
-		/* the first fragment: it becomes the merged BTF as it is */
-		err = btf_concat__reset(&m->cat, src);
-		*first = 1;
-	} else if (btf__type_cnt(src) > 1) {
+	if (btf__type_cnt(src) > 1) {
 		err = m->cat_live ? 0 : btf_concat__reset(&m->cat, a->btf);
 		if (!err)
 			err = btf_concat__add(&m->cat, src, first);
@@ -143,8 +140,18 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	int err = 0;
 	size_t i;
 
-	if (frag->btf && (err = merge_state__append(m, frag->btf, &first)))
+	if (frag->btf && !merge_state__nr_types(m)) {
+		/* the first fragment: it becomes the merged BTF, no copy */
+		if (m->cat_live)
+			btf_concat__free(&m->cat);
+		m->cat_live = false;
+		btf__free(a->btf);
+		a->btf = frag->btf;
+		frag->btf = NULL;
+	} else if (frag->btf &&
+		   (err = merge_state__append(m, frag->btf, &first))) {
 		goto out;
+	}
 	base = first - 1;
 	a->nr_types_in += frag->nr_types_in;
 	if (grow_array((void **)&a->funcs, &m->cap_funcs,

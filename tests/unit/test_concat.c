@@ -5,11 +5,13 @@
  * string order follows it): every kind that names strings or refers to
  * types, strings the merged BTF has already, a name pointing into the
  * middle of a string, a first BTF with a string twice, an empty BTF; and
- * the types the decisions add after it, as libbpf's btf__add_*() add them.
+ * the types the decisions add after it, as libbpf's btf__add_*() add them,
+ * after a copy or after the bytes of a BTF borrowed.
  * Split BTF is refused.  Prints "ok" and exits 0, else names the failed
  * check and exits 1.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,9 +224,9 @@ static int test_twice_first(void)
  * The decisions' types added to a merged BTF: the same bytes as libbpf's
  * btf__add_*() on it, strings it has, strings it has not, in one order.
  */
-static int test_added_types(void)
+static int test_added_types(bool borrow)
 {
-	const char *name = "added_types";
+	const char *name = borrow ? "added_types_borrowed" : "added_types";
 	struct btf *in = cu("one"), *want, *got = NULL;
 	struct btf_concat c = { 0 };
 	uint32_t size, n = btf__type_cnt(in);
@@ -232,7 +234,11 @@ static int test_added_types(void)
 	int id, p, v, tag;
 
 	want = btf__new(raw, size);
-	CHECK(want && !btf_concat__reset(&c, in));
+	CHECK(want && !(borrow ? btf_concat__borrow(&c, in) :
+			btf_concat__reset(&c, in)));
+	/* appending a BTF is for a copy of our own */
+	CHECK(!borrow || btf_concat__add(&c, want, &(uint32_t){ 0 }) ==
+			 -EINVAL);
 	/* libbpf's */
 	tag = btf__add_type_tag(want, "address_space(1)", 1);
 	((struct btf_type *)btf__type_by_id(want, tag))->info |= 1u << 31;
@@ -306,7 +312,8 @@ static int test_refused(void)
 int main(void)
 {
 	if (test_same_as_libbpf() || test_inner_name() ||
-	    test_twice_first() || test_added_types() || test_refused())
+	    test_twice_first() || test_added_types(false) ||
+	    test_added_types(true) || test_refused())
 		return 1;
 	printf("ok\n");
 	return 0;
