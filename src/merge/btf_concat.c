@@ -221,33 +221,8 @@ static int concat__index_all(struct btf_concat *c)
 	return 0;
 }
 
-int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
-{
-	const unsigned char *types;
-	const char *strs;
-	uint32_t types_len, strs_len;
-	int err = raw_sections(btf, &types, &types_len, &strs, &strs_len);
-
-	if (err)
-		return err;
-	if (grow_array((void **)&c->types, &c->types_cap, types_len, 1,
-		       1 << 16) ||
-	    grow_array((void **)&c->strs, &c->strs_cap, strs_len, 1, 1 << 16))
-		return -ENOMEM;
-	c->base_types = NULL;
-	c->base_strs = NULL;
-	c->base_types_len = c->base_strs_len = 0;
-	c->has_last = false;
-	if (types_len)	/* c->types may still be NULL */
-		memcpy(c->types, types, types_len);
-	c->types_len = types_len;
-	c->nr_types = btf__type_cnt(btf) - 1;
-	memcpy(c->strs, strs, strs_len);
-	c->strs_len = strs_len;
-	return concat__index_all(c);
-}
-
-int btf_concat__borrow(struct btf_concat *c, const struct btf *btf)
+/* @btf's sections as the borrowed part, nothing of our own. */
+static int concat__set_base(struct btf_concat *c, const struct btf *btf)
 {
 	const unsigned char *types;
 	const char *strs;
@@ -263,7 +238,34 @@ int btf_concat__borrow(struct btf_concat *c, const struct btf *btf)
 	c->types_len = c->strs_len = 0;
 	c->has_last = false;
 	c->nr_types = btf__type_cnt(btf) - 1;
+	return 0;
+}
+
+int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
+{
+	int err = concat__set_base(c, btf);
+
+	if (err)
+		return err;
+	if (grow_array((void **)&c->types, &c->types_cap, c->base_types_len,
+		       1, 1 << 16) ||
+	    grow_array((void **)&c->strs, &c->strs_cap, c->base_strs_len, 1,
+		       1 << 16))
+		return -ENOMEM;
+	if (c->base_types_len)	/* c->types may still be NULL */
+		memcpy(c->types, c->base_types, c->base_types_len);
+	memcpy(c->strs, c->base_strs, c->base_strs_len);
+	c->types_len = c->base_types_len;
+	c->strs_len = c->base_strs_len;
+	c->base_types = NULL;
+	c->base_strs = NULL;
+	c->base_types_len = c->base_strs_len = 0;
 	return concat__index_all(c);
+}
+
+int btf_concat__borrow(struct btf_concat *c, const struct btf *btf)
+{
+	return concat__set_base(c, btf) ?: concat__index_all(c);
 }
 
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
