@@ -1127,11 +1127,14 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 			strps[nr_strps] = s0 & off_mask;
 			strps[nr_strps + 1] = s1 & off_mask;
 			nr_strps += decl->nr_strps;
-			h = decl->hash ^ (w0 & decl->mask[0]) * 0x9e3779b97f4a7c15ull;
-			h ^= hash_rotl((w1 & decl->mask[1]) * 0xc2b2ae3d27d4eb4full, 17);
-			h ^= hash_rotl((w2 & decl->mask[2]) * 0x165667b19e3779f9ull, 31);
-			h ^= hash_rotl((w3 & decl->mask[3]) * 0xd6e8feb86659fd93ull, 47);
-			FEED(a, b, h);
+			/* two full products: every bit of a word reaches all */
+			h = hash_mum((w0 & decl->mask[0]) ^ 0x9e3779b97f4a7c15ull,
+				     (w1 & decl->mask[1]) ^ 0xc2b2ae3d27d4eb4full);
+			h ^= hash_rotl(hash_mum((w2 & decl->mask[2]) ^
+						0x165667b19e3779f9ull,
+						(w3 & decl->mask[3]) ^
+						0xd6e8feb86659fd93ull), 32);
+			FEED(a, b, h ^ decl->hash);
 			p += decl->fixed_len;
 			continue;
 		}

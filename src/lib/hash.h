@@ -23,6 +23,17 @@ static inline uint64_t hash_rotl(uint64_t v, int r)
 	return (v << r) | (v >> (64 - r));
 }
 
+/*
+ * Two words into one: the halves of their 128-bit product folded (wyhash's
+ * "mum"), each bit of either reaching every bit of the result.
+ */
+static inline uint64_t hash_mum(uint64_t a, uint64_t b)
+{
+	unsigned __int128 r = (unsigned __int128)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
 /* An integer or an address: Fibonacci hashing, the high bits kept. */
 static inline uint64_t hash_int(uint64_t v)
 {

@@ -17,7 +17,7 @@
 
 #define SLOT_HASH(s)	((uint32_t)((s) >> 32))
 #define SLOT_OFF1(s)	((uint32_t)(s))
-#define MAX_STRS	(1u << 31)	/* BTF string offsets are 31 bits */
+#define MAX_STRS	0x7fffffffu	/* libbpf's bound on the string section */
 
 /* What one append needs: the source's strings, and the id shift. */
 struct concat_add {
@@ -315,6 +315,7 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		return -EINVAL;
 	c->types_len += types_len;
 	c->nr_types += a.nr_types;
+	c->has_last = false;	/* parameters go to a type we added */
 	return 0;
 }
 
@@ -333,71 +334,76 @@ static int concat__name_off(struct btf_concat *c, const char *name,
 	return concat__intern(c, name, strlen(name), off);
 }
 
-/* A new type of @size bytes (zeroed) at the end: *@id. */
-static struct btf_type *concat__new_type(struct btf_concat *c, size_t size,
-					 uint32_t *id)
+/* Whether @id names a type there is (0: void), as libbpf checks. */
+static bool concat__has_id(const struct btf_concat *c, uint32_t id)
 {
-	struct btf_type *t;
-
-	if ((!c->strs_len && !c->base_strs_len) ||
-	    c->nr_types >= 0x7ffffffeu ||
-	    grow_array((void **)&c->types, &c->types_cap,
-		       c->types_len + size, 1, 1 << 16))
-		return NULL;
-	t = (struct btf_type *)(c->types + c->types_len);
-	memset(t, 0, size);
-	c->last = c->types_len;
-	c->has_last = true;
-	c->types_len += size;
-	*id = ++c->nr_types;
-	return t;
+	return id <= c->nr_types;
 }
 
-/* A type with a name (interned first) and a type or size word. */
+/*
+ * A type with a name (interned first, as libbpf does) and a type or size
+ * word, @extra bytes after it zeroed; its id, or -errno.
+ */
 static int concat__add_simple(struct btf_concat *c, int kind,
 			      const char *name, bool need_name, uint32_t vlen,
 			      bool kflag, uint32_t type, size_t extra)
 {
+	size_t size = sizeof(struct btf_type) + extra;
 	struct btf_type *t;
-	uint32_t off, id;
+	uint32_t off;
 	int err;
 
-	if (need_name && (!name || !*name))
-		return -EINVAL;
+	if ((!c->strs_len && !c->base_strs_len) ||
+	    (need_name && (!name || !*name)))
+		return -EINVAL;	/* never reset or borrowed; no name */
+	if (c->nr_types >= 0x7ffffffeu)
+		return -E2BIG;
 	err = concat__name_off(c, name, &off);
 	if (err)
 		return err;
-	t = concat__new_type(c, sizeof(*t) + extra, &id);
-	if (!t)
+	if (grow_array((void **)&c->types, &c->types_cap, c->types_len + size,
+		       1, 1 << 16))
 		return -ENOMEM;
+	t = (struct btf_type *)(c->types + c->types_len);
+	memset(t, 0, size);
 	t->name_off = off;
 	t->info = type_info(kind, kflag, vlen);
 	t->type = type;
-	return id;
+	c->last = c->types_len;
+	c->has_last = true;
+	c->types_len += size;
+	return ++c->nr_types;
 }
 
-/* Room for one more entry of @size bytes in the last type, of @kind. */
-static void *concat__add_entry(struct btf_concat *c, int kind, size_t size)
+/*
+ * One more entry of @size bytes, zeroed, in *@e, for the last type we
+ * added, which must be of @kind.  0 or -errno.
+ */
+static int concat__add_entry(struct btf_concat *c, int kind, size_t size,
+			     void **e)
 {
 	struct btf_type *t;
-	void *e;
 
 	if (!c->has_last ||
-	    btf_kind((struct btf_type *)(c->types + c->last)) != kind ||
-	    btf_vlen((struct btf_type *)(c->types + c->last)) >= 0xffff ||
-	    grow_array((void **)&c->types, &c->types_cap,
-		       c->types_len + size, 1, 1 << 16))
-		return NULL;
+	    btf_kind((struct btf_type *)(c->types + c->last)) != kind)
+		return -EINVAL;
+	if (btf_vlen((struct btf_type *)(c->types + c->last)) >= 0xffff)
+		return -E2BIG;
+	if (grow_array((void **)&c->types, &c->types_cap, c->types_len + size,
+		       1, 1 << 16))
+		return -ENOMEM;
 	t = (struct btf_type *)(c->types + c->last);
 	t->info = type_info(kind, btf_kflag(t), btf_vlen(t) + 1);
-	e = c->types + c->types_len;
-	memset(e, 0, size);
+	*e = c->types + c->types_len;
+	memset(*e, 0, size);
 	c->types_len += size;
-	return e;
+	return 0;
 }
 
 int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref)
 {
+	if (!concat__has_id(c, ref))
+		return -EINVAL;
 	return concat__add_simple(c, BTF_KIND_PTR, NULL, false, 0, false, ref,
 				  0);
 }
@@ -405,12 +411,16 @@ int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref)
 int btf_concat__add_type_tag(struct btf_concat *c, const char *value,
 			     uint32_t ref, bool attr)
 {
+	if (!concat__has_id(c, ref))
+		return -EINVAL;
 	return concat__add_simple(c, BTF_KIND_TYPE_TAG, value, true, 0, attr,
 				  ref, 0);
 }
 
 int btf_concat__add_func_proto(struct btf_concat *c, uint32_t ret)
 {
+	if (!concat__has_id(c, ret))
+		return -EINVAL;
 	return concat__add_simple(c, BTF_KIND_FUNC_PROTO, NULL, false, 0,
 				  false, ret, 0);
 }
@@ -420,13 +430,15 @@ int btf_concat__add_func_param(struct btf_concat *c, const char *name,
 {
 	struct btf_param *p;
 	uint32_t off;
-	int err = concat__name_off(c, name, &off);
+	int err;
 
+	if (!concat__has_id(c, type))
+		return -EINVAL;
+	err = concat__name_off(c, name, &off) ?:
+	      concat__add_entry(c, BTF_KIND_FUNC_PROTO, sizeof(*p),
+				(void **)&p);
 	if (err)
 		return err;
-	p = concat__add_entry(c, BTF_KIND_FUNC_PROTO, sizeof(*p));
-	if (!p)
-		return -EINVAL;
 	p->name_off = off;
 	p->type = type;
 	return 0;
@@ -435,6 +447,9 @@ int btf_concat__add_func_param(struct btf_concat *c, const char *name,
 int btf_concat__add_func(struct btf_concat *c, const char *name, int linkage,
 			 uint32_t proto)
 {
+	if (linkage < BTF_FUNC_STATIC || linkage > BTF_FUNC_EXTERN ||
+	    !concat__has_id(c, proto))
+		return -EINVAL;
 	/* libbpf keeps the linkage where other kinds have vlen */
 	return concat__add_simple(c, BTF_KIND_FUNC, name, true, linkage, false,
 				  proto, 0);
@@ -443,9 +458,12 @@ int btf_concat__add_func(struct btf_concat *c, const char *name, int linkage,
 int btf_concat__add_decl_tag(struct btf_concat *c, const char *value,
 			     uint32_t ref, int component)
 {
-	int id = concat__add_simple(c, BTF_KIND_DECL_TAG, value, true, 0,
-				    false, ref, sizeof(struct btf_decl_tag));
+	int id;
 
+	if (component < -1 || !concat__has_id(c, ref))
+		return -EINVAL;
+	id = concat__add_simple(c, BTF_KIND_DECL_TAG, value, true, 0, false,
+				ref, sizeof(struct btf_decl_tag));
 	if (id > 0)
 		btf_decl_tag((struct btf_type *)(c->types + c->last))->
 			component_idx = component;
@@ -455,9 +473,13 @@ int btf_concat__add_decl_tag(struct btf_concat *c, const char *value,
 int btf_concat__add_var(struct btf_concat *c, const char *name, int linkage,
 			uint32_t type)
 {
-	int id = concat__add_simple(c, BTF_KIND_VAR, name, true, 0, false,
-				    type, sizeof(struct btf_var));
+	int id;
 
+	if (linkage < BTF_VAR_STATIC || linkage > BTF_VAR_GLOBAL_EXTERN ||
+	    !concat__has_id(c, type))
+		return -EINVAL;
+	id = concat__add_simple(c, BTF_KIND_VAR, name, true, 0, false, type,
+				sizeof(struct btf_var));
 	if (id > 0)
 		btf_var((struct btf_type *)(c->types + c->last))->linkage =
 			linkage;
@@ -475,10 +497,13 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 				     uint32_t offset, uint32_t size)
 {
 	struct btf_var_secinfo *v;
+	int err;
 
-	v = concat__add_entry(c, BTF_KIND_DATASEC, sizeof(*v));
-	if (!v)
+	if (!var || !concat__has_id(c, var))
 		return -EINVAL;
+	err = concat__add_entry(c, BTF_KIND_DATASEC, sizeof(*v), (void **)&v);
+	if (err)
+		return err;
 	v->type = var;
 	v->offset = offset;
 	v->size = size;
@@ -492,7 +517,9 @@ int btf_concat__raw(const struct btf_concat *c, unsigned char **out)
 	buf = btf_load__raw_new(c->base_types_len + c->types_len,
 				c->base_strs_len + c->strs_len, &p);
 	if (!buf)
-		return -ENOMEM;
+		return c->base_types_len + c->types_len + c->base_strs_len +
+		       c->strs_len > UINT32_MAX - sizeof(struct btf_header) ?
+		       -E2BIG : -ENOMEM;
 	if (c->base_types_len)
 		memcpy(p, c->base_types, c->base_types_len);
 	p += c->base_types_len;

@@ -51,7 +51,10 @@ int btf_concat__reset(struct btf_concat *c, const struct btf *btf);
  * added after a merge, not for appending BTFs.
  */
 int btf_concat__borrow(struct btf_concat *c, const struct btf *btf);
-/* Append @src (no base); *@first: the id its type 1 now has. */
+/*
+ * Append @src (no base); *@first: the id its type 1 now has.  After an
+ * error, @c is fit only for btf_concat__reset() or btf_concat__free().
+ */
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		    uint32_t *first);
 /*
@@ -61,6 +64,8 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
  * modifiable (a copy and an index of all its strings) and interning each
  * name through its hash map.  The id added, or -errno; a parameter or a
  * section entry goes to the last type added, which must be of its kind.
+ * What libbpf refuses is refused (a missing name, an id not there yet, a
+ * linkage or component out of range).
  */
 int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref);
 /* @attr: the kind flag (a type attribute, as btf__add_type_attr()) */

@@ -297,6 +297,15 @@ static int test_refused(void)
 	CHECK(btf_concat__add(&c, split, &first) == 0);
 	CHECK(first == btf__type_cnt(b) && c.nr_types == btf__type_cnt(b) - 1);
 	btf__free(split);
+	/* what libbpf refuses: ids not there yet, linkages, components */
+	CHECK(btf_concat__add_ptr(&c, c.nr_types + 1) == -EINVAL);
+	CHECK(btf_concat__add_func(&c, "f", 3, 1) == -EINVAL);
+	CHECK(btf_concat__add_var(&c, "v", 3, 1) == -EINVAL);
+	CHECK(btf_concat__add_decl_tag(&c, "t", 1, -2) == -EINVAL);
+	/* a parameter after an append: the last type is no longer ours */
+	CHECK(btf_concat__add_func_proto(&c, 0) > 0);
+	CHECK(btf_concat__add(&c, b, &first) == 0);
+	CHECK(btf_concat__add_func_param(&c, "x", 1) == -EINVAL);
 	/* split BTF: its ids are not its own */
 	split = btf__new_empty_split(base);
 	CHECK(split && btf__add_int(split, "x", 4, 0) > 0);
