@@ -144,6 +144,22 @@ class Ctx:
     def btf(self, path, base=None):
         return btfparse.load(path, base)
 
+    def unit(self, name, sources, libs=(), env=None):
+        """tests/unit/NAME.c with src/SOURCES, under ASan and UBSan, run:
+        it must print "ok" and exit 0."""
+        exe = os.path.join(self.tmp, name)
+        src = os.path.join(self.root, "src")
+        p = self.run([os.environ.get("CC", "cc"), "-std=gnu11", "-O1", "-g",
+                      "-Wall", "-Wextra", "-Werror", "-I" + src,
+                      "-fsanitize=address,undefined",
+                      "-fno-sanitize-recover=undefined",
+                      os.path.join(self.root, "tests", "unit", name + ".c")] +
+                     [os.path.join(src, s) for s in sources] + list(libs) +
+                     ["-o", exe])
+        assert p.returncode == 0, p.stderr
+        p = self.run([exe], env=env)
+        assert p.returncode == 0 and p.stdout == "ok\n", p.stdout + p.stderr
+
 
 def _prune_out():
     now = time.time()

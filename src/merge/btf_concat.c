@@ -89,35 +89,48 @@ static int concat__room(struct btf_concat *c)
 	return 0;
 }
 
-/* Index our string at @off, unless an equal one came first (libbpf's). */
-static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
+/* The slot of string @s (@len bytes), found or to fill: *@slot, *@h. */
+static int concat__find(struct btf_concat *c, const char *s, size_t len,
+			uint64_t **slot, uint32_t *h)
 {
-	const char *s = concat__str(c, off);
-	uint32_t h = name_hash(s, len);
-	uint64_t *slot;
 	int err = concat__room(c);
 
 	if (err)
 		return err;
-	slot = concat__slot(c, s, h);
-	if (!*slot) {
-		*slot = (uint64_t)h << 32 | (off + 1);
-		c->nr_used++;
-	}
+	*h = name_hash(s, len);
+	*slot = concat__slot(c, s, *h);
 	return 0;
+}
+
+static void concat__fill(struct btf_concat *c, uint64_t *slot, uint32_t h,
+			 uint32_t off)
+{
+	*slot = (uint64_t)h << 32 | (off + 1);
+	c->nr_used++;
+}
+
+/* Index our string at @off, unless an equal one came first (libbpf's). */
+static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
+{
+	uint64_t *slot;
+	uint32_t h;
+	int err = concat__find(c, concat__str(c, off), len, &slot, &h);
+
+	if (!err && !*slot)
+		concat__fill(c, slot, h, off);
+	return err;
 }
 
 /* Our offset of string @s (@len bytes), appended when new. */
 static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 			  uint32_t *off)
 {
-	uint32_t h = name_hash(s, len);
 	uint64_t *slot;
-	int err = concat__room(c);
+	uint32_t h;
+	int err = concat__find(c, s, len, &slot, &h);
 
 	if (err)
 		return err;
-	slot = concat__slot(c, s, h);
 	if (*slot) {
 		*off = SLOT_OFF1(*slot) - 1;
 		return 0;
@@ -129,8 +142,7 @@ static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 		return -ENOMEM;
 	memcpy(c->strs + c->strs_len, s, len + 1);
 	*off = c->base_strs_len + c->strs_len;
-	*slot = (uint64_t)h << 32 | (*off + 1);
-	c->nr_used++;
+	concat__fill(c, slot, h, *off);
 	c->strs_len += len + 1;
 	return 0;
 }

@@ -19,13 +19,7 @@
 #include <bpf/btf.h>
 
 #include "merge/btf_concat.h"
-
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		printf("failed: %s: %s\n", name, #c);			\
-		return 1;						\
-	}								\
-} while (0)
+#include "check.h"
 
 static struct btf *new_btf(void)
 {

@@ -16,13 +16,7 @@
 
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
-
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		printf("failed: %s: %s\n", name, #c);			\
-		return 1;						\
-	}								\
-} while (0)
+#include "check.h"
 
 /* Types of @kind named @n (NULL: any name) in @btf. */
 static int count(const struct btf *btf, int kind, const char *n)
