@@ -353,6 +353,11 @@ static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
 			env->info_start = data->d_buf;
 			env->info_end = env->info_start + data->d_size;
 		}
+		if (!strcmp(name, ".debug_str") &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
+			env->str_start = data->d_buf;
+			env->str_size = data->d_size;
+		}
 		if (!file || (shdr.sh_flags & SHF_COMPRESSED))
 			continue;
 		data = elf_getdata(scn, NULL);

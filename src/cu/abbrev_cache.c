@@ -54,6 +54,16 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 		    (next - dwarf_dieoffset(cudie));
 }
 
+void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
+			       size_t size)
+{
+	/* the same checks as the fast path's: the CU's file, host order */
+	if (c->cu_end && str && size) {
+		c->str = str;
+		c->str_size = size;
+	}
+}
+
 /* How many bytes a value of @form takes, or -1 if that varies. */
 static long abbrev_cache__form_fixed_size(const struct abbrev_cache *c, unsigned int form)
 {

@@ -2,7 +2,9 @@
 #ifndef DWARF2BTF_ABBREV_CACHE_H
 #define DWARF2BTF_ABBREV_CACHE_H
 
+#include <dwarf.h>
 #include <stdint.h>
+#include <string.h>
 #include <elfutils/libdw.h>
 
 /*
@@ -25,6 +27,9 @@
  * 3. With those, the walk from a DIE to its first child and its next
  *    sibling (abbrev_cache__child(), __sibling()).  dwarf_siblingof()
  *    decodes the attribute list again to find the end of the DIE.
+ * 4. Names in .debug_str (abbrev_cache__string()): the offset read from
+ *    the DIE, where dwarf_formstring() is a call that finds the section
+ *    again for every member's name.
  *
  * docs/performance.md says what each saves.  One cache per CU: a
  * Dwarf_Abbrev belongs to its CU.
@@ -58,6 +63,8 @@ struct abbrev_cache {
 	struct abbrev_spec spec[ABBREV_CACHE_CODES];
 	const unsigned char *cu_start;	/* the CU's header: ref forms */
 	const unsigned char *cu_end;	/* NULL: everything through libdw */
+	const char *str;	/* .debug_str of the CU's file, or NULL */
+	size_t str_size;
 	uint8_t version, addr_size, offset_size;
 	/* the slot (< 32) an attribute goes to, or -1 if not wanted */
 	int (*slot_of)(unsigned int name);
@@ -73,6 +80,39 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,
 			int (*slot_of)(unsigned int name), bool libdw_only);
+
+/*
+ * [@str, @str + @size) is the .debug_str libdw reads for the file of
+ * .debug_info above: abbrev_cache__string() reads it when the fast path
+ * is on for the CU.
+ */
+void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
+			       size_t size);
+
+/*
+ * As dwarf_formstring(), which the name of each member and enumerator
+ * goes through: a DW_FORM_strp of the CU is read here, its offset checked
+ * as libdw does (inside the section); other forms go to libdw.
+ */
+static inline const char *abbrev_cache__string(const struct abbrev_cache *c,
+					       Dwarf_Attribute *attr)
+{
+	uint32_t off4;
+	uint64_t off;
+
+	if (c->str && attr->form == DW_FORM_strp && attr->cu == c->cu &&
+	    attr->valp) {
+		if (c->offset_size == 8) {
+			memcpy(&off, attr->valp, 8);
+		} else {
+			memcpy(&off4, attr->valp, 4);
+			off = off4;
+		}
+		if (off < c->str_size)
+			return c->str + off;
+	}
+	return dwarf_formstring(attr);
+}
 
 static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 {

@@ -72,6 +72,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	abbrev_cache__init(&ctx.abbrevs, cudie, env->info_start, env->info_end,
 			   die_attr_slot,
 			   env->opts->hooks && env->opts->hooks->libdw_attrs);
+	abbrev_cache__set_strings(&ctx.abbrevs, env->str_start, env->str_size);
 	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
 		int lang = dwarf_srclang(cudie);
 		bool listed = false;

@@ -63,6 +63,8 @@ struct encode_env {
 	 * header says.  NULL: unknown, libdw reads everything.
 	 */
 	const unsigned char *info_start, *info_end;
+	const char *str_start;	/* .debug_str, as libdw reads it */
+	size_t str_size;
 	/* the raw sections, when mapped and not compressed (cu_digest.h) */
 	struct dwarf_sects sects;
 	/* encodings of earlier runs (batch_cache.h); NULL: none */

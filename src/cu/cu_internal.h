@@ -156,13 +156,6 @@ static inline bool die_attrs__flag(struct die_attrs *da, enum die_attr_slot s)
 	return f;
 }
 
-static inline const char *die_attrs__name(struct die_attrs *da)
-{
-	Dwarf_Attribute *a = die_attrs__at(da, DA_NAME);
-
-	return a ? dwarf_formstring(a) : NULL;
-}
-
 /* Names are set after the fact from name_cache offsets (btf_ids.h). */
 static inline struct btf_member *btf_last_member(struct btf *btf)
 {
@@ -233,6 +226,15 @@ struct cu_ctx {
 	struct cu_fragment *frag;
 	struct abbrev_cache abbrevs;
 };
+
+/* DW_AT_name of the attributes @da, as dwarf_formstring() gives it. */
+static inline const char *cu_ctx__attr_name(struct cu_ctx *ctx,
+					    struct die_attrs *da)
+{
+	Dwarf_Attribute *a = die_attrs__at(da, DA_NAME);
+
+	return a ? abbrev_cache__string(&ctx->abbrevs, a) : NULL;
+}
 
 /* The wanted attributes of @die into @da (the hot path: inline). */
 static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,

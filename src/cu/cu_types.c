@@ -596,7 +596,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	name_off = name_cache__off(ctx->names, ctx->btf, die_attrs__name(da));
+	name_off = name_cache__off(ctx->names, ctx->btf, cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)
@@ -634,7 +634,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 
 	if (die_attrs__get(ctx, die, &da))
 		return -EINVAL;
-	name = die_attrs__name(&da);
+	name = cu_ctx__attr_name(ctx, &da);
 	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
 		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
 				    BTF_FWD_UNION : BTF_FWD_STRUCT);
@@ -713,7 +713,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 				cu_err(ctx, &child, "enumerator without a value");
 				return -EINVAL;
 			}
-			ename = die_attrs__name(&da);
+			ename = cu_ctx__attr_name(ctx, &da);
 			/*
 			 * pahole reads data1..8 and udata zero-extended and
 			 * only sdata sign-extended; libbpf then sets an ENUM's

@@ -11,30 +11,49 @@ void name_cache__init(struct name_cache *c, bool by_content)
 	c->by_content = by_content;
 }
 
-int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
+static int name_cache__add(struct name_cache *c, struct btf *btf,
+			   const char *s, uint64_t key)
+{
+	int off = btf__add_str(btf, s);
+
+	if (off >= 0)
+		u32_map__add(&c->map, key, off);
+	return off;
+}
+
+static int name_cache__by_content(struct name_cache *c, struct btf *btf,
+				  const char *s)
 {
 	const struct u32_map_slot *slot = NULL;
 	uint64_t key;
-	uint32_t off;
-	int err;
 
-	if (!s || !*s)
+	if (!*s)
 		return 0;
-	if (c->by_content) {
-		key = hash_str(s) | 1;	/* nonzero */
-		while ((slot = u32_map__next(&c->map, key, slot)))
-			if (!strcmp(btf__str_by_offset(btf, slot->val), s))
-				return slot->val;
-	} else {
-		key = (uintptr_t)s;
-		if (u32_map__find(&c->map, key, &off))
-			return off;
-	}
-	err = btf__add_str(btf, s);
-	if (err < 0)
-		return err;
-	u32_map__add(&c->map, key, err);
-	return err;
+	key = hash_str(s) | 1;	/* nonzero */
+	while ((slot = u32_map__next(&c->map, key, slot)))
+		if (!strcmp(btf__str_by_offset(btf, slot->val), s))
+			return slot->val;
+	return name_cache__add(c, btf, s, key);
+}
+
+/* The string is cold: a hit does not read it. */
+static int name_cache__by_address(struct name_cache *c, struct btf *btf,
+				  const char *s)
+{
+	uint64_t key = (uintptr_t)s;
+	uint32_t off;
+
+	if (u32_map__find(&c->map, key, &off))
+		return off;
+	return *s ? name_cache__add(c, btf, s, key) : 0;
+}
+
+int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
+{
+	if (!s)
+		return 0;
+	return c->by_content ? name_cache__by_content(c, btf, s) :
+			       name_cache__by_address(c, btf, s);
 }
 
 void name_cache__free(struct name_cache *c)
