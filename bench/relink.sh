@@ -104,7 +104,7 @@ done
 rm -rf "$dir/cache"
 cp -a "$dir/cache-original" "$dir/cache"
 reused=$($(ours "$dir/cache" "$dir/x.btf" "$edited") --stats 2>&1 |
-	grep 'batch cache')
+	grep 'batch cache:')
 
 python3 - "$dir/results" "$runs" "$jobs" "$(basename "$vmlinux")" \
 	"$reused" <<'EOF'

@@ -84,7 +84,7 @@ relink() {
 	fi
 	read -r wall user sys rss < "$out/time"
 	echo "$1 $wall $(echo "$user + $sys" | bc) $((rss / 1024))" >> "$out/results"
-	pass "$1: link step's BTF in $wall s ($(grep 'batch cache' "$out/stats" | sed 's/stats: //'))"
+	pass "$1: link step's BTF in $wall s ($(grep 'batch cache:' "$out/stats" | sed 's/stats: //'))"
 }
 
 : > "$out/results"

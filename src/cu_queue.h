@@ -24,6 +24,8 @@ struct cu_queue_counts {
 	size_t reused;		/* batches read back */
 	size_t stored;		/* batches encoded and kept */
 	size_t no_key;		/* batches with a CU the digest cannot read */
+	/* CPU seconds, summed over workers: digests, reading back, stores */
+	double digest_cpu, load_cpu, store_cpu;
 };
 
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,

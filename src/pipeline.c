@@ -711,6 +711,9 @@ static int pipeline__run_once(const char *path,
 	st.batches_reused = qc.reused;
 	st.batches_stored = qc.stored;
 	st.batches_no_key = qc.no_key;
+	st.cache_cpu[0] = qc.digest_cpu;
+	st.cache_cpu[1] = qc.load_cpu;
+	st.cache_cpu[2] = qc.store_cpu;
 	/* the merged types to read, and to add the decisions' to */
 	if (!err && (err = merge_state__open(m, &added)))
 		pr_err("%s: cannot merge BTF: %s", path, strerror(-err));

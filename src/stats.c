@@ -93,6 +93,9 @@ void stats__print(const struct stats *st, FILE *f)
 		fprintf(f, "stats: batch cache: %zu of %zu batches read back, %zu stored, %zu without a key\n",
 			st->batches_reused, st->nr_batches, st->batches_stored,
 			st->batches_no_key);
+	if (st->batch_cache)
+		fprintf(f, "stats: batch cache CPU (all workers): digests %.3f s, reading back %.3f s, stores %.3f s\n",
+			st->cache_cpu[0], st->cache_cpu[1], st->cache_cpu[2]);
 	if (st->nr_reruns)
 		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)%s\n",
 			st->nr_reruns, st->rerun_outgrown ?
@@ -107,6 +110,8 @@ void stats__add(struct stats *sum, const struct stats *st)
 	for (i = 0; i < PHASE__MAX; i++)
 		sum->phase[i] += st->phase[i];
 	sum->merge_serial += st->merge_serial;
+	for (i = 0; i < 3; i++)
+		sum->cache_cpu[i] += st->cache_cpu[i];
 	sum->nr_cus += st->nr_cus;
 	sum->nr_epochs += st->nr_epochs;
 	sum->nr_types_in += st->nr_types_in;

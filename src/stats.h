@@ -38,6 +38,8 @@ struct stats {
 	bool base_cached;	/* the base's index came from the cache */
 	/* batches; of them read from the cache, stored, without a key */
 	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
+	/* CPU seconds over the workers: digests, reading back, stores */
+	double cache_cpu[3];
 	bool rerun_outgrown;	/* the last run one dedup: batches outgrew */
 	bool batch_cache;	/* the batch cache was on */
 	int jobs;

@@ -8,6 +8,7 @@ to another section with its DWARF the same, and whatever is in the cache
 directory.
 """
 import os
+import re
 import stat
 import subprocess
 
@@ -49,6 +50,10 @@ def _encode(ctx, lib, cache, extra=()):
     assert len(line) == 1, p.stderr
     words = line[0].split()
     assert words[5] == str(NR_BATCHES), line
+    cpu = [l for l in p.stderr.splitlines() if "batch cache CPU" in l]
+    assert len(cpu) == 1 and re.fullmatch(
+        r"stats: batch cache CPU \(all workers\): digests \d+\.\d{3} s, "
+        r"reading back \d+\.\d{3} s, stores \d+\.\d{3} s", cpu[0]), p.stderr
     with open(out, "rb") as f:
         return f.read(), int(words[3])
 
