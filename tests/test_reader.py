@@ -7,7 +7,8 @@ DWARF2BTF_LIBDW_ATTRS=1 makes libdw do all of it:
 the BTF must be the same bytes.  The fixtures cover the forms gcc and
 clang use for types in DWARF 4 and 5: inline and indirect strings,
 implicit constants (gcc 12, DWARF 5, decl_file/decl_line), blocks and
-exprlocs (member locations in DWARF 2 style), 1-8 byte data and refs.
+exprlocs (member locations in DWARF 2 style), 1-8 byte data and refs,
+and 8-byte section offsets (gcc -gdwarf64).
 """
 
 import os
@@ -45,3 +46,8 @@ variants.each_cc_dwarf(globals(), "test_reader_", _same)
 def test_reader_gcc_dwarf2_blocks(ctx):
     """-gstrict-dwarf -gdwarf-2: member locations as blocks."""
     _same(ctx, "gcc", 4, ("-gdwarf-2", "-gstrict-dwarf"))
+
+
+def test_reader_gcc_dwarf64(ctx):
+    """-gdwarf64: string offsets (and other section offsets) of 8 bytes."""
+    _same(ctx, "gcc", 5, ("-gdwarf64",))
