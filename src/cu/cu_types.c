@@ -596,7 +596,8 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	name_off = name_cache__off(ctx->names, ctx->btf, cu_ctx__attr_name(ctx, da));
+	name_off = name_cache__off(ctx->names, ctx->btf,
+				   cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)
