@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cu_queue.h"
@@ -266,16 +265,6 @@ static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 		cu_epoch__close(ep);
 }
 
-/* CPU seconds the calling thread has used. */
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * Batch @b from the cache: its CUs' digests make the key (@probe keeps
  * them for the store after a miss).  True on a hit.  @cpu gets the CPU
@@ -284,9 +273,9 @@ static double thread_cpu(void)
 static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 			     struct batch_probe *probe, size_t first,
 			     size_t end, struct cu_fragment *frag,
-			     double cpu[2])
+			     struct cache_cpu *cpu)
 {
-	double t0 = thread_cpu(), t1;
+	double t0 = stats__thread_cpu(), t1;
 	uint64_t offs[CU_BATCH];
 	bool hit;
 	size_t k;
@@ -298,10 +287,10 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 	if (batch_probe__make(probe, q->env->batch_cache, dg, offs,
 			      end - first))
 		probe->ok = false;
-	t1 = thread_cpu();
+	t1 = stats__thread_cpu();
 	hit = !batch_cache__load(q->env->batch_cache, probe, frag);
-	cpu[0] = t1 - t0;
-	cpu[1] = thread_cpu() - t1;
+	cpu->digest = t1 - t0;
+	cpu->load = stats__thread_cpu() - t1;
 	if (hit)
 		for (k = first; k < end; k++)
 			cu_queue__release(q, k);
@@ -317,7 +306,7 @@ static void *cu_queue__worker(void *arg)
 	for (;;) {
 		struct cu_fragment frag;
 		char errbuf[ERRLEN] = "";
-		double cpu[3] = { 0 };	/* digests, reading back, store */
+		struct cache_cpu cpu = { 0 };
 		Dwarf_Die *dies;
 		size_t i, first, end;
 		bool hit = false, stored = false;
@@ -341,7 +330,7 @@ static void *cu_queue__worker(void *arg)
 		probe.ok = false;
 		if (dg)
 			hit = cu_queue__cached(q, dg, &probe, first, end, &frag,
-					       cpu);
+					       &cpu);
 		dies = hit ? NULL : cu_queue__batch_dies(q, i);
 		if (hit) {
 			/* nothing to encode */
@@ -354,10 +343,10 @@ static void *cu_queue__worker(void *arg)
 			err = cu_queue__encode_batch(q, dies, first, end,
 						     &frag, errbuf);
 			if (!err && probe.ok) {
-				cpu[2] = thread_cpu();
+				cpu.store = stats__thread_cpu();
 				stored = !batch_cache__store(q->env->batch_cache,
 							     &probe, &frag);
-				cpu[2] = thread_cpu() - cpu[2];
+				cpu.store = stats__thread_cpu() - cpu.store;
 			}
 			if (q->env->opts->place_notes) {
 				/* they were for the store */
@@ -376,9 +365,9 @@ static void *cu_queue__worker(void *arg)
 		q->counts.reused += hit;
 		q->counts.stored += stored;
 		q->counts.no_key += dg && !probe.ok;
-		q->counts.digest_cpu += cpu[0];
-		q->counts.load_cpu += cpu[1];
-		q->counts.store_cpu += cpu[2];
+		q->counts.cpu.digest += cpu.digest;
+		q->counts.cpu.load += cpu.load;
+		q->counts.cpu.store += cpu.store;
 		if (err && !q->abort) {
 			q->abort = true;
 			q->first_err = err;

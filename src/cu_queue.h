@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "cu/cu_encoder.h"
+#include "stats.h"
 
 #define CU_BATCH	32
 
@@ -24,8 +25,7 @@ struct cu_queue_counts {
 	size_t reused;		/* batches read back */
 	size_t stored;		/* batches encoded and kept */
 	size_t no_key;		/* batches with a CU the digest cannot read */
-	/* CPU seconds, summed over workers: digests, reading back, stores */
-	double digest_cpu, load_cpu, store_cpu;
+	struct cache_cpu cpu;
 };
 
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,

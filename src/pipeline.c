@@ -66,6 +66,7 @@ struct consumer {
 	struct batch_sizes *sizes;		/* this run's, to fill */
 	const struct batch_sizes *first;	/* to stay near; NULL: none */
 	bool outgrown_hook;	/* test_hooks.h: rerun_outgrown */
+	bool outgrown;		/* a batch outgrew first's: the run stopped */
 };
 
 static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
@@ -79,6 +80,7 @@ static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	    (n > 2 * (uint64_t)c->first->n[idx] + RERUN_SLACK ||
 	     c->outgrown_hook)) {
 		cu_fragment__free(frag);
+		c->outgrown = true;
 		return -ECANCELED;	/* pipeline__run(): said nothing */
 	}
 	if (c->sizes && idx < c->sizes->nr)
@@ -354,9 +356,14 @@ static void debug_sections(Dwarf *dw, bool mapped, struct encode_env *env)
 			env->info_end = env->info_start + data->d_size;
 		}
 		if (!strcmp(name, ".debug_str") &&
+		    !(shdr.sh_flags & SHF_COMPRESSED) &&
 		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
 			env->str_start = data->d_buf;
 			env->str_size = data->d_size;
+			/* up to its last NUL: every string read there ends */
+			while (env->str_size &&
+			       env->str_start[env->str_size - 1])
+				env->str_size--;
 		}
 		if (!file || (shdr.sh_flags & SHF_COMPRESSED))
 			continue;
@@ -575,13 +582,14 @@ static void pipeline__decided(void *ctx, const struct btf *btf,
 /*
  * One run over PATH.  When a batch resolved a declaration whose name the
  * output defines twice, nothing is written and *CONFLICTS holds those
- * names (fwd_names.h).
+ * names (fwd_names.h).  With FIRST, a batch that outgrew its size there
+ * stops the run: *OUTGROWN, and nothing said or written.
  */
 static int pipeline__run_once(const char *path,
 			      const struct pipeline_opts *opts,
 			      struct stats *stp, struct key_set *conflicts,
 			      struct batch_sizes *sizes,
-			      const struct batch_sizes *first)
+			      const struct batch_sizes *first, bool *outgrown)
 {
 	struct consumer cons = {
 		.path = path, .first = first,
@@ -706,14 +714,13 @@ static int pipeline__run_once(const char *path,
 	}
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
 			    pipeline__consume, &cons, &qc);
+	*outgrown = cons.outgrown;
 	st.batch_cache = bcache != NULL;
 	st.nr_batches = (nr_cus + CU_BATCH - 1) / CU_BATCH;
 	st.batches_reused = qc.reused;
 	st.batches_stored = qc.stored;
 	st.batches_no_key = qc.no_key;
-	st.cache_cpu[0] = qc.digest_cpu;
-	st.cache_cpu[1] = qc.load_cpu;
-	st.cache_cpu[2] = qc.store_cpu;
+	st.cache_cpu = qc.cpu;
 	/* the merged types to read, and to add the decisions' to */
 	if (!err && (err = merge_state__open(m, &added)))
 		pr_err("%s: cannot merge BTF: %s", path, strerror(-err));
@@ -774,7 +781,8 @@ static int pipeline__run_once(const char *path,
 	err = merge_state__flush(m);
 	btf = m->acc.btf;
 	if (err) {
-		pr_err("%s: cannot encode functions: %s", path, strerror(-err));
+		pr_err("%s: cannot add functions and variables: %s", path,
+		       strerror(-err));
 		goto out;
 	}
 	stats__phase_end(&st, PHASE_FUNCS);
@@ -851,11 +859,12 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	o.enc.keep_fwds = &keep;
 	for (;;) {
 		bool again = st.nr_reruns && !o.enc.plain_dedup;
+		bool outgrown = false;
 
 		err = pipeline__run_once(path, &o, &st, &conflicts,
 					 st.nr_reruns ? NULL : &first,
-					 again ? &first : NULL);
-		if (err == -ECANCELED && again) {
+					 again ? &first : NULL, &outgrown);
+		if (outgrown) {
 			/* its batches outgrew the first run's (batch_sizes) */
 			if (opts->report && opts->report->rerun)
 				opts->report->rerun(opts->report->ctx);

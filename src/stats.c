@@ -14,12 +14,23 @@ static const char *const phase_names[PHASE__MAX] = {
 	[PHASE_WRITE] = "write",
 };
 
-double stats__now(void)
+static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(id, &ts))
+		return 0;
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double stats__now(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+double stats__thread_cpu(void)
+{
+	return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 void stats__start(struct stats *st)
@@ -95,7 +106,8 @@ void stats__print(const struct stats *st, FILE *f)
 			st->batches_no_key);
 	if (st->batch_cache)
 		fprintf(f, "stats: batch cache CPU (all workers): digests %.3f s, reading back %.3f s, stores %.3f s\n",
-			st->cache_cpu[0], st->cache_cpu[1], st->cache_cpu[2]);
+			st->cache_cpu.digest, st->cache_cpu.load,
+			st->cache_cpu.store);
 	if (st->nr_reruns)
 		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)%s\n",
 			st->nr_reruns, st->rerun_outgrown ?
@@ -110,8 +122,9 @@ void stats__add(struct stats *sum, const struct stats *st)
 	for (i = 0; i < PHASE__MAX; i++)
 		sum->phase[i] += st->phase[i];
 	sum->merge_serial += st->merge_serial;
-	for (i = 0; i < 3; i++)
-		sum->cache_cpu[i] += st->cache_cpu[i];
+	sum->cache_cpu.digest += st->cache_cpu.digest;
+	sum->cache_cpu.load += st->cache_cpu.load;
+	sum->cache_cpu.store += st->cache_cpu.store;
 	sum->nr_cus += st->nr_cus;
 	sum->nr_epochs += st->nr_epochs;
 	sum->nr_types_in += st->nr_types_in;

@@ -19,6 +19,13 @@ enum stats_phase {
 	PHASE__MAX,
 };
 
+/* CPU seconds the batch cache cost, summed over the workers. */
+struct cache_cpu {
+	double digest;	/* the CUs' digests (the keys) */
+	double load;	/* reading entries back */
+	double store;
+};
+
 struct stats {
 	double start;
 	double mark;
@@ -38,14 +45,15 @@ struct stats {
 	bool base_cached;	/* the base's index came from the cache */
 	/* batches; of them read from the cache, stored, without a key */
 	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
-	/* CPU seconds over the workers: digests, reading back, stores */
-	double cache_cpu[3];
+	struct cache_cpu cache_cpu;
 	bool rerun_outgrown;	/* the last run one dedup: batches outgrew */
 	bool batch_cache;	/* the batch cache was on */
 	int jobs;
 };
 
 double stats__now(void);
+/* CPU seconds the calling thread has used (0 if unknown). */
+double stats__thread_cpu(void);
 void stats__start(struct stats *st);
 /* Charge the time since the last mark to @phase. */
 void stats__phase_end(struct stats *st, enum stats_phase phase);

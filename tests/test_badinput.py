@@ -891,6 +891,10 @@ def _shdr_cases(fx):
     add("dinfo-at-dabbrev", _patch(d, info.hdr + SH_OFFSET, abbrev.offset,
                                    8), "either")
     add("dstr-at-0", _patch(d, dstr.hdr + SH_OFFSET, 0, 8), "either")
+    # The last string runs out of the section: names are read up to the
+    # last NUL by our reader, past it by libdw, never beyond the section.
+    add("dstr-last-nul-gone",
+        _patch(d, dstr.offset + dstr.size - 1, 0x41, 1), "either")
     add("dinfo-nameless", _patch(d, info.hdr + SH_NAME, 0, 4), "error")
     # Symbols whose names cannot be read: functions would vanish.
     add("symtab-link-bad", _patch(d, symtab.hdr + SH_LINK, 0xFFF0, 4),

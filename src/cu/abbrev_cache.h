@@ -83,16 +83,17 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 
 /*
  * [@str, @str + @size) is the .debug_str libdw reads for the file of
- * .debug_info above: abbrev_cache__string() reads it when the fast path
- * is on for the CU.
+ * .debug_info above, cut after its last NUL: abbrev_cache__string()
+ * reads it when the fast path is on for the CU.
  */
 void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
 			       size_t size);
 
 /*
- * As dwarf_formstring(), which the name of each member and enumerator
- * goes through: a DW_FORM_strp of the CU is read here, its offset checked
- * as libdw does (inside the section); other forms go to libdw.
+ * As dwarf_formstring(), which the name of each member, struct, union and
+ * enumerator goes through: a DW_FORM_strp of the CU is read here when its
+ * offset is inside the strings set (which end with a NUL); other forms,
+ * and offsets past the last NUL, go to libdw.
  */
 static inline const char *abbrev_cache__string(const struct abbrev_cache *c,
 					       Dwarf_Attribute *attr)

@@ -63,7 +63,8 @@ struct encode_env {
 	 * header says.  NULL: unknown, libdw reads everything.
 	 */
 	const unsigned char *info_start, *info_end;
-	const char *str_start;	/* .debug_str, as libdw reads it */
+	/* .debug_str as libdw reads it, up to its last NUL; NULL: unknown */
+	const char *str_start;
 	size_t str_size;
 	/* the raw sections, when mapped and not compressed (cu_digest.h) */
 	struct dwarf_sects sects;

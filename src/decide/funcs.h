@@ -81,8 +81,9 @@ const char *func_verdict__name(enum func_verdict v);
 const char *func_verdict__text(enum func_verdict v);
 
 /*
- * Decide and append the BTF FUNCs to @btf, sorted by name.  @cands are in
- * CU order and their type ids are ids of @btf; their flags are updated.
+ * Decide and append the BTF FUNCs to @out, sorted by name.  @cands are in
+ * CU order and their type ids are ids of @btf (read only: the types @out
+ * comes after); their flags are updated.
  * @rep (may be NULL) hears of every decision.  Returns the number of FUNCs
  * added or -errno.
  */

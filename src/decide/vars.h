@@ -14,7 +14,10 @@
 
 struct btf_concat;
 
-/* VARs for @vars (in CU order, type ids of @btf) and their DATASEC. */
+/*
+ * VARs for @vars (in CU order, their type ids those of the types @out
+ * comes after) and their DATASEC, appended to @out.
+ */
 int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags);

@@ -182,12 +182,10 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 	return 0;
 }
 
-/* A key's hash: its 32 high bits are kept with its slot. */
+/* A key's hash: kept in the 32 high bits of its slot. */
 static uint32_t key_hash_of(const char *key)
 {
-	uint64_t h = hash_name(key, strlen(key));
-
-	return (uint32_t)(h ^ (h >> 32));
+	return hash_name32(key, strlen(key));
 }
 
 /*

@@ -29,9 +29,21 @@ static inline uint64_t hash_rotl(uint64_t v, int r)
  */
 static inline uint64_t hash_mum(uint64_t a, uint64_t b)
 {
+#ifdef __SIZEOF_INT128__
 	unsigned __int128 r = (unsigned __int128)a * b;
 
 	return (uint64_t)r ^ (uint64_t)(r >> 64);
+#else
+	/* 32-bit hosts: the same product from four of 32 x 32 bits */
+	uint64_t ll = (a & 0xffffffffu) * (b & 0xffffffffu);
+	uint64_t lh = (a & 0xffffffffu) * (b >> 32);
+	uint64_t hl = (a >> 32) * (b & 0xffffffffu);
+	uint64_t hh = (a >> 32) * (b >> 32);
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+
+	return ((mid << 32) | (ll & 0xffffffffu)) ^
+	       (hh + (lh >> 32) + (hl >> 32) + (mid >> 32));
+#endif
 }
 
 /* An integer or an address: Fibonacci hashing, the high bits kept. */
@@ -92,6 +104,16 @@ static inline uint64_t hash_name(const void *s, size_t len)
 		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	}
 	return h ^ (h >> 32);
+}
+
+/*
+ * hash_name() in 32 bits, for tables that keep a name's hash with its
+ * slot.  Its halves are folded already: folding them again would leave
+ * the low half alone, which the last word's high bytes do not reach.
+ */
+static inline uint32_t hash_name32(const void *s, size_t len)
+{
+	return (uint32_t)hash_name(s, len);
 }
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Appending standalone BTFs (btf_concat.h).  Strings are interned in an
+ * Appending standalone BTFs, and types one by one (btf_concat.h), to a
+ * BTF of our own or after one borrowed.  Strings are interned in an
  * open-addressing table of our own; a source offset is looked up once per
  * append (xlat), as libbpf's string map of one btf__add_btf() does.
  */
@@ -27,13 +28,6 @@ struct concat_add {
 	uint32_t nr_types;	/* the source's */
 	uint32_t shift;
 };
-
-static uint32_t name_hash(const char *s, size_t len)
-{
-	uint64_t h = hash_name(s, len);
-
-	return (uint32_t)(h ^ (h >> 32));
-}
 
 static int concat__grow_slots(struct btf_concat *c)
 {
@@ -97,7 +91,7 @@ static int concat__find(struct btf_concat *c, const char *s, size_t len,
 
 	if (err)
 		return err;
-	*h = name_hash(s, len);
+	*h = hash_name32(s, len);
 	*slot = concat__slot(c, s, *h);
 	return 0;
 }
@@ -346,7 +340,10 @@ static int concat__name_off(struct btf_concat *c, const char *name,
 	return concat__intern(c, name, strlen(name), off);
 }
 
-/* Whether @id names a type there is (0: void), as libbpf checks. */
+/*
+ * Whether @id names a type there is (0: void): stricter than libbpf,
+ * which takes any id under its bound.
+ */
 static bool concat__has_id(const struct btf_concat *c, uint32_t id)
 {
 	return id <= c->nr_types;

@@ -41,8 +41,8 @@ struct btf_concat {
 /*
  * Start over from @btf's bytes as they are (libbpf's strings index keeps
  * the first of equal strings, as here), as btf__add_btf() into an empty
- * BTF would not: this is what a merge that takes over its first fragment
- * has.
+ * BTF would not: what the merge appends to after it took over its first
+ * fragment as its merged BTF.
  */
 int btf_concat__reset(struct btf_concat *c, const struct btf *btf);
 /*
@@ -64,8 +64,9 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
  * modifiable (a copy and an index of all its strings) and interning each
  * name through its hash map.  The id added, or -errno; a parameter or a
  * section entry goes to the last type added, which must be of its kind.
- * What libbpf refuses is refused (a missing name, an id not there yet, a
- * linkage or component out of range).
+ * What libbpf refuses is refused (a missing name, a linkage or component
+ * out of range), and more: an id not there yet, which libbpf lets
+ * through and none of our callers means.
  */
 int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref);
 /* @attr: the kind flag (a type attribute, as btf__add_type_attr()) */

@@ -291,7 +291,7 @@ static int test_refused(void)
 	CHECK(btf_concat__add(&c, split, &first) == 0);
 	CHECK(first == btf__type_cnt(b) && c.nr_types == btf__type_cnt(b) - 1);
 	btf__free(split);
-	/* what libbpf refuses: ids not there yet, linkages, components */
+	/* ids not there yet (stricter than libbpf), linkages, components */
 	CHECK(btf_concat__add_ptr(&c, c.nr_types + 1) == -EINVAL);
 	CHECK(btf_concat__add_func(&c, "f", 3, 1) == -EINVAL);
 	CHECK(btf_concat__add_var(&c, "v", 3, 1) == -EINVAL);
