@@ -47,6 +47,9 @@ struct cu_epoch {
 
 struct cu_slot {
 	struct cu_fragment frag;
+	struct batch_pack pack;	/* deferred keys: the entry to seal */
+	bool packed;
+	size_t info_from, info_to;	/* its units in .debug_info */
 	int err;
 	bool done;
 	char errmsg[ERRLEN];
@@ -68,6 +71,20 @@ struct cu_queue {
 	struct cu_epoch *epochs;	/* NULL: all CUs through the caller's libdw */
 	size_t nr_epochs;
 	pthread_mutex_t epoch_lock;	/* the epochs; libelf while opening */
+	/*
+	 * batch_cache__defer(): batches are packed when encoded and sealed,
+	 * in order, by workers with no batch to encode (the window full, or
+	 * none left: then while the caller goes on, until cu_queue__end()).
+	 */
+	bool defer;
+	size_t next_seal;
+	/*
+	 * Workers sealing, and how many may: once all is consumed, the
+	 * caller's thread has work too (the decisions, the dedup).
+	 */
+	int sealing, max_sealing;
+	pthread_t *tids;
+	int started;
 	struct cu_queue_counts counts;
 };
 
@@ -265,6 +282,18 @@ static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 		cu_epoch__close(ep);
 }
 
+/* The units of CUs [first, end): where their digests start. */
+static void cu_queue__unit_offs(const struct cu_queue *q, size_t first,
+				size_t end, uint64_t *offs)
+{
+	size_t k;
+
+	/* the units' headers: a CU DIE's offset in its unit is their size */
+	for (k = first; k < end; k++)
+		offs[k - first] = dwarf_dieoffset(&q->cus[k]) -
+				  dwarf_cuoffset(&q->cus[k]);
+}
+
 /*
  * Batch @b from the cache: its CUs' digests make the key (@probe keeps
  * them for the store after a miss).  True on a hit.  @cpu gets the CPU
@@ -280,10 +309,7 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 	bool hit;
 	size_t k;
 
-	/* the units' headers: a CU DIE's offset in its unit is their size */
-	for (k = first; k < end; k++)
-		offs[k - first] = dwarf_dieoffset(&q->cus[k]) -
-				  dwarf_cuoffset(&q->cus[k]);
+	cu_queue__unit_offs(q, first, end, offs);
 	if (batch_probe__make(probe, q->env->batch_cache, dg, offs,
 			      end - first))
 		probe->ok = false;
@@ -297,6 +323,75 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 	return hit;
 }
 
+/*
+ * Deferred keys: the digests of the batch packed in slot @j, its entry
+ * sealed with them and written.
+ */
+static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
+			   struct batch_probe *probe, size_t j)
+{
+	struct batch_pack *pack = &q->slots[j].pack;
+	struct cache_cpu cpu = { 0 };
+	bool stored = false;
+	double t0 = stats__thread_cpu();
+	int i;
+
+	if (batch_probe__make(probe, q->env->batch_cache, dg, pack->cu_off,
+			      pack->nr_cus))
+		probe->ok = false;
+	cpu.digest = stats__thread_cpu() - t0;
+	if (probe->ok)
+		stored = !batch_cache__seal(q->env->batch_cache, probe, pack);
+	batch_pack__free(pack);
+	cpu.store = stats__thread_cpu() - t0 - cpu.digest;
+	/* as after encoding and merging: out of our RSS again */
+	if (q->env->debug_info && q->slots[j].info_to > q->slots[j].info_from)
+		elf_file__drop_pages(q->env->debug_info + q->slots[j].info_from,
+				     q->slots[j].info_to - q->slots[j].info_from);
+	for (i = 0; i < q->env->nr_cu_side; i++)
+		elf_file__drop_pages(q->env->cu_side[i].p,
+				     q->env->cu_side[i].size);
+
+	pthread_mutex_lock(&q->lock);
+	q->slots[j].packed = false;
+	q->sealing--;
+	pthread_cond_broadcast(&q->cond);
+	q->counts.stored += stored;
+	q->counts.no_key += !probe->ok;
+	q->counts.cpu.digest += cpu.digest;
+	q->counts.cpu.store += cpu.store;
+	pthread_mutex_unlock(&q->lock);
+}
+
+/*
+ * With q->lock held: the next work for a worker, a batch to encode (*@b)
+ * or, with keys deferred, one to seal (*@seal).  False: none will come.
+ */
+static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
+{
+	*b = *seal = SIZE_MAX;
+	for (;;) {
+		if (q->abort)
+			return false;
+		if (q->next < q->nr_batches && q->next < q->consumed + q->window) {
+			*b = q->next++;
+			return true;
+		}
+		while (q->next_seal < q->next && q->slots[q->next_seal].done &&
+		       !q->slots[q->next_seal].packed)
+			q->next_seal++;
+		if (q->next_seal < q->next && q->slots[q->next_seal].packed &&
+		    q->sealing < q->max_sealing) {
+			*seal = q->next_seal++;
+			q->sealing++;
+			return true;
+		}
+		if (q->next >= q->nr_batches && q->next_seal >= q->nr_batches)
+			return false;
+		pthread_cond_wait(&q->cond, &q->lock);
+	}
+}
+
 static void *cu_queue__worker(void *arg)
 {
 	struct cu_queue *q = arg;
@@ -305,32 +400,42 @@ static void *cu_queue__worker(void *arg)
 
 	for (;;) {
 		struct cu_fragment frag;
+		struct batch_pack pack = { 0 };
 		char errbuf[ERRLEN] = "";
 		struct cache_cpu cpu = { 0 };
+		uint64_t offs[CU_BATCH];
 		Dwarf_Die *dies;
-		size_t i, first, end;
-		bool hit = false, stored = false;
+		size_t i, j, first, end;
+		bool hit = false, stored = false, packed = false;
 		int err = 0;
 
 		pthread_mutex_lock(&q->lock);
-		while (!q->abort && q->next < q->nr_batches &&
-		       q->next >= q->consumed + q->window)
-			pthread_cond_wait(&q->cond, &q->lock);
-		if (q->abort || q->next >= q->nr_batches) {
+		if (!cu_queue__next_work(q, &i, &j)) {
 			pthread_mutex_unlock(&q->lock);
 			batch_probe__free(&probe);
 			cu_digester__free(dg);
 			return NULL;
 		}
-		i = q->next++;
 		pthread_mutex_unlock(&q->lock);
+		if (j != SIZE_MAX) {
+			if (dg)
+				cu_queue__seal(q, dg, &probe, j);
+			continue;
+		}
 
 		first = i * CU_BATCH;
 		end = first + CU_BATCH < q->nr ? first + CU_BATCH : q->nr;
 		probe.ok = false;
-		if (dg)
+		if (dg && !q->defer)
 			hit = cu_queue__cached(q, dg, &probe, first, end, &frag,
 					       &cpu);
+		if (q->defer) {	/* for the pack: the epoch ends with the batch */
+			cu_queue__unit_offs(q, first, end, offs);
+			q->slots[i].info_from = offs[0];
+			q->slots[i].info_to = end < q->nr ?
+					      dwarf_dieoffset(&q->cus[end]) :
+					      q->env->debug_info_size;
+		}
 		dies = hit ? NULL : cu_queue__batch_dies(q, i);
 		if (hit) {
 			/* nothing to encode */
@@ -342,12 +447,17 @@ static void *cu_queue__worker(void *arg)
 		} else {
 			err = cu_queue__encode_batch(q, dies, first, end,
 						     &frag, errbuf);
-			if (!err && probe.ok) {
-				cpu.store = stats__thread_cpu();
+			cpu.store = stats__thread_cpu();
+			if (!err && q->defer && dg)
+				packed = !batch_cache__pack(q->env->batch_cache,
+							    offs, end - first,
+							    &frag, &pack) &&
+					 !batch_pack__stage(q->env->batch_cache,
+							    &pack);
+			else if (!err && probe.ok)
 				stored = !batch_cache__store(q->env->batch_cache,
 							     &probe, &frag);
-				cpu.store = stats__thread_cpu() - cpu.store;
-			}
+			cpu.store = stats__thread_cpu() - cpu.store;
 			if (q->env->opts->place_notes) {
 				/* they were for the store */
 				free(frag.var_notes);
@@ -359,12 +469,14 @@ static void *cu_queue__worker(void *arg)
 
 		pthread_mutex_lock(&q->lock);
 		q->slots[i].frag = frag;
+		q->slots[i].pack = pack;
+		q->slots[i].packed = packed;
 		q->slots[i].err = err;
 		memcpy(q->slots[i].errmsg, errbuf, ERRLEN);
 		q->slots[i].done = true;
 		q->counts.reused += hit;
 		q->counts.stored += stored;
-		q->counts.no_key += dg && !probe.ok;
+		q->counts.no_key += dg && !q->defer && !probe.ok;
 		q->counts.cpu.digest += cpu.digest;
 		q->counts.cpu.load += cpu.load;
 		q->counts.cpu.store += cpu.store;
@@ -386,71 +498,96 @@ size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr)
 	return (batches + EPOCH_BATCHES - 1) / EPOCH_BATCHES;
 }
 
-int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
-		  int jobs, cu_consume_fn consume, void *arg,
-		  struct cu_queue_counts *counts)
+static void cu_queue__free(struct cu_queue *q)
 {
-	struct cu_queue q = {
-		.env = env,
-		.cus = cus,
-		.nr = nr,
-		.nr_batches = (nr + CU_BATCH - 1) / CU_BATCH,
-		.window = (size_t)jobs * 2,
-	};
-	pthread_t *tids;
-	int i, started = 0, err = 0;
 	size_t k;
 
-	if (jobs < 1)
-		jobs = q.window = 1;
-	q.slots = calloc(q.nr_batches ? q.nr_batches : 1, sizeof(*q.slots));
-	tids = calloc(jobs, sizeof(*tids));
-	q.nr_epochs = cu_queue__nr_epochs(env, nr);
-	if (q.nr_epochs) {
-		q.epochs = calloc(q.nr_epochs, sizeof(*q.epochs));
-		for (k = 0; q.epochs && k < q.nr_epochs; k++)
-			q.epochs[k].pending = k + 1 < q.nr_epochs ? EPOCH_BATCHES :
-					      q.nr_batches - k * EPOCH_BATCHES;
+	for (k = 0; k < q->nr_batches; k++) {
+		cu_fragment__free(&q->slots[k].frag);
+		batch_pack__free(&q->slots[k].pack);
 	}
-	if (!q.slots || !tids || (q.nr_epochs && !q.epochs)) {
-		free(q.slots);
-		free(tids);
-		free(q.epochs);
+	for (k = 0; k < q->nr_epochs; k++)	/* after a failure */
+		cu_epoch__close(&q->epochs[k]);
+	free(q->epochs);
+	pthread_cond_destroy(&q->cond);
+	pthread_mutex_destroy(&q->epoch_lock);
+	pthread_mutex_destroy(&q->lock);
+	free(q->slots);
+	free(q->tids);
+	free(q);
+}
+
+int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
+		  int jobs, cu_consume_fn consume, void *arg,
+		  struct cu_queue **out)
+{
+	struct cu_queue *q = calloc(1, sizeof(*q));
+	int i, err = 0;
+	size_t k;
+
+	*out = NULL;
+	if (!q)
+		return -ENOMEM;
+	q->window = (size_t)jobs * 2;
+	if (jobs < 1)
+		jobs = q->window = 1;
+	q->env = env;
+	q->cus = cus;
+	q->nr = nr;
+	q->nr_batches = (nr + CU_BATCH - 1) / CU_BATCH;
+	q->defer = env->batch_cache && batch_cache__defer(env->batch_cache);
+	q->slots = calloc(q->nr_batches ? q->nr_batches : 1, sizeof(*q->slots));
+	q->tids = calloc(jobs, sizeof(*q->tids));
+	q->nr_epochs = cu_queue__nr_epochs(env, nr);
+	if (q->nr_epochs) {
+		q->epochs = calloc(q->nr_epochs, sizeof(*q->epochs));
+		for (k = 0; q->epochs && k < q->nr_epochs; k++)
+			q->epochs[k].pending = k + 1 < q->nr_epochs ? EPOCH_BATCHES :
+					       q->nr_batches - k * EPOCH_BATCHES;
+	}
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_mutex_init(&q->epoch_lock, NULL);
+	pthread_cond_init(&q->cond, NULL);
+	if (!q->slots || !q->tids || (q->nr_epochs && !q->epochs)) {
+		q->nr_batches = q->nr_epochs = 0;
+		cu_queue__free(q);
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&q.lock, NULL);
-	pthread_mutex_init(&q.epoch_lock, NULL);
-	pthread_cond_init(&q.cond, NULL);
+	*out = q;
 
+	q->max_sealing = jobs;
 	for (i = 0; i < jobs; i++) {
-		if (pthread_create(&tids[i], NULL, cu_queue__worker, &q)) {
-			if (!started) {
+		if (pthread_create(&q->tids[i], NULL, cu_queue__worker, q)) {
+			if (!q->started) {
 				pr_err("cannot start worker threads");
 				err = -EAGAIN;
 			}
 			break;
 		}
-		started++;
+		q->started++;
 	}
+	pthread_mutex_lock(&q->lock);
+	q->max_sealing = q->started;
+	pthread_mutex_unlock(&q->lock);
 
-	for (k = 0; !err && k < q.nr_batches; k++) {
-		struct cu_slot *s = &q.slots[k];
+	for (k = 0; !err && k < q->nr_batches; k++) {
+		struct cu_slot *s = &q->slots[k];
 
-		pthread_mutex_lock(&q.lock);
+		pthread_mutex_lock(&q->lock);
 		/* After a later CU failed, CU k may never be handed out. */
-		while (!s->done && !(q.abort && k >= q.next))
-			pthread_cond_wait(&q.cond, &q.lock);
+		while (!s->done && !(q->abort && k >= q->next))
+			pthread_cond_wait(&q->cond, &q->lock);
 		if (!s->done) {
 			/* CU k was never started: report the batch that failed. */
 			size_t j;
 
-			for (j = k + 1; j < q.nr_batches; j++)
-				if (q.slots[j].done && q.slots[j].err)
+			for (j = k + 1; j < q->nr_batches; j++)
+				if (q->slots[j].done && q->slots[j].err)
 					break;
-			s = &q.slots[j < q.nr_batches ? j : k];
+			s = &q->slots[j < q->nr_batches ? j : k];
 		}
-		err = s->done ? s->err : q.first_err;
-		pthread_mutex_unlock(&q.lock);
+		err = s->done ? s->err : q->first_err;
+		pthread_mutex_unlock(&q->lock);
 		if (err)
 			pr_err("%s", s->errmsg[0] ? s->errmsg : strerror(-err));
 		if (!err)
@@ -462,27 +599,40 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 			elf_file__drop_pages(env->cu_side[i].p,
 					     env->cu_side[i].size);
 
-		pthread_mutex_lock(&q.lock);
-		q.consumed++;
+		pthread_mutex_lock(&q->lock);
+		q->consumed++;
 		if (err)
-			q.abort = true;
-		pthread_cond_broadcast(&q.cond);
-		pthread_mutex_unlock(&q.lock);
+			q->abort = true;
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
 	}
-
-	for (i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	for (k = 0; k < q.nr_batches; k++)
-		cu_fragment__free(&q.slots[k].frag);
-	for (k = 0; k < q.nr_epochs; k++)	/* after a failure */
-		cu_epoch__close(&q.epochs[k]);
-	free(q.epochs);
-	pthread_cond_destroy(&q.cond);
-	pthread_mutex_destroy(&q.epoch_lock);
-	pthread_mutex_destroy(&q.lock);
-	free(q.slots);
-	free(tids);
-	if (counts)
-		*counts = q.counts;
+	pthread_mutex_lock(&q->lock);
+	q->max_sealing = q->started > 1 ? q->started - 1 : 1;
+	pthread_mutex_unlock(&q->lock);
 	return err;
+}
+
+void cu_queue__end(struct cu_queue *q, bool abandon,
+		   struct cu_queue_counts *counts)
+{
+	int i;
+
+	if (!q) {
+		if (counts)
+			memset(counts, 0, sizeof(*counts));
+		return;
+	}
+	/* the caller waits: every worker seals */
+	pthread_mutex_lock(&q->lock);
+	q->abort |= abandon;
+	q->max_sealing = q->started;
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+	for (i = 0; i < q->started; i++)
+		pthread_join(q->tids[i], NULL);
+	if (q->defer && q->counts.stored)
+		batch_cache__mark(q->env->batch_cache);
+	if (counts)
+		*counts = q->counts;
+	cu_queue__free(q);
 }

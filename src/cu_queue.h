@@ -28,9 +28,20 @@ struct cu_queue_counts {
 	struct cache_cpu cpu;
 };
 
+struct cu_queue;
+
+/*
+ * Encodes the @nr CUs at @cus with @jobs workers and hands the batches to
+ * @consume in order.  The workers may still be keying and storing batches
+ * for the cache when this returns (batch_cache__defer()): *@q, which
+ * cu_queue__end() waits for (@abandon: what is not started is dropped),
+ * whatever this returned.  The DIEs at @cus are not read after this.
+ */
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		  int jobs, cu_consume_fn consume, void *arg,
-		  struct cu_queue_counts *counts);
+		  struct cu_queue **q);
+void cu_queue__end(struct cu_queue *q, bool abandon,
+		   struct cu_queue_counts *counts);
 
 /*
  * Listing units makes libdw read every CU header, and each read maps the

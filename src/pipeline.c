@@ -585,6 +585,15 @@ static void pipeline__decided(void *ctx, const struct btf *btf,
  * names (fwd_names.h).  With FIRST, a batch that outgrew its size there
  * stops the run: *OUTGROWN, and nothing said or written.
  */
+static void pipeline__cache_counts(struct stats *st,
+				   const struct cu_queue_counts *qc)
+{
+	st->batches_reused = qc->reused;
+	st->batches_stored = qc->stored;
+	st->batches_no_key = qc->no_key;
+	st->cache_cpu = qc->cpu;
+}
+
 static int pipeline__run_once(const char *path,
 			      const struct pipeline_opts *opts,
 			      struct stats *stp, struct key_set *conflicts,
@@ -615,6 +624,7 @@ static int pipeline__run_once(const char *path,
 	struct encode_opts enc;
 	struct batch_cache *bcache = NULL;
 	struct btf_concat *added = NULL;
+	struct cu_queue *queue = NULL;	/* may still store: cu_queue__end() */
 	struct cu_queue_counts qc = { 0 };
 	size_t nr_cus = 0;
 	bool split, split_units = false;
@@ -698,7 +708,7 @@ static int pipeline__run_once(const char *path,
 	env.rel_addr = in.rel_addr;
 	env.nr_rel_addr = in.nr_rel_addr;
 	st.nr_epochs = cu_queue__nr_epochs(&env, nr_cus);
-	err = batch_cache__new(&env, opts->cache, &bcache);
+	err = batch_cache__new(&env, opts->cache, cus, nr_cus, &bcache);
 	if (err)
 		goto out;
 	env.batch_cache = bcache;
@@ -713,14 +723,10 @@ static int pipeline__run_once(const char *path,
 		cons.sizes = sizes;
 	}
 	err = cu_queue__run(&env, cus, nr_cus, opts->jobs,
-			    pipeline__consume, &cons, &qc);
+			    pipeline__consume, &cons, &queue);
 	*outgrown = cons.outgrown;
 	st.batch_cache = bcache != NULL;
 	st.nr_batches = (nr_cus + CU_BATCH - 1) / CU_BATCH;
-	st.batches_reused = qc.reused;
-	st.batches_stored = qc.stored;
-	st.batches_no_key = qc.no_key;
-	st.cache_cpu = qc.cpu;
 	/* the merged types to read, and to add the decisions' to */
 	if (!err && (err = merge_state__open(m, &added)))
 		pr_err("%s: cannot merge BTF: %s", path, strerror(-err));
@@ -818,11 +824,20 @@ static int pipeline__run_once(const char *path,
 	if (!err && hear.verbose && !fflush(hear.verbose))
 		fwrite(verbose_buf, 1, verbose_len, stdout);
 	stats__phase_end(&st, PHASE_WRITE);
+	cu_queue__end(queue, err != 0, &qc);
+	queue = NULL;
+	pipeline__cache_counts(&st, &qc);
+	stats__phase_end(&st, PHASE_STORES);
 	if (!err && opts->stats)
 		stats__print(&st, stderr);
 	if (opts->stats_out)
 		*opts->stats_out = st;
 out:
+	/* before the DWARF and the CU DIEs the workers may still read go */
+	if (queue) {
+		cu_queue__end(queue, true, &qc);
+		pipeline__cache_counts(&st, &qc);
+	}
 	*stp = st;
 	if (hear.verbose)
 		fclose(hear.verbose);

@@ -12,6 +12,7 @@ static const char *const phase_names[PHASE__MAX] = {
 	[PHASE_DEDUP] = "dedup",
 	[PHASE_BASE] = "base match",
 	[PHASE_WRITE] = "write",
+	[PHASE_STORES] = "cache stores",
 };
 
 static double clock_seconds(clockid_t id)

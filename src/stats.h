@@ -16,6 +16,7 @@ enum stats_phase {
 	PHASE_DEDUP,
 	PHASE_BASE,		/* types matched against the base (modules) */
 	PHASE_WRITE,
+	PHASE_STORES,		/* waiting for the cache's deferred stores */
 	PHASE__MAX,
 };
 

@@ -127,6 +127,60 @@ def _stored(ctx):
     return cache, lib, want, [os.path.join(cache, e) for e in entries]
 
 
+def _kinds(cache):
+    """The cache's files by kind: batch, family, staged (none must stay),
+    temporary (nor those)."""
+    files = os.listdir(cache) if os.path.isdir(cache) else []
+    kinds = {}
+    for f in files:
+        kind = "temporary" if f.startswith(".") else f.split("-")[0]
+        kinds.setdefault(kind, []).append(f)
+    return kinds
+
+
+def test_relink_keys_after_encoding(ctx):
+    """No run of the input's family stored batches: the CUs' digests wait
+    until the batches are encoded (staged meanwhile), and the family is
+    noted.  With the note there, keys come first and every batch is looked
+    for.  Each way, every batch is stored once and the bytes are those of a
+    run without cache; no staged file stays, also after a failed run."""
+    cache = os.path.join(ctx.tmp, "cache")
+    lib = _lib(ctx, "gcc", 5, "base")
+    want = _want(ctx, lib)
+
+    def run():
+        out = os.path.join(ctx.tmp, "k.btf")
+        p = ctx.run([ctx.bin, "--stats", "-o", out, lib], env=_env(cache))
+        assert p.returncode == 0, p.stderr
+        with open(out, "rb") as f:
+            assert f.read() == want
+        line = [l for l in p.stderr.splitlines() if "batch cache:" in l]
+        assert "phase cache stores" in p.stderr, p.stderr
+        return line[0].split("stats: batch cache: ")[1]
+
+    counts = "0 of 3 batches read back, 3 stored, 0 without a key"
+    assert run() == counts
+    kinds = _kinds(cache)
+    assert sorted(kinds) == ["batch", "family"], kinds
+    assert len(kinds["batch"]) == NR_BATCHES and len(kinds["family"]) == 1
+    assert run() == "3 of 3 batches read back, 0 stored, 0 without a key"
+    # the note, no batches: keys first, each looked for and stored
+    for f in kinds["batch"]:
+        os.unlink(os.path.join(cache, f))
+    assert run() == counts
+    assert sorted(_kinds(cache)) == ["batch", "family"]
+    # batches, no note: nothing is looked for, all are stored again
+    os.unlink(os.path.join(cache, kinds["family"][0]))
+    assert run() == counts
+    assert _kinds(cache) == kinds
+    # a run that fails (a missing output directory) leaves no staged file
+    subprocess.run(["rm", "-rf", cache])
+    p = ctx.run([ctx.bin, "-o", os.path.join(ctx.tmp, "no", "x.btf"), lib],
+                env=_env(cache))
+    assert p.returncode == 1, p.stderr
+    assert not {"staged", "temporary"} & set(_kinds(cache)), _kinds(cache)
+
+
 def test_relink_damaged_entries(ctx):
     """A damaged entry is ignored and stored again; the output stays the
     bytes of a run without cache."""
@@ -281,4 +335,6 @@ def test_relink_bad_dwarf(ctx):
         stored = [e for e in _entries(os.path.join(ctx.tmp, "cache"))
                   if e.startswith("batch-")]
         assert len(stored) <= NR_BATCHES - 1, stored
+        kinds = _kinds(os.path.join(ctx.tmp, "cache"))
+        assert not {"staged", "temporary"} & set(kinds), kinds
         subprocess.run(["rm", "-rf", os.path.join(ctx.tmp, "cache")])

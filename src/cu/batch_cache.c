@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A batch's encoding in the cache directory (batch_cache.h). */
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,7 +21,11 @@ struct batch_cache {
 	const struct encode_env *env;
 	const struct cache_dir *dir;
 	uint64_t key[2];	/* all but the CUs' digests */
+	uint64_t family[2];	/* key and the CUs' names: batch_cache__defer() */
+	bool defer;
 };
+
+#define FAMILY_MAGIC	"D2BTFFAM"
 
 #define NO_STR	UINT32_MAX
 
@@ -102,8 +107,65 @@ static int exe_hash(uint64_t *h)
 	return 0;
 }
 
+static void family_name(const struct batch_cache *bc, char *buf, size_t len)
+{
+	snprintf(buf, len, "family-%016" PRIx64 "%016" PRIx64, bc->family[0],
+		 bc->family[1]);
+}
+
+/*
+ * What stays when a file of a build is edited and the binary linked again:
+ * the key's options, and the first CU's name, directory and compiler (the
+ * CUs' DIEs are not read here: libdw would keep every unit's
+ * abbreviations).  Whether a run of this family stored batches decides
+ * when keys are made.
+ */
+static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
+				size_t nr)
+{
+	static const unsigned int attrs[] = {
+		DW_AT_name, DW_AT_comp_dir, DW_AT_producer,
+	};
+	char name[64];
+	void *map;
+	size_t i, len;
+
+	bc->family[0] = bc->key[0];
+	bc->family[1] = bc->key[1];
+	for (i = 0; nr && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		Dwarf_Attribute a;
+		const char *v = dwarf_attr(&cus[0], attrs[i], &a) ?
+				dwarf_formstring(&a) : NULL;
+
+		key_mix(bc->family, v ? hash_str(v) : 0);
+	}
+	family_name(bc, name, sizeof(name));
+	bc->defer = true;
+	if (!cache_dir__map(bc->dir, name, &map, &len)) {
+		bc->defer = false;
+		cache_dir__unmap(map, len);
+	}
+}
+
+bool batch_cache__defer(const struct batch_cache *bc)
+{
+	return bc->defer;
+}
+
+void batch_cache__mark(const struct batch_cache *bc)
+{
+	char name[64], rec[8 + sizeof(bc->family)];
+	const void *parts[1] = { rec };
+	size_t lens[1] = { sizeof(rec) };
+
+	memcpy(rec, FAMILY_MAGIC, 8);
+	memcpy(rec + 8, bc->family, sizeof(bc->family));
+	family_name(bc, name, sizeof(name));
+	cache_dir__store(bc->dir, name, parts, lens, 1);
+}
+
 int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
-		     struct batch_cache **out)
+		     Dwarf_Die *cus, size_t nr_cus, struct batch_cache **out)
 {
 	const struct encode_opts *o = env->opts;
 	struct batch_cache *bc;
@@ -147,6 +209,7 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	for (i = 0; i < (size_t)o->nr_langs && i < MAX_LANGS; i++)
 		key_mix(bc->key, o->langs[i]);
 	/* which subprograms are candidates: in the CUs' digests */
+	batch_cache__family(bc, cus, nr_cus);
 	*out = bc;
 	return 0;
 }
@@ -208,27 +271,6 @@ static void entry_name(const struct batch_probe *probe, char *buf, size_t len)
 {
 	snprintf(buf, len, "batch-%016" PRIx64 "%016" PRIx64, probe->key[0],
 		 probe->key[1]);
-}
-
-/* The CU of the batch holding absolute DIE offset @off, and where in it. */
-static int probe__cu_of(const struct batch_probe *probe,
-			const struct encode_env *env, uint64_t off,
-			uint32_t *cu, uint64_t *rel)
-{
-	size_t i;
-
-	for (i = probe->nr_cus; i-- > 0;)
-		if (off >= probe->cu_off[i]) {
-			uint64_t end = i + 1 < probe->nr_cus ?
-				       probe->cu_off[i + 1] : env->sects.info_size;
-
-			if (off >= end)
-				return -ERANGE;
-			*cu = i;
-			*rel = off - probe->cu_off[i];
-			return 0;
-		}
-	return -ERANGE;
 }
 
 static int probe__addr(const struct batch_probe *probe, uint32_t cu,
@@ -297,9 +339,30 @@ static int str_out__add(struct str_out *s, const char *str, uint32_t *off)
 	return 0;
 }
 
-int batch_cache__store(const struct batch_cache *bc,
-		       const struct batch_probe *probe,
-		       const struct cu_fragment *frag)
+/* The CU of the batch holding absolute DIE offset @off, and where in it. */
+static int cus__cu_of(const uint64_t *cu_off, size_t nr_cus,
+		      const struct encode_env *env, uint64_t off,
+		      uint32_t *cu, uint64_t *rel)
+{
+	size_t i;
+
+	for (i = nr_cus; i-- > 0;)
+		if (off >= cu_off[i]) {
+			uint64_t end = i + 1 < nr_cus ? cu_off[i + 1] :
+				       env->sects.info_size;
+
+			if (off >= end)
+				return -ERANGE;
+			*cu = i;
+			*rel = off - cu_off[i];
+			return 0;
+		}
+	return -ERANGE;
+}
+
+int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
+		      size_t nr_cus, const struct cu_fragment *frag,
+		      struct batch_pack *out)
 {
 	const struct encode_env *env = bc->env;
 	struct batch_entry_hdr h = { .version = BATCH_CACHE_VERSION,
@@ -310,38 +373,37 @@ int batch_cache__store(const struct batch_cache *bc,
 	struct entry_var *ev = NULL;
 	struct entry_note *en = NULL;
 	struct entry_tag *et = NULL;
+	uint64_t *func_addr = NULL;
 	const void *btf_raw = NULL;
 	uint32_t btf_size = 0;
-	const void *parts[2 * NR_BPARTS + 1];
-	size_t lens[2 * NR_BPARTS + 1], at, k, nv = 0;
-	static const uint64_t zero;
-	char name[64];
-	int err = -ENOMEM, i, np = 0;
+	size_t at, k, nv = 0;
+	char *buf = NULL;
+	int err = -ENOMEM, i;
 
-	if (!probe->ok || !frag->btf)
+	memset(out, 0, sizeof(*out));
+	if (!frag->btf || !nr_cus || nr_cus > BATCH_PACK_CUS)
 		return -EINVAL;
 	btf_raw = btf__raw_data(frag->btf, &btf_size);
 	if (!btf_raw)
 		return -ENOMEM;
 	ef = calloc(frag->nr_funcs + 1, sizeof(*ef));
+	func_addr = calloc(frag->nr_funcs + 1, sizeof(*func_addr));
 	ep = calloc(frag->nr_params + 1, sizeof(*ep));
 	ev = calloc(frag->nr_vars + 1, sizeof(*ev));
 	en = calloc(frag->nr_var_notes + 1, sizeof(*en));
 	et = calloc(frag->nr_tags + 1, sizeof(*et));
-	if (!ef || !ep || !ev || !en || !et)
+	if (!ef || !func_addr || !ep || !ev || !en || !et)
 		goto out;
 	/* what a hit would compute again must come out as it is here */
 	err = -ESTALE;
 	for (k = 0; k < frag->nr_funcs; k++) {
 		const struct func_cand *c = &frag->funcs[k];
 		struct entry_func *e = &ef[k];
-		uint64_t addr = 0;
 
-		if (probe__cu_of(probe, env, c->die_off, &e->cu, &e->die_off))
+		if (cus__cu_of(cu_off, nr_cus, env, c->die_off, &e->cu,
+			       &e->die_off))
 			goto out;
-		e->has_addr = !probe__addr(probe, e->cu, e->die_off, &addr);
-		if (addr != c->addr)
-			goto out;
+		func_addr[k] = c->addr;	/* and has_addr: batch_cache__seal() */
 		if (str_out__add(&so, c->key, &e->key) ||
 		    str_out__add(&so, c->cu_name, &e->cu_name))
 			goto out_nomem;
@@ -356,14 +418,10 @@ int batch_cache__store(const struct batch_cache *bc,
 	for (k = 0; k < frag->nr_var_notes; k++) {
 		const struct var_note *n = &frag->var_notes[k];
 		struct entry_note *e = &en[k];
-		uint64_t addr, off;
-		uint32_t shndx;
 
 		if (!var_fate__placed(n->fate) ||
-		    probe__cu_of(probe, env, n->die_off, &e->cu, &e->die_off) ||
-		    probe__addr(probe, e->cu, e->die_off, &addr) ||
-		    note__place(env, n->name, n->fate, n->offset, addr, &shndx,
-				&off) || off != n->offset || shndx != n->shndx)
+		    cus__cu_of(cu_off, nr_cus, env, n->die_off, &e->cu,
+			       &e->die_off))
 			goto out;
 		if (n->fate == VAR_CANDIDATE &&
 		    (nv >= frag->nr_vars || strcmp(frag->vars[nv++].name, n->name)))
@@ -401,9 +459,7 @@ int batch_cache__store(const struct batch_cache *bc,
 		goto out_nomem;
 
 	memcpy(h.magic, BATCH_CACHE_MAGIC, 8);
-	h.key[0] = probe->key[0];
-	h.key[1] = probe->key[1];
-	h.nr_cus = probe->nr_cus;
+	h.nr_cus = nr_cus;
 	h.nr_types_in = frag->nr_types_in;
 	h.count[BPART_BTF] = btf_size;
 	h.count[BPART_FUNCS] = frag->nr_funcs;
@@ -413,9 +469,15 @@ int batch_cache__store(const struct batch_cache *bc,
 	h.count[BPART_TAGS] = frag->nr_tags;
 	h.count[BPART_FWDS] = frag->fwd_names.nr;
 	h.count[BPART_STRS] = so.len;
-	parts[np] = &h;
-	lens[np++] = sizeof(h);
 	at = sizeof(h);
+	for (i = 0; i < NR_BPARTS; i++) {
+		h.off[i] = at;
+		at += (h.count[i] * item_size[i] + 7) & ~(size_t)7;
+	}
+	h.file_size = at;
+	buf = calloc(1, at);
+	if (!buf)
+		goto out_nomem;
 	{
 		const void *src[NR_BPARTS] = {
 			btf_raw, ef, ep, ev, en, et, frag->fwd_names.keys,
@@ -425,45 +487,132 @@ int batch_cache__store(const struct batch_cache *bc,
 		for (i = 0; i < NR_BPARTS; i++) {
 			size_t len = h.count[i] * item_size[i];
 
-			h.off[i] = at;
-			parts[np] = src[i];
-			lens[np++] = len;
-			at += len;
-			if (at % 8) {
-				parts[np] = &zero;
-				lens[np++] = 8 - at % 8;
-				at += 8 - at % 8;
-			}
+			if (len)
+				memcpy(buf + h.off[i], src[i], len);
 		}
 	}
-	h.file_size = at;
-	{
-		/* the checksum covers the parts as they will be in the file */
-		char *all = malloc(at - sizeof(h));
-		size_t pos = 0;
-
-		if (!all)
-			goto out_nomem;
-		for (i = 1; i < np; i++) {
-			if (lens[i])
-				memcpy(all + pos, parts[i], lens[i]);
-			pos += lens[i];
-		}
-		h.checksum = hash_bytes(all, pos);
-		free(all);
-	}
-	entry_name(probe, name, sizeof(name));
-	err = cache_dir__store(bc->dir, name, parts, lens, np);
+	memcpy(buf, &h, sizeof(h));
+	out->buf = buf;
+	out->len = at;
+	out->func_addr = func_addr;
+	func_addr = NULL;
+	memcpy(out->cu_off, cu_off, nr_cus * sizeof(*cu_off));
+	out->nr_cus = nr_cus;
+	err = 0;
 	goto out;
 out_nomem:
 	err = -ENOMEM;
 out:
 	free(ef);
+	free(func_addr);
 	free(ep);
 	free(ev);
 	free(en);
 	free(et);
 	free(so.buf);
+	return err;
+}
+
+int batch_pack__stage(const struct batch_cache *bc, struct batch_pack *pack)
+{
+	const void *parts[1] = { pack->buf };
+	size_t lens[1] = { pack->len };
+	int err;
+
+	if (!pack->buf)
+		return -EINVAL;
+	err = cache_dir__stage(bc->dir, parts, lens, 1, &pack->staged);
+	if (err)
+		return err;
+	pack->sum = hash_bytes(pack->buf, pack->len);
+	free(pack->buf);
+	pack->buf = NULL;
+	return 0;
+}
+
+int batch_cache__seal(const struct batch_cache *bc,
+		      const struct batch_probe *probe,
+		      struct batch_pack *pack)
+{
+	struct batch_entry_hdr *h;
+	struct entry_func *ef;
+	const struct entry_note *en;
+	const char *strs;
+	const void *parts[1];
+	size_t lens[1] = { pack->len };
+	char name[64];
+	size_t k;
+
+	if (pack->staged) {
+		int err = cache_dir__unstage(pack->staged, pack->len,
+					     &pack->buf);
+
+		pack->staged = NULL;
+		if (err)
+			return err;
+		/* a file in a shared directory: checked as entries are */
+		if (hash_bytes(pack->buf, pack->len) != pack->sum)
+			return -ESTALE;
+	}
+	h = pack->buf;
+	parts[0] = pack->buf;
+	if (!probe->ok || !h || probe->nr_cus != pack->nr_cus ||
+	    memcmp(probe->cu_off, pack->cu_off,
+		   pack->nr_cus * sizeof(pack->cu_off[0])))
+		return -EINVAL;
+	ef = (void *)((char *)pack->buf + h->off[BPART_FUNCS]);
+	en = (const void *)((char *)pack->buf + h->off[BPART_NOTES]);
+	strs = (const char *)pack->buf + h->off[BPART_STRS];
+	/* the addresses a hit would take from the digests */
+	for (k = 0; k < h->count[BPART_FUNCS]; k++) {
+		uint64_t addr = 0;
+
+		ef[k].has_addr = !probe__addr(probe, ef[k].cu, ef[k].die_off,
+					      &addr);
+		if (addr != pack->func_addr[k])
+			return -ESTALE;
+	}
+	for (k = 0; k < h->count[BPART_NOTES]; k++) {
+		const struct entry_note *e = &en[k];
+		uint64_t addr, off;
+		uint32_t shndx;
+
+		if (probe__addr(probe, e->cu, e->die_off, &addr) ||
+		    note__place(bc->env, strs + e->name, e->fate, e->offset,
+				addr, &shndx, &off) ||
+		    off != e->offset || shndx != e->shndx)
+			return -ESTALE;
+	}
+	h->key[0] = probe->key[0];
+	h->key[1] = probe->key[1];
+	h->checksum = hash_bytes((char *)pack->buf + sizeof(*h),
+				 pack->len - sizeof(*h));
+	entry_name(probe, name, sizeof(name));
+	return cache_dir__store(bc->dir, name, parts, lens, 1);
+}
+
+void batch_pack__free(struct batch_pack *pack)
+{
+	if (pack->staged)
+		cache_dir__unstage(pack->staged, 0, NULL);
+	free(pack->buf);
+	free(pack->func_addr);
+	memset(pack, 0, sizeof(*pack));
+}
+
+int batch_cache__store(const struct batch_cache *bc,
+		       const struct batch_probe *probe,
+		       const struct cu_fragment *frag)
+{
+	struct batch_pack pack;
+	int err;
+
+	if (!probe->ok)
+		return -EINVAL;
+	err = batch_cache__pack(bc, probe->cu_off, probe->nr_cus, frag, &pack);
+	if (!err)
+		err = batch_cache__seal(bc, probe, &pack);
+	batch_pack__free(&pack);
 	return err;
 }
 

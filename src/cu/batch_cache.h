@@ -53,12 +53,23 @@ struct batch_entry_hdr {
 struct batch_cache;
 
 /*
- * The cache for a run over @env, or *@out NULL when its input or options
- * are not ones it keeps (checked here: see batch_cache.c).  0 or -ENOMEM.
+ * The cache for a run over @env, whose CUs are @cus, or *@out NULL when
+ * its input or options are not ones it keeps (checked here: see
+ * batch_cache.c).  0 or -ENOMEM.
  */
 int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
-		     struct batch_cache **out);
+		     Dwarf_Die *cus, size_t nr_cus, struct batch_cache **out);
 void batch_cache__free(struct batch_cache *bc);
+
+/*
+ * Whether no run of this input's family (its build: the CUs' names, the
+ * options) has stored batches here.  Then no batch can be read back, and
+ * the CUs' digests, which make the keys, can wait until the batches are
+ * encoded: batch_cache__pack() now, batch_cache__seal() when a core is
+ * free.  batch_cache__mark() notes the family once batches are stored.
+ */
+bool batch_cache__defer(const struct batch_cache *bc);
+void batch_cache__mark(const struct batch_cache *bc);
 
 /* One batch's key and the addresses of its CUs' DIEs, made by a worker. */
 struct batch_probe {
@@ -87,6 +98,34 @@ int batch_cache__load(const struct batch_cache *bc,
 int batch_cache__store(const struct batch_cache *bc,
 		       const struct batch_probe *probe,
 		       const struct cu_fragment *frag);
+
+/*
+ * The store in steps, for a batch whose key is made after it was encoded
+ * (batch_cache__defer()): the entry packed from @frag, which may then go,
+ * and staged, out of memory; later sealed with the probe of the CUs at
+ * @cu_off, which checks the addresses a hit would read, sets the key and
+ * writes the entry under it.  0 or -errno; nothing fails the run.
+ */
+#define BATCH_PACK_CUS	64
+
+struct batch_pack {
+	void *buf;		/* the entry as in the file, key not set */
+	char *staged;		/* or there (cache_dir__stage()) */
+	uint64_t sum;		/* staged: what it must read back as */
+	size_t len;
+	uint64_t *func_addr;	/* each function's address when encoded */
+	uint64_t cu_off[BATCH_PACK_CUS];
+	size_t nr_cus;
+};
+
+int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
+		      size_t nr_cus, const struct cu_fragment *frag,
+		      struct batch_pack *out);
+int batch_pack__stage(const struct batch_cache *bc, struct batch_pack *pack);
+int batch_cache__seal(const struct batch_cache *bc,
+		      const struct batch_probe *probe,
+		      struct batch_pack *pack);
+void batch_pack__free(struct batch_pack *pack);
 
 /*
  * For fuzzing: @map (@len bytes, 8-aligned) read as the entry of @probe in

@@ -165,13 +165,28 @@ static void cache_dir__trim(const struct cache_dir *c)
 	closedir(d);
 }
 
+static int write_parts(int fd, const void *const *parts, const size_t *lens,
+		       int nr)
+{
+	size_t done;
+	ssize_t w;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		for (done = 0; done < lens[i]; done += w) {
+			w = write(fd, (const char *)parts[i] + done,
+				  lens[i] - done);
+			if (w <= 0)
+				return w < 0 ? -errno : -EIO;
+		}
+	return 0;
+}
+
 int cache_dir__store(const struct cache_dir *c, const char *name,
 		     const void *const *parts, const size_t *lens, int nr)
 {
 	char *tmp = NULL, *path = NULL;
-	int fd = -1, err, i;
-	size_t done;
-	ssize_t w;
+	int fd = -1, err;
 
 	if (!c->path)
 		return -ENOENT;
@@ -193,13 +208,7 @@ int cache_dir__store(const struct cache_dir *c, const char *name,
 		err = -errno;
 		goto out;
 	}
-	for (i = 0; !err && i < nr; i++)
-		for (done = 0; !err && done < lens[i]; done += w) {
-			w = write(fd, (const char *)parts[i] + done,
-				  lens[i] - done);
-			if (w <= 0)
-				err = w < 0 ? -errno : -EIO;
-		}
+	err = write_parts(fd, parts, lens, nr);
 	if (close(fd) && !err)
 		err = -errno;
 	fd = -1;
@@ -212,5 +221,75 @@ int cache_dir__store(const struct cache_dir *c, const char *name,
 out:
 	free(tmp);
 	free(path);
+	return err;
+}
+
+int cache_dir__stage(const struct cache_dir *c, const void *const *parts,
+		     const size_t *lens, int nr, char **path)
+{
+	int fd, err;
+
+	*path = NULL;
+	if (!c->path)
+		return -ENOENT;
+	err = make_dirs(c->path);
+	if (err)
+		return err;
+	if (asprintf(path, "%s/staged-XXXXXX%s", c->path,
+		     CACHE_DIR_SUFFIX) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	fd = mkstemps(*path, strlen(CACHE_DIR_SUFFIX));
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		err = write_parts(fd, parts, lens, nr);
+		if (close(fd) && !err)
+			err = -errno;
+		if (err)
+			unlink(*path);
+	}
+	if (err) {
+		free(*path);
+		*path = NULL;
+	}
+	return err;
+}
+
+int cache_dir__unstage(char *path, size_t len, void **buf)
+{
+	char *b;
+	size_t done = 0;
+	ssize_t r = 0;
+	int fd, err = 0;
+
+	if (!buf) {
+		unlink(path);
+		free(path);
+		return 0;
+	}
+	*buf = NULL;
+	b = malloc(len ? len : 1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !b) {
+		err = fd < 0 ? -errno : -ENOMEM;
+	} else {
+		for (; done < len; done += r) {
+			r = read(fd, b + done, len - done);
+			if (r <= 0)
+				break;
+		}
+		if (done != len || read(fd, &(char){ 0 }, 1) != 0)
+			err = -EIO;	/* not what was staged */
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	free(path);
+	if (err)
+		free(b);
+	else
+		*buf = b;
 	return err;
 }

@@ -46,4 +46,14 @@ void cache_dir__unmap(void *p, size_t len);
 int cache_dir__store(const struct cache_dir *c, const char *name,
 		     const void *const *parts, const size_t *lens, int nr);
 
+/*
+ * An entry whose name is not known yet, written to a file of its own
+ * (*@path): an entry as the trim sees it, should the run not come back for
+ * it.  cache_dir__unstage() reads its @len bytes back into *@buf (NULL
+ * @buf: only removes it), removes the file and frees @path.  0 or -errno.
+ */
+int cache_dir__stage(const struct cache_dir *c, const void *const *parts,
+		     const size_t *lens, int nr, char **path);
+int cache_dir__unstage(char *path, size_t len, void **buf);
+
 #endif
