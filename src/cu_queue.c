@@ -72,9 +72,9 @@ struct cu_queue {
 	size_t nr_epochs;
 	pthread_mutex_t epoch_lock;	/* the epochs; libelf while opening */
 	/*
-	 * batch_cache__defer(): batches are packed when encoded and sealed,
-	 * in order, by workers with no batch to encode (the window full, or
-	 * none left: then while the caller goes on, until cu_queue__end()).
+	 * batch_cache__defer(): batches are packed when encoded and sealed
+	 * by workers with no batch to encode (the window full, or none left:
+	 * then while the caller goes on, until cu_queue__end()).
 	 */
 	bool defer;
 	size_t next_seal;
@@ -336,12 +336,13 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 	double t0 = stats__thread_cpu();
 	int i;
 
-	if (batch_probe__make(probe, q->env->batch_cache, dg, pack->cu_off,
-			      pack->nr_cus))
+	/* no digester (no memory): the pack only goes */
+	if (!dg || batch_probe__make(probe, q->env->batch_cache, dg,
+				     pack->cu_off, pack->nr_cus))
 		probe->ok = false;
 	cpu.digest = stats__thread_cpu() - t0;
 	if (probe->ok)
-		stored = !batch_cache__seal(q->env->batch_cache, probe, pack);
+		stored = !batch_pack__seal(pack, q->env->batch_cache, probe);
 	batch_pack__free(pack);
 	cpu.store = stats__thread_cpu() - t0 - cpu.digest;
 	/* as after encoding and merging: out of our RSS again */
@@ -353,7 +354,6 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 				     q->env->cu_side[i].size);
 
 	pthread_mutex_lock(&q->lock);
-	q->slots[j].packed = false;
 	q->sealing--;
 	pthread_cond_broadcast(&q->cond);
 	q->counts.stored += stored;
@@ -365,10 +365,14 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 
 /*
  * With q->lock held: the next work for a worker, a batch to encode (*@b)
- * or, with keys deferred, one to seal (*@seal).  False: none will come.
+ * or, with keys deferred, one to seal (*@seal): any batch encoded, so
+ * that a worker waiting for the window to move seals what it can.  False:
+ * none will come.
  */
 static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
 {
+	size_t k;
+
 	*b = *seal = SIZE_MAX;
 	for (;;) {
 		if (q->abort)
@@ -377,15 +381,18 @@ static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
 			*b = q->next++;
 			return true;
 		}
+		/* next_seal: the first batch not done, or packed */
 		while (q->next_seal < q->next && q->slots[q->next_seal].done &&
 		       !q->slots[q->next_seal].packed)
 			q->next_seal++;
-		if (q->next_seal < q->next && q->slots[q->next_seal].packed &&
-		    q->sealing < q->max_sealing) {
-			*seal = q->next_seal++;
-			q->sealing++;
-			return true;
-		}
+		for (k = q->next_seal;
+		     q->sealing < q->max_sealing && k < q->next; k++)
+			if (q->slots[k].packed) {
+				q->slots[k].packed = false;	/* taken */
+				q->sealing++;
+				*seal = k;
+				return true;
+			}
 		if (q->next >= q->nr_batches && q->next_seal >= q->nr_batches)
 			return false;
 		pthread_cond_wait(&q->cond, &q->lock);
@@ -418,8 +425,7 @@ static void *cu_queue__worker(void *arg)
 		}
 		pthread_mutex_unlock(&q->lock);
 		if (j != SIZE_MAX) {
-			if (dg)
-				cu_queue__seal(q, dg, &probe, j);
+			cu_queue__seal(q, dg, &probe, j);
 			continue;
 		}
 
@@ -429,11 +435,14 @@ static void *cu_queue__worker(void *arg)
 		if (dg && !q->defer)
 			hit = cu_queue__cached(q, dg, &probe, first, end, &frag,
 					       &cpu);
-		if (q->defer) {	/* for the pack: the epoch ends with the batch */
+		if (q->defer) {	/* the sealer may not read q->cus */
+			uint64_t next;
+
 			cu_queue__unit_offs(q, first, end, offs);
+			if (end < q->nr)
+				cu_queue__unit_offs(q, end, end + 1, &next);
 			q->slots[i].info_from = offs[0];
-			q->slots[i].info_to = end < q->nr ?
-					      dwarf_dieoffset(&q->cus[end]) :
+			q->slots[i].info_to = end < q->nr ? next :
 					      q->env->debug_info_size;
 		}
 		dies = hit ? NULL : cu_queue__batch_dies(q, i);
@@ -452,11 +461,13 @@ static void *cu_queue__worker(void *arg)
 				packed = !batch_cache__pack(q->env->batch_cache,
 							    offs, end - first,
 							    &frag, &pack) &&
-					 !batch_pack__stage(q->env->batch_cache,
-							    &pack);
+					 !batch_pack__stage(&pack,
+							    q->env->batch_cache);
 			else if (!err && probe.ok)
 				stored = !batch_cache__store(q->env->batch_cache,
 							     &probe, &frag);
+			if (!packed)	/* not staged: not kept in memory */
+				batch_pack__free(&pack);
 			cpu.store = stats__thread_cpu() - cpu.store;
 			if (q->env->opts->place_notes) {
 				/* they were for the store */
@@ -630,7 +641,7 @@ void cu_queue__end(struct cu_queue *q, bool abandon,
 	pthread_mutex_unlock(&q->lock);
 	for (i = 0; i < q->started; i++)
 		pthread_join(q->tids[i], NULL);
-	if (q->defer && q->counts.stored)
+	if (q->defer && q->counts.stored && !abandon)
 		batch_cache__mark(q->env->batch_cache);
 	if (counts)
 		*counts = q->counts;

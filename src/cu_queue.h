@@ -35,7 +35,8 @@ struct cu_queue;
  * @consume in order.  The workers may still be keying and storing batches
  * for the cache when this returns (batch_cache__defer()): *@q, which
  * cu_queue__end() waits for (@abandon: what is not started is dropped),
- * whatever this returned.  The DIEs at @cus are not read after this.
+ * whatever this returned.  After a success the DIEs at @cus are not read
+ * again; after a failure only until cu_queue__end().
  */
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		  int jobs, cu_consume_fn consume, void *arg,

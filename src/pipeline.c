@@ -579,12 +579,6 @@ static void pipeline__decided(void *ctx, const struct btf *btf,
 		h->user->decided(h->user->ctx, btf, syms, params, d);
 }
 
-/*
- * One run over PATH.  When a batch resolved a declaration whose name the
- * output defines twice, nothing is written and *CONFLICTS holds those
- * names (fwd_names.h).  With FIRST, a batch that outgrew its size there
- * stops the run: *OUTGROWN, and nothing said or written.
- */
 static void pipeline__cache_counts(struct stats *st,
 				   const struct cu_queue_counts *qc)
 {
@@ -594,6 +588,12 @@ static void pipeline__cache_counts(struct stats *st,
 	st->cache_cpu = qc->cpu;
 }
 
+/*
+ * One run over PATH.  When a batch resolved a declaration whose name the
+ * output defines twice, nothing is written and *CONFLICTS holds those
+ * names (fwd_names.h).  With FIRST, a batch that outgrew its size there
+ * stops the run: *OUTGROWN, and nothing said or written.
+ */
 static int pipeline__run_once(const char *path,
 			      const struct pipeline_opts *opts,
 			      struct stats *stp, struct key_set *conflicts,
@@ -833,9 +833,12 @@ static int pipeline__run_once(const char *path,
 	if (opts->stats_out)
 		*opts->stats_out = st;
 out:
-	/* before the DWARF and the CU DIEs the workers may still read go */
+	/*
+	 * Before what the workers may still read goes.  A run made again
+	 * (conflicts) stores this one's batches as a run without them would.
+	 */
 	if (queue) {
-		cu_queue__end(queue, true, &qc);
+		cu_queue__end(queue, err != 0, &qc);
 		pipeline__cache_counts(&st, &qc);
 	}
 	*stp = st;

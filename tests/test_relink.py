@@ -174,11 +174,13 @@ def test_relink_keys_after_encoding(ctx):
     assert run() == counts
     assert _kinds(cache) == kinds
     # a run that fails (a missing output directory) leaves no staged file
+    # and notes no family
     subprocess.run(["rm", "-rf", cache])
     p = ctx.run([ctx.bin, "-o", os.path.join(ctx.tmp, "no", "x.btf"), lib],
                 env=_env(cache))
     assert p.returncode == 1, p.stderr
-    assert not {"staged", "temporary"} & set(_kinds(cache)), _kinds(cache)
+    assert not {"staged", "temporary", "family"} & set(_kinds(cache)), \
+        _kinds(cache)
 
 
 def test_relink_damaged_entries(ctx):

@@ -21,7 +21,7 @@ struct batch_cache {
 	const struct encode_env *env;
 	const struct cache_dir *dir;
 	uint64_t key[2];	/* all but the CUs' digests */
-	uint64_t family[2];	/* key and the CUs' names: batch_cache__defer() */
+	uint64_t family[2];	/* batch_cache__family() */
 	bool defer;
 };
 
@@ -115,10 +115,10 @@ static void family_name(const struct batch_cache *bc, char *buf, size_t len)
 
 /*
  * What stays when a file of a build is edited and the binary linked again:
- * the key's options, and the first CU's name, directory and compiler (the
- * CUs' DIEs are not read here: libdw would keep every unit's
- * abbreviations).  Whether a run of this family stored batches decides
- * when keys are made.
+ * the key's options, and the first CU's name, directory and compiler
+ * (only the first CU's DIE is read: libdw would keep the abbreviations of
+ * every unit it reads).  Whether a run of this family stored batches
+ * decides when keys are made.
  */
 static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
 				size_t nr)
@@ -209,6 +209,7 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	for (i = 0; i < (size_t)o->nr_langs && i < MAX_LANGS; i++)
 		key_mix(bc->key, o->langs[i]);
 	/* which subprograms are candidates: in the CUs' digests */
+
 	batch_cache__family(bc, cus, nr_cus);
 	*out = bc;
 	return 0;
@@ -381,7 +382,7 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 	int err = -ENOMEM, i;
 
 	memset(out, 0, sizeof(*out));
-	if (!frag->btf || !nr_cus || nr_cus > BATCH_PACK_CUS)
+	if (!frag->btf || !nr_cus || nr_cus > BATCH_MAX_CUS)
 		return -EINVAL;
 	btf_raw = btf__raw_data(frag->btf, &btf_size);
 	if (!btf_raw)
@@ -403,7 +404,7 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 		if (cus__cu_of(cu_off, nr_cus, env, c->die_off, &e->cu,
 			       &e->die_off))
 			goto out;
-		func_addr[k] = c->addr;	/* and has_addr: batch_cache__seal() */
+		func_addr[k] = c->addr;	/* and has_addr: batch_pack__seal() */
 		if (str_out__add(&so, c->key, &e->key) ||
 		    str_out__add(&so, c->cu_name, &e->cu_name))
 			goto out_nomem;
@@ -513,7 +514,7 @@ out:
 	return err;
 }
 
-int batch_pack__stage(const struct batch_cache *bc, struct batch_pack *pack)
+int batch_pack__stage(struct batch_pack *pack, const struct batch_cache *bc)
 {
 	const void *parts[1] = { pack->buf };
 	size_t lens[1] = { pack->len };
@@ -530,9 +531,8 @@ int batch_pack__stage(const struct batch_cache *bc, struct batch_pack *pack)
 	return 0;
 }
 
-int batch_cache__seal(const struct batch_cache *bc,
-		      const struct batch_probe *probe,
-		      struct batch_pack *pack)
+int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
+		     const struct batch_probe *probe)
 {
 	struct batch_entry_hdr *h;
 	struct entry_func *ef;
@@ -611,7 +611,7 @@ int batch_cache__store(const struct batch_cache *bc,
 		return -EINVAL;
 	err = batch_cache__pack(bc, probe->cu_off, probe->nr_cus, frag, &pack);
 	if (!err)
-		err = batch_cache__seal(bc, probe, &pack);
+		err = batch_pack__seal(&pack, bc, probe);
 	batch_pack__free(&pack);
 	return err;
 }

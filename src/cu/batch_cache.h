@@ -62,20 +62,25 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 void batch_cache__free(struct batch_cache *bc);
 
 /*
- * Whether no run of this input's family (its build: the CUs' names, the
- * options) has stored batches here.  Then no batch can be read back, and
- * the CUs' digests, which make the keys, can wait until the batches are
- * encoded: batch_cache__pack() now, batch_cache__seal() when a core is
- * free.  batch_cache__mark() notes the family once batches are stored.
+ * Whether no run of this input's family (its build: the options, the
+ * first CU's name, directory and producer) has stored batches here.  Then
+ * no batch can be read back, and the CUs' digests, which make the keys,
+ * can wait until the batches are encoded: batch_cache__pack() and
+ * batch_pack__stage() then, batch_pack__seal() when a core is free.
+ * batch_cache__mark() notes the family after a run that stored batches.
  */
 bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
 
+/* The CUs of a batch the cache keeps at most (cu_queue.h: CU_BATCH) */
+#define BATCH_MAX_CUS	64
+
 /* One batch's key and the addresses of its CUs' DIEs, made by a worker. */
 struct batch_probe {
 	size_t nr_cus;
-	uint64_t cu_off[64];		/* in .debug_info */
-	size_t first_addr[65];		/* CU i's: addrs[first_addr[i] ..] */
+	uint64_t cu_off[BATCH_MAX_CUS];	/* in .debug_info */
+	/* CU i's: addrs[first_addr[i] .. first_addr[i + 1]) */
+	size_t first_addr[BATCH_MAX_CUS + 1];
 	struct die_addr *addrs;
 	size_t nr_addrs, cap_addrs;
 	uint64_t key[2];
@@ -106,25 +111,22 @@ int batch_cache__store(const struct batch_cache *bc,
  * @cu_off, which checks the addresses a hit would read, sets the key and
  * writes the entry under it.  0 or -errno; nothing fails the run.
  */
-#define BATCH_PACK_CUS	64
-
 struct batch_pack {
 	void *buf;		/* the entry as in the file, key not set */
 	char *staged;		/* or there (cache_dir__stage()) */
 	uint64_t sum;		/* staged: what it must read back as */
 	size_t len;
 	uint64_t *func_addr;	/* each function's address when encoded */
-	uint64_t cu_off[BATCH_PACK_CUS];
+	uint64_t cu_off[BATCH_MAX_CUS];
 	size_t nr_cus;
 };
 
 int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 		      size_t nr_cus, const struct cu_fragment *frag,
 		      struct batch_pack *out);
-int batch_pack__stage(const struct batch_cache *bc, struct batch_pack *pack);
-int batch_cache__seal(const struct batch_cache *bc,
-		      const struct batch_probe *probe,
-		      struct batch_pack *pack);
+int batch_pack__stage(struct batch_pack *pack, const struct batch_cache *bc);
+int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
+		     const struct batch_probe *probe);
 void batch_pack__free(struct batch_pack *pack);
 
 /*
