@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * src/cu/name_cache.c: each name's offset is the one btf__add_str() gives,
+ * by content (a module's CUs), by offset in .debug_str (a linked file's
+ * names) across the growth of its map, and by address for names outside
+ * .debug_str; "" and NULL are 0.  Prints "ok" and exits 0, else names the
+ * failed check and exits 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cu/name_cache.h"
+#include "check.h"
+
+#define NAMES	20000	/* past the first map's 2048 names */
+
+/* A .debug_str of NAMES names, "" first; @at[i]: where name i starts. */
+static char *make_str(size_t *size, size_t *at)
+{
+	char *s = malloc(NAMES * 16 + 1), *p = s;
+	int i;
+
+	*p++ = 0;
+	for (i = 0; i < NAMES; i++) {
+		at[i] = p - s;
+		p += sprintf(p, "name_%d", i % (NAMES / 2)) + 1;	/* twice */
+	}
+	*size = p - s;
+	return s;
+}
+
+static int check_cache(const char *name, bool by_content)
+{
+	static size_t at[NAMES];
+	size_t size;
+	char *str = make_str(&size, at), other[] = "elsewhere";
+	struct btf *btf = btf__new_empty();
+	struct name_cache c;
+	int round, i, off;
+
+	name_cache__init(&c, by_content, str, size);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < NAMES; i++) {
+			off = name_cache__off(&c, btf, str + at[i]);
+			CHECK(off > 0 && off == btf__find_str(btf, str + at[i]));
+		}
+		off = name_cache__off(&c, btf, other);
+		CHECK(off > 0 && !strcmp(btf__str_by_offset(btf, off), other));
+		CHECK(name_cache__off(&c, btf, str) == 0);
+		CHECK(name_cache__off(&c, btf, "") == 0);
+		CHECK(name_cache__off(&c, btf, NULL) == 0);
+	}
+	/* each name once in the BTF, though at two offsets of .debug_str */
+	CHECK(btf__find_str(btf, "name_0") == name_cache__off(&c, btf,
+							       str + at[0]));
+	name_cache__free(&c);
+	btf__free(btf);
+	free(str);
+	return 0;
+}
+
+int main(void)
+{
+	if (check_cache("by offset", false) || check_cache("by content", true))
+		return 1;
+	printf("ok\n");
+	return 0;
+}
