@@ -183,6 +183,86 @@ def test_relink_keys_after_encoding(ctx):
         _kinds(cache)
 
 
+def _edit_list(lib, out, cu, tag, name):
+    """LIB copied to OUT with one expression of the location list of CU's
+    DIE TAG NAME changed (its first register op names the next register):
+    DWARF 5, DW_FORM_sec_offset.  False when there is no such list."""
+    import importlib.util
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    from elfsections import sections
+    spec = importlib.util.spec_from_file_location(
+        "dwarf_edit", os.path.join(os.path.dirname(HERE), "scripts",
+                                   "dwarf-edit.py"))
+    de = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(de)
+    with open(lib, "rb") as f:
+        data = bytearray(f.read())
+    secs = sections(data)
+    info_off, info_size, _ = secs[".debug_info"]
+    abbrev_off, abbrev_size, _ = secs[".debug_abbrev"]
+    lists_off, lists_size, _ = secs[".debug_loclists"]
+    info = bytes(data[info_off:info_off + info_size])
+    abbrev = bytes(data[abbrev_off:abbrev_off + abbrev_size])
+    unit = de.cu_offsets(info)[cu]
+    for _, t, vals, _ in de.dies(info, abbrev, unit):
+        loc = vals.get(0x02)  # DW_AT_location
+        n = vals.get(0x03)
+        if t != tag or not loc or loc[0] != 0x17 or not n or \
+                data[info_off + n[2]:info_off + n[2] + len(name)] != name:
+            continue
+        at = lists_off + loc[1]
+        while data[at]:  # DW_LLE_end_of_list
+            kind, at = data[at], at + 1
+            if kind in (0x01,):  # base_addressx
+                _, at = de.uleb(data, at)
+                continue
+            if kind == 0x06:  # base_address
+                at += 8
+                continue
+            if kind in (0x02, 0x03, 0x04):
+                _, at = de.uleb(data, at)
+                _, at = de.uleb(data, at)
+            elif kind == 0x07:
+                at += 16
+            elif kind == 0x08:
+                at += 8
+                _, at = de.uleb(data, at)
+            elif kind != 0x05:
+                return False
+            size, at = de.uleb(data, at)
+            op = data[at]
+            if size and (0x50 <= op < 0x6f or 0x70 <= op < 0x8f):
+                data[at] = op + 1
+                with open(out, "wb") as f:
+                    f.write(data)
+                return True
+            at += size
+    return False
+
+
+def test_relink_local_lists(ctx):
+    """What a local variable's location list says is not read by the
+    encoding (it takes only a global's address), so the digest leaves it
+    out: a copy where one says otherwise encodes to the same bytes and
+    every batch is read back.  A parameter's list is read: the same change
+    to one re-encodes its batch."""
+    cache = os.path.join(ctx.tmp, "cache")
+    lib = _lib(ctx, "gcc", 5, "base")
+    want = _want(ctx, lib)
+    got, reused = _encode(ctx, lib, cache)
+    assert got == want and reused == 0
+    local = os.path.join(ctx.tmp, "local.so")
+    assert _edit_list(lib, local, 40, 0x34, b"r\0"), "no list of r in CU 40"
+    assert _want(ctx, local) == want
+    got, reused = _encode(ctx, local, cache)
+    assert got == want and reused == NR_BATCHES, reused
+    param = os.path.join(ctx.tmp, "param.so")
+    assert _edit_list(lib, param, 40, 0x05, b"k\0"), "no list of k in CU 40"
+    got, reused = _encode(ctx, param, cache)
+    assert got == _want(ctx, param) and reused == NR_BATCHES - 1, reused
+
+
 def test_relink_damaged_entries(ctx):
     """A damaged entry is ignored and stored again; the output stays the
     bytes of a run without cache."""

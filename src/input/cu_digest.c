@@ -179,6 +179,17 @@ static bool offset_unread(unsigned int name)
 }
 
 /*
+ * A variable's location list: a local's (a global's is an expression).
+ * The encoder takes only an expression's address (cu_vars.c), so what the
+ * list says is not read: leaving it out spares a tenth of the digest.
+ */
+static bool var_list(const struct abbrev_decl *decl,
+		     const struct abbrev_attr *at)
+{
+	return decl->tag == DW_TAG_variable && at->name == DW_AT_location;
+}
+
+/*
  * Values of no meaning to any encoding, moved by a relink: skipped (their
  * attribute is in the declaration's hash).  Not a subprogram's low_pc,
  * which is kept aside (attr_read()).
@@ -190,7 +201,8 @@ static int skip_size(const struct abbrev_decl *decl,
 	if (at->form == DW_FORM_addr &&
 	    !(at->name == DW_AT_low_pc && decl->tag == DW_TAG_subprogram))
 		return addr_size;
-	if (at->form == DW_FORM_sec_offset && offset_unread(at->name))
+	if (at->form == DW_FORM_sec_offset &&
+	    (offset_unread(at->name) || var_list(decl, at)))
 		return off_size;
 	return 0;
 }
@@ -1007,16 +1019,16 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 	case DW_FORM_strx3: case DW_FORM_strx4:
 		return strx_feed(w, v);
 	case DW_FORM_sec_offset:
-		if (at->name == DW_AT_location)
+		if (at->name == DW_AT_location && !var_list(decl, at))
 			return loclist_feed(w, v);
-		if (!offset_unread(at->name))
+		if (!offset_unread(at->name) && !var_list(decl, at))
 			return -EOPNOTSUPP;
 		feed(w, 0);
 		return 0;
 	case DW_FORM_loclistx:
-		if (at->name == DW_AT_location)
+		if (at->name == DW_AT_location && !var_list(decl, at))
 			return loclistx_feed(w, v);
-		if (!offset_unread(at->name))
+		if (!offset_unread(at->name) && !var_list(decl, at))
 			return -EOPNOTSUPP;
 		feed(w, 0);
 		return 0;
