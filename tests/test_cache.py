@@ -265,3 +265,10 @@ def test_cache_checked_beyond_checksum(ctx):
         f.write(data)
     got, hit = _run(ctx, base, objs[0], out, cache)
     assert got == want and not hit
+
+
+def test_cache_staged_entries(ctx):
+    """Staged entries (the first run's batches, before their keys): read
+    back whole and removed; grown, cut short or gone is an error
+    (tests/unit/test_cache_stage.c under ASan and UBSan)."""
+    ctx.unit("test_cache_stage", ["lib/cache_dir.c"])
