@@ -173,3 +173,11 @@ def test_target_pointer_sizes(ctx):
         if got != want:
             raise AssertionError("%s:\n got  %s\n want %s"
                                  % (target, got, want))
+
+
+def test_elf_input_symbol_sort(ctx):
+    """The symbol index's sort by name and address (radix on 8-byte
+    chunks): elf_sym__cmp()'s order, stable (tests/unit/test_symtab_sort.c
+    under ASan and UBSan)."""
+    ctx.unit("test_symtab_sort", ["lib/grow.c", "input/elf_file.c"],
+             ["-lelf"])

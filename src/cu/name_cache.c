@@ -113,7 +113,7 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 		return 0;
 	if (c->by_content)
 		return name_cache__by_content(c, btf, s);
-	if (s >= c->str && s < c->str + c->str_size)
+	if (c->str && s >= c->str && s < c->str + c->str_size)
 		return name_cache__by_str_off(c, btf, s);
 	return name_cache__by_address(c, btf, s);
 }

@@ -5,6 +5,7 @@
  * elf_file does.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,37 +47,126 @@ static uint64_t name_prefix(const char *name)
 	return v;
 }
 
-static int sym_ord__cmp(const void *a, const void *b)
+/* Names from byte @at on, then addresses. */
+static int sym_ord__cmp_rest(const struct sym_ord *x, const struct sym_ord *y,
+			     size_t at)
 {
-	const struct sym_ord *x = a, *y = b;
+	int c = strcmp(x->sym->name + at, y->sym->name + at);
 
-	if (x->prefix != y->prefix)
-		return x->prefix < y->prefix ? -1 : 1;
-	/* equal prefixes without a NUL in them: the rest decides */
-	if (x->prefix & 0xff) {
-		int c = strcmp(x->sym->name + 8, y->sym->name + 8);
-
-		if (c)
-			return c;
-	}
+	if (c)
+		return c;
 	if (x->sym->addr != y->sym->addr)
 		return x->sym->addr < y->sym->addr ? -1 : 1;
 	return 0;
 }
 
+#define BY_PREFIX	0
+#define BY_ADDR		SIZE_MAX
+
+/*
+ * Stable merge sort of @a[0 .. @n), @tmp as large: by prefix (BY_PREFIX),
+ * by address (BY_ADDR: the names are equal), or by name from byte @at on
+ * (which all have) and then address.
+ */
+static void sym_ord__msort(struct sym_ord *a, struct sym_ord *tmp, size_t n,
+			   size_t at)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sym_ord__msort(a, tmp, h, at);
+	sym_ord__msort(a + h, tmp, n - h, at);
+	while (i < h && j < n)
+		tmp[k++] = (at == BY_PREFIX ? a[j].prefix < a[i].prefix :
+			    at == BY_ADDR ? a[j].sym->addr < a[i].sym->addr :
+			    sym_ord__cmp_rest(&a[j], &a[i], at) < 0) ?
+			   a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	memcpy(a, tmp, k * sizeof(*a));
+}
+
+#define SORT_LEVELS	8	/* of 8 bytes; then strcmp(): bounded recursion */
+
+/* Stable LSD radix sort by the prefixes, a byte a pass. */
+static void sym_ord__radix(struct sym_ord *a, struct sym_ord *tmp, size_t n)
+{
+	struct sym_ord *src = a, *dst = tmp, *t;
+	size_t count[256], i, sum;
+	int shift;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i].prefix >> shift & 0xff]++;
+		if (count[src[0].prefix >> shift & 0xff] == n)
+			continue;	/* the same byte in all */
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[src[i].prefix >> shift & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
+ * Sort @a (prefixes: the names' bytes from @at) as sym_ord__cmp() would,
+ * stable: by those 8 bytes, then each run that shares them by the next 8
+ * (kernel names share long prefixes: "__pfx_", "__x64_sys_"), and names
+ * that ended by address.
+ */
+static void sym_ord__sort(struct sym_ord *a, struct sym_ord *tmp, size_t n,
+			  size_t at)
+{
+	size_t i, j, k;
+
+	if (n < 64)
+		sym_ord__msort(a, tmp, n, BY_PREFIX);
+	else
+		sym_ord__radix(a, tmp, n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].prefix == a[i].prefix; j++)
+			;
+		if (j - i < 2)
+			continue;
+		if (!(a[i].prefix & 0xff)) {	/* the names ended: equal */
+			sym_ord__msort(a + i, tmp, j - i, BY_ADDR);
+			continue;
+		}
+		if (at >= SORT_LEVELS * 8) {	/* long: the rest compared */
+			sym_ord__msort(a + i, tmp, j - i, at + 8);
+			continue;
+		}
+		for (k = i; k < j; k++)
+			a[k].prefix = name_prefix(a[k].sym->name + at + 8);
+		sym_ord__sort(a + i, tmp, j - i, at + 8);
+	}
+}
+
 /* Sort @syms by name, then address: what elf_sym__cmp() says, faster. */
 static int elf_syms__sort(struct elf_sym *syms, size_t n)
 {
-	struct sym_ord *ord;
+	struct sym_ord *ord, *tmp;
 	struct elf_sym *out;
 	size_t i;
 
 	if (n < 2)
 		return 0;
 	ord = malloc(n * sizeof(*ord));
+	tmp = malloc(n * sizeof(*tmp));
 	out = malloc(n * sizeof(*out));
-	if (!ord || !out) {
+	if (!ord || !tmp || !out) {
 		free(ord);
+		free(tmp);
 		free(out);
 		return -ENOMEM;
 	}
@@ -84,11 +174,12 @@ static int elf_syms__sort(struct elf_sym *syms, size_t n)
 		ord[i].prefix = name_prefix(syms[i].name);
 		ord[i].sym = &syms[i];
 	}
-	qsort(ord, n, sizeof(*ord), sym_ord__cmp);
+	sym_ord__sort(ord, tmp, n, 0);
 	for (i = 0; i < n; i++)
 		out[i] = *ord[i].sym;
 	memcpy(syms, out, n * sizeof(*out));
 	free(ord);
+	free(tmp);
 	free(out);
 	return 0;
 }

@@ -3,7 +3,7 @@
  * src/cu/name_cache.c: each name's offset is the one btf__add_str() gives,
  * by content (a module's CUs), by offset in .debug_str (a linked file's
  * names) across the growth of its map, and by address for names outside
- * .debug_str; "" and NULL are 0.  Prints "ok" and exits 0, else names the
+ * .debug_str or without one; "" and NULL are 0.  Prints "ok" and exits 0, else names the
  * failed check and exits 1.
  */
 #include <stdio.h>
@@ -61,9 +61,29 @@ static int check_cache(const char *name, bool by_content)
 	return 0;
 }
 
+/* No .debug_str (names inline, or none found): all by address. */
+static int check_no_str(void)
+{
+	const char *name = "no .debug_str";
+	static char a[] = "alpha", b[] = "beta", a2[] = "alpha";
+	struct btf *btf = btf__new_empty();
+	struct name_cache c;
+	int off;
+
+	name_cache__init(&c, false, NULL, 0);
+	off = name_cache__off(&c, btf, a);
+	CHECK(off > 0 && off == name_cache__off(&c, btf, a));
+	CHECK(name_cache__off(&c, btf, a2) == off);
+	CHECK(name_cache__off(&c, btf, b) == btf__find_str(btf, "beta"));
+	name_cache__free(&c);
+	btf__free(btf);
+	return 0;
+}
+
 int main(void)
 {
-	if (check_cache("by offset", false) || check_cache("by content", true))
+	if (check_cache("by offset", false) || check_cache("by content", true) ||
+	    check_no_str())
 		return 1;
 	printf("ok\n");
 	return 0;
