@@ -28,12 +28,12 @@ static int elf_sym__cmp(const void *a, const void *b)
 
 /*
  * Sorting by name is most of the time the index takes (three sorts of
- * 100 k symbols on a vmlinux, before any worker can start): comparing the
- * first 8 bytes as one integer first makes each comparison a few
- * instructions, and strcmp() runs only for names sharing that prefix.
+ * 100 k symbols on a vmlinux, before any worker can start), and kernel
+ * names share long prefixes, so comparisons of whole names each read two
+ * cold strings: the names are sorted by 8 bytes at a time, as integers.
  */
 struct sym_ord {
-	uint64_t prefix;	/* the first 8 bytes, big-endian, NUL-padded */
+	uint64_t prefix;	/* 8 bytes of the name, big-endian, NUL-padded */
 	const struct elf_sym *sym;
 };
 
@@ -119,10 +119,9 @@ static void sym_ord__radix(struct sym_ord *a, struct sym_ord *tmp, size_t n)
 }
 
 /*
- * Sort @a (prefixes: the names' bytes from @at) as sym_ord__cmp() would,
+ * Sort @a (prefixes: the names' bytes from @at) as elf_sym__cmp() would,
  * stable: by those 8 bytes, then each run that shares them by the next 8
- * (kernel names share long prefixes: "__pfx_", "__x64_sys_"), and names
- * that ended by address.
+ * ("__pfx_", "__x64_sys_"), and names that ended by address.
  */
 static void sym_ord__sort(struct sym_ord *a, struct sym_ord *tmp, size_t n,
 			  size_t at)
