@@ -747,6 +747,12 @@ static int pipeline__run_once(const char *path,
 			dwarf_end(alt_dw);
 		alt_dw = NULL;
 		malloc_trim(0);
+		/* read again only by the stores still going (their digests) */
+		if (env.sects.str)
+			elf_file__drop_pages(env.sects.str, env.sects.str_size);
+		if (env.sects.abbrev)
+			elf_file__drop_pages(env.sects.abbrev,
+					     env.sects.abbrev_size);
 	}
 	stats__phase_end(&st, PHASE_ENCODE);
 	st.merge_serial += cons.busy;
@@ -824,6 +830,11 @@ static int pipeline__run_once(const char *path,
 	if (!err && hear.verbose && !fflush(hear.verbose))
 		fwrite(verbose_buf, 1, verbose_len, stdout);
 	stats__phase_end(&st, PHASE_WRITE);
+	/* written: the BTF goes before waiting for the stores still going */
+	if (btf != m->acc.btf)
+		btf__free(btf);
+	btf = NULL;
+	merge_state__free(m);
 	cu_queue__end(queue, err != 0, &qc);
 	queue = NULL;
 	pipeline__cache_counts(&st, &qc);
