@@ -72,26 +72,39 @@ static void features__clear(struct encode_opts *o)
 	o->true_signature = false;
 }
 
-void features__set_default(struct encode_opts *o)
+/* The default set on, on top of what is on already. */
+static void features__enable_default(struct encode_opts *o)
 {
 	size_t i;
 
-	features__clear(o);
 	for (i = 0; i < NR_FEATURES; i++)
 		if (features[i].is_default)
 			features[i].enable(o);
 }
 
-int features__parse(const char *list, bool strict, struct encode_opts *o)
+void features__set_default(struct encode_opts *o)
+{
+	features__clear(o);
+	features__enable_default(o);
+}
+
+int features__parse(const char *list, bool strict, bool *seen,
+		    struct encode_opts *o)
 {
 	char *copy, *tok, *save = NULL;
 	size_t i;
 
-	if (*list == '+') {
-		features__set_default(o);
-		list++;
-	} else {
+	/*
+	 * Kernel builds pass several lists (7.x: the default names, then
+	 * "attributes", then "layout"): like pahole, only the first one
+	 * turns everything off, and each adds its features.
+	 */
+	if (!*seen)
 		features__clear(o);
+	*seen = true;
+	if (*list == '+') {
+		features__enable_default(o);
+		list++;
 	}
 	copy = strdup(list);
 	if (!copy)
@@ -99,7 +112,7 @@ int features__parse(const char *list, bool strict, struct encode_opts *o)
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "default")) {
-			features__set_default(o);
+			features__enable_default(o);
 			continue;
 		}
 		for (i = 0; i < NR_FEATURES; i++)

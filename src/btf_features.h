@@ -15,12 +15,15 @@
 void features__set_default(struct encode_opts *o);
 
 /*
- * Apply a --btf_features list: the listed features on, all others off;
- * "default" stands for the default set, a leading '+' adds the list to it.
- * Unknown or unsupported names are ignored (pahole: left for future
- * features), or an error with @strict.  Returns 0 or -EINVAL.
+ * Apply a --btf_features list: the listed features on.  The first list
+ * (*@seen false; it is then set) first turns every feature off, later ones
+ * add to it, as pahole's do.  "default" stands for the default set, a
+ * leading '+' adds the list to it.  Unknown or unsupported names are
+ * ignored (pahole: left for future features), or an error with @strict.
+ * Returns 0 or -EINVAL.
  */
-int features__parse(const char *list, bool strict, struct encode_opts *o);
+int features__parse(const char *list, bool strict, bool *seen,
+		    struct encode_opts *o);
 
 /* The names --supported_btf_features prints, comma separated. */
 void features__print_supported(FILE *f);

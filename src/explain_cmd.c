@@ -80,6 +80,7 @@ int explain_cmd__main(int argc, char **argv)
 	struct stats st = { 0 };
 	struct key_set names = { 0 };
 	char *end;
+	bool features_seen = false;
 	int c, err, n;
 
 	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
@@ -97,7 +98,8 @@ int explain_cmd__main(int argc, char **argv)
 			base_path = optarg;
 			break;
 		case OPT_FEATURES:
-			if (features__parse(optarg, false, &opts.enc))
+			if (features__parse(optarg, false, &features_seen,
+					    &opts.enc))
 				return 2;
 			break;
 		case 'j':

@@ -470,7 +470,7 @@ int main(int argc, char **argv)
 	const char *cache_path = NULL;
 	bool no_cache = false;
 	struct cache_dir cache;
-	bool relocate = false, out_dir;
+	bool relocate = false, out_dir, features_seen = false;
 	struct stat st;
 	int c, err;
 
@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 		case OPT_FEATURES:
 		case OPT_FEATURES_STRICT:
 			if (features__parse(optarg, c == OPT_FEATURES_STRICT,
-					    &opts.enc))
+					    &features_seen, &opts.enc))
 				return 2;
 			break;
 		case OPT_SUPPORTED:
@@ -528,9 +528,14 @@ int main(int argc, char **argv)
 		case OPT_GEN_FLOATS:
 			opts.enc.gen_floats = true;
 			break;
-		case OPT_GEN_ALL:
-			features__parse("+reproducible_build", false, &opts.enc);
+		case OPT_GEN_ALL: {
+			/* as pahole: on top, and a later list still starts over */
+			bool on_top = true;
+
+			features__parse("+reproducible_build", false, &on_top,
+					&opts.enc);
 			break;
+		}
 		case OPT_INCONSISTENT:
 			opts.enc.consistent_func = true;
 			break;

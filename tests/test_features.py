@@ -43,6 +43,23 @@ def test_features_default_is_default(ctx):
         raise AssertionError("default sets differ")
 
 
+def test_features_lists_add_up(ctx):
+    # Linux 7.x passes three lists (the default names, "attributes",
+    # "layout"): as in pahole, the first turns the rest off, later ones add.
+    obj = ctx.fixture("types_enums", "gcc", 5)
+    one = _encode(ctx, obj, ["enum64", "float"], "one")
+    out = os.path.join(ctx.tmp, "two.btf")
+    p = ctx.run([ctx.bin, "--btf_features=enum64", "--btf_features=float",
+                 "-o", out, obj])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    two = btfparse.render(ctx.btf(out))
+    if two != one or not any(ln.startswith("enum64 ") for ln in two):
+        raise AssertionError("two lists: %s" % sorted(set(two) ^ set(one)))
+    if _encode(ctx, obj, ["float"], "last") == one:
+        raise AssertionError("the fixture does not tell the lists apart")
+
+
 def test_feature_float(ctx):
     off, on = _off_on(ctx, ctx.fixture("types_base", "gcc", 5), "float")
     if "float double size=8" not in on:
