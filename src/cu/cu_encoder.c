@@ -110,6 +110,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	free(ctx.nodes);
 	free(ctx.members);
 	free(ctx.scratch);
+	free(ctx.dims);
 	free(ctx.node_offs);
 	free(ctx.node_hash);
 	free(ctx.subprogs);

@@ -41,8 +41,14 @@ struct cu_node {
 	Dwarf_Die die;
 	uint32_t first_member;	/* composites: into cu_ctx.members */
 	uint32_t nr_members;
-	uint32_t id;		/* for a tagged pointer: the PTR, after its tags */
-	uint16_t nr_tags;	/* btf_type_tag annotations of a pointer */
+	/*
+	 * Some DIEs give several BTF types, the DIE's own last: a pointer's
+	 * btf_type_tag annotations come before its PTR, the inner dimensions
+	 * of a multi-dimensional array before its outer ARRAY.  id is the
+	 * last one's, the one references point to.
+	 */
+	uint32_t id;
+	uint16_t nr_before;	/* the types emitted before id */
 	uint8_t kind;
 	uint8_t state;
 };
@@ -190,6 +196,8 @@ struct cu_ctx {
 	 */
 	Dwarf_Die *members, *scratch;
 	size_t nr_members, cap_members, nr_scratch, cap_scratch;
+	uint32_t *dims;		/* an array's element counts, while emitting it */
+	size_t cap_dims;
 	uint32_t *node_hash;	/* open addressing: node key -> node + 1 */
 	size_t hash_mask;
 	/*

@@ -79,6 +79,29 @@ static uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
 	return key;
 }
 
+/* The number of dimensions (subranges) of array @die, or -errno. */
+static int cu_ctx__array_dims(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+	int ret, dims = 0;
+
+	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
+	while (ret == 0) {
+		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_subrange_type &&
+		    ++dims > UINT16_MAX) {
+			cu_err(ctx, die, "array of more than %d dimensions",
+			       UINT16_MAX);
+			return -E2BIG;
+		}
+		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+	}
+	if (ret < 0) {
+		cu_err(ctx, die, "cannot read the array's subranges");
+		return -EINVAL;
+	}
+	return dims;
+}
+
 static int cu_ctx__index_nodes(struct cu_ctx *ctx);
 static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
 static int cu_ctx__pick_index_type(struct cu_ctx *ctx);
@@ -102,7 +125,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->kind = kind;
 	n->state = NODE_UNRESOLVED;
 	n->id = 0;
-	n->nr_tags = 0;
+	n->nr_before = 0;
 	n->first_member = 0;
 	n->nr_members = 0;
 	if (ctx->node_hash) {	/* a DIE of another unit, met late */
@@ -132,8 +155,19 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		}
 		if (nr_tags > UINT16_MAX)
 			return -E2BIG;
-		n->nr_tags = nr_tags;
+		n->nr_before = nr_tags;
 		ctx->next_id += nr_tags;
+	}
+	/* An array of N dimensions: N - 1 inner ARRAYs first. */
+	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
+		int dims = cu_ctx__array_dims(ctx, die);
+
+		if (dims < 0)
+			return dims;
+		if (dims > 1) {
+			n->nr_before = dims - 1;
+			ctx->next_id += dims - 1;
+		}
 	}
 	if (kind == NODE_TYPE) {
 		n->id = ctx->next_id++;
@@ -756,44 +790,51 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 
 static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 {
-	uint64_t nelems = 1;
-	uint32_t elem;
+	uint32_t elem, dims = 0, i;
 	Dwarf_Die child;
-	int ret, dims = 0, err;
+	int ret, id, err;
 
 	err = cu_ctx__type_ref(ctx, die, &elem);
 	if (err)
 		return err;
 	/*
-	 * Dimensions flattened into one count, as pahole does.  `x[0]` has an
-	 * upper bound of -1 or a count of 0, a flexible `x[]` neither: 0.
-	 * What does not fit BTF's 32-bit count is an error, not a wrap.
+	 * One ARRAY per dimension, the innermost (the last subrange) first,
+	 * as pahole 1.32 does: `int x[2][3]` is an ARRAY of 2 ARRAYs of 3
+	 * ints.  (pahole up to 1.31 multiplied the counts into one ARRAY.)
+	 * `x[0]` has an upper bound of -1 or a count of 0, a flexible `x[]`
+	 * neither: 0; no subrange at all is one dimension of 0.
 	 */
 	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		if (abbrev_cache__tag(&ctx->abbrevs, &child) == DW_TAG_subrange_type) {
 			Dwarf_Word count = 0, upper;
 
-			dims++;
 			if (die_udata(&child, DW_AT_upper_bound, &upper))
 				count = upper + 1;
 			else
 				die_udata(&child, DW_AT_count, &count);
-			if (count > UINT32_MAX ||
-			    (count && nelems > UINT32_MAX / count)) {
+			if (count > UINT32_MAX) {
 				cu_err(ctx, &child, "array count too large for BTF");
 				return -E2BIG;
 			}
-			nelems *= count;
+			if (grow_array((void **)&ctx->dims, &ctx->cap_dims,
+				       dims + 1, sizeof(*ctx->dims), 8))
+				return -ENOMEM;
+			ctx->dims[dims++] = count;
 		}
 		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 	}
 	if (ret < 0)
 		return -EINVAL;
 	if (!dims)
-		nelems = 0;
-	return btf__add_array(ctx->btf, ctx->index_type_id, elem,
-			      (uint32_t)nelems);
+		return btf__add_array(ctx->btf, ctx->index_type_id, elem, 0);
+	for (i = dims; i-- > 0; elem = id) {
+		id = btf__add_array(ctx->btf, ctx->index_type_id, elem,
+				    ctx->dims[i]);
+		if (id < 0)
+			return id;
+	}
+	return id;
 }
 
 static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
@@ -894,7 +935,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 		return err;
 	switch (tag) {
 	case DW_TAG_pointer_type:
-		if (ctx->nodes[idx].nr_tags)
+		if (ctx->nodes[idx].nr_before)
 			return cu_ctx__add_tagged_ptr(ctx, die, ref);
 		return btf__add_ptr(ctx->btf, ref);
 	case DW_TAG_const_type:
