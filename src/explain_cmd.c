@@ -39,13 +39,17 @@ static const char usage[] =
 "                        FILE is a module over BASE's BTF (as when encoding)\n"
 "  --btf_features=LIST   the features of the encoding run to explain\n"
 "                        (default: default, as when encoding)\n"
+"  --lang=LANG,...       only CUs of these languages, as when encoding\n"
+"  --lang_exclude=LANG,...\n"
+"                        all CUs but these languages'\n"
 "  -j N, --jobs=N        threads (default: all CPUs)\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0; 1 when a FUNC is neither a function nor a variable of\n"
 "FILE, or FILE cannot be read; 2 on a usage error.\n";
 
-enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES };
+enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES, OPT_LANG,
+       OPT_LANG_EXCLUDE };
 
 /* e_machine of PATH (register names), 0 when it cannot be read. */
 static int machine_of(const char *path)
@@ -68,6 +72,8 @@ int explain_cmd__main(int argc, char **argv)
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "btf_base", required_argument, NULL, OPT_BASE },
 		{ "btf_features", required_argument, NULL, OPT_FEATURES },
+		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -100,6 +106,13 @@ int explain_cmd__main(int argc, char **argv)
 		case OPT_FEATURES:
 			if (features__parse(optarg, false, &features_seen,
 					    &opts.enc))
+				return 2;
+			break;
+		case OPT_LANG:
+		case OPT_LANG_EXCLUDE:
+			if (features__parse_languages(optarg,
+						      c == OPT_LANG_EXCLUDE,
+						      &opts.enc))
 				return 2;
 			break;
 		case 'j':

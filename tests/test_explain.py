@@ -39,8 +39,8 @@ CASES = {
             "prototype per name, and attaching by name could hit either"]),
         ("shape", [
             "shape: left out: its prototypes differ",
-            "  why: the prototypes in funcs_multi_a.c and funcs_multi_b.c "
-            "differ: 1 parameter against 2; BTF has one prototype per "
+            "  why: the prototypes in funcs_multi_b.c and funcs_multi_a.c "
+            "differ: 2 parameters against 1; BTF has one prototype per "
             "name"]),
     ],
     "funcs_packed": [
@@ -244,7 +244,7 @@ def test_verbose_pahole_lines(ctx):
         "helper : skipping BTF encoding of function due to ambiguous "
         "address",
         "shape : skipping BTF encoding of function due to param count "
-        "mismatch; 1 params != 2 params",
+        "mismatch; 2 params != 1 params",
         "shape : skipping BTF encoding of function due to inconsistet "
         "prototype",
         "zz_dup : skipping BTF encoding of function due to ambiguous "
@@ -270,6 +270,18 @@ def test_explain_errors(ctx):
     before = sorted(os.listdir(os.path.dirname(prog)))
     ctx.run([ctx.bin, "explain", "--all", prog])
     assert sorted(os.listdir(os.path.dirname(prog))) == before
+    # The encoding run's --lang_exclude (kbuild's "rust"): C is still
+    # read; all its languages excluded, the function is not there.
+    p = ctx.run([ctx.bin, "explain", "--lang_exclude=rust", prog,
+                 "basic_global"])
+    assert p.returncode == 0 and "basic_global: encoded" in p.stdout, \
+        p.stdout + p.stderr
+    p = ctx.run([ctx.bin, "explain", "--lang_exclude=c11,c99,c89,c,c17",
+                 prog, "basic_global"])
+    assert p.returncode == 1 and "basic_global: not found" in p.stdout, \
+        p.stdout + p.stderr
+    p = ctx.run([ctx.bin, "explain", "--lang=klingon", prog])
+    assert p.returncode == 2 and "klingon" in p.stderr, p.stderr
 
 
 def test_explain_variables(ctx):

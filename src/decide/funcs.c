@@ -19,7 +19,13 @@
 
 #define MATCH_DEPTH	64
 
-/* Candidates by key, then in CU order (the order they came in). */
+/*
+ * Candidates by key, then those with code (an address) before those
+ * without, then in CU order (the order they came in).  pahole 1.32 compares
+ * a key's prototypes in that order, which names the pair that differ in
+ * --verbose: the first candidate with code against the first that
+ * disagrees with it.
+ */
 static int cand_ptr__cmp(const void *a, const void *b)
 {
 	struct func_cand *const *x = a, *const *y = b;
@@ -27,6 +33,8 @@ static int cand_ptr__cmp(const void *a, const void *b)
 
 	if (c)
 		return c;
+	if (!(*x)->addr != !(*y)->addr)
+		return (*x)->addr ? -1 : 1;
 	return *x < *y ? -1 : *x > *y;
 }
 
@@ -38,8 +46,7 @@ static int u64__cmp(const void *a, const void *b)
 }
 
 /*
- * @cands by key, then in CU order (the order they came in), into
- * @sorted.  The symbol index holds the keys in strcmp() order, once each:
+ * @cands in cand_ptr__cmp()'s order, into @sorted.  The symbol index holds the keys in strcmp() order, once each:
  * a key's place there sorts as its name, and a sort of integers is many
  * times cheaper than one of names that share long prefixes.
  */
@@ -56,7 +63,7 @@ static int cands__sort(const struct elf_symtab *syms,
 		const struct elf_func_key *k =
 			elf_symtab__find_key(syms, cands[i].key);
 
-		if (!k || k->key != cands[i].key || nr > UINT32_MAX) {
+		if (!k || k->key != cands[i].key || nr > INT32_MAX) {
 			/* not the index's own key: by name then */
 			free(ord);
 			for (i = 0; i < nr; i++)
@@ -64,11 +71,12 @@ static int cands__sort(const struct elf_symtab *syms,
 			qsort(sorted, nr, sizeof(*sorted), cand_ptr__cmp);
 			return 0;
 		}
-		ord[i] = (uint64_t)(k - syms->keys) << 32 | i;
+		ord[i] = (uint64_t)(k - syms->keys) << 32 |
+			 (uint64_t)!cands[i].addr << 31 | i;
 	}
 	qsort(ord, nr, sizeof(*ord), u64__cmp);
 	for (i = 0; i < nr; i++)
-		sorted[i] = &cands[(uint32_t)ord[i]];
+		sorted[i] = &cands[(uint32_t)ord[i] & INT32_MAX];
 	free(ord);
 	return 0;
 }
@@ -296,10 +304,10 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 		}
 	}
 	/*
-	 * true_signature: the first candidate (in CU order) that is the
-	 * code of a clone symbol, with its parameters where the ABI puts
-	 * them, is that clone, whatever the other candidates say.  A
-	 * candidate's flags include those of the ones before it.
+	 * true_signature: the first candidate (in cand_ptr__cmp() order)
+	 * that is the code of a clone symbol, with its parameters where the
+	 * ABI puts them, is that clone, whatever the other candidates say.
+	 * A candidate's flags include those of the ones before it.
 	 */
 	for (i = 0; opts->true_signature && i < n; i++) {
 		const char *clone = elf_symtab__sym_at(st, k, g[i]->addr, SYM_CLONE);

@@ -435,7 +435,8 @@ static void explain__text(struct explain *e, const struct btf *btf,
 	fprintf(f, "  why: ");
 	explain__why(e, f, btf, st, params, d);
 	explain__also(f, d, false);
-	fprintf(f, "\n  candidates (%zu, in CU order):\n", d->nr);
+	fprintf(f, "\n  candidates (%zu, those with code first, in CU order):\n",
+		d->nr);
 	for (i = 0; i < d->nr && i < MAX_LISTED; i++) {
 		const struct func_cand *c = d->cands[i];
 		char *p = explain__proto(e, btf, params, c, c->key);
