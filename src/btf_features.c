@@ -33,6 +33,12 @@ static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
 static void f_layout(struct encode_opts *o) { o->layout = true; }
 static void f_attributes(struct encode_opts *o) { o->attributes = true; }
 static void f_true_sig(struct encode_opts *o) { o->true_signature = true; }
+/*
+ * pahole 1.32 then reads all CUs as one, for DWARF that refers across CUs
+ * (Rust's); we resolve such references in any case.  Its output means the
+ * same with it or without (checked on Linux 7.2): nothing to do.
+ */
+static void f_cu_merging(struct encode_opts *o) { (void)o; }
 
 static const struct feature features[] = {
 	{ "encode_force", true, f_force },
@@ -44,13 +50,18 @@ static const struct feature features[] = {
 	{ "optimized_func", true, f_optimized },
 	{ "consistent_func", true, f_consistent },
 	{ "decl_tag_kfuncs", true, f_kfuncs },
-	/* in pahole 1.31's order: --supported_btf_features prints the same */
+	/*
+	 * In pahole 1.32's order: --supported_btf_features prints the same.
+	 * It lists layout only when its libbpf has btf__new_empty_opts()
+	 * (Debian's 1.7 has not); we write the layout section ourselves.
+	 */
 	{ "reproducible_build", false, f_reproducible },
 	{ "distilled_base", false, f_distilled },
 	{ "global_var", false, f_global_var },
 	{ "attributes", false, f_attributes },
 	{ "true_signature", false, f_true_sig },
 	{ "layout", false, f_layout },
+	{ "force_cu_merging", false, f_cu_merging },
 };
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))

@@ -139,7 +139,7 @@ enum {
 };
 
 /* The pahole release whose options and default BTF we match. */
-#define PAHOLE_COMPAT_VERSION "1.31"
+#define PAHOLE_COMPAT_VERSION "1.32"
 
 static bool run_as_pahole(const char *argv0)
 {

@@ -60,6 +60,21 @@ def test_features_lists_add_up(ctx):
         raise AssertionError("the fixture does not tell the lists apart")
 
 
+def test_feature_force_cu_merging(ctx):
+    # pahole 1.32's force_cu_merging reads all CUs as one: known, no
+    # warning, and the same bytes (cross-CU references resolve anyway).
+    obj = ctx.link("funcs_basic", "gcc", 5)
+    outs = []
+    for feats in ("default", "default,force_cu_merging"):
+        out = os.path.join(ctx.tmp, "%d.btf" % len(outs))
+        p = ctx.run([ctx.bin, "--btf_features=" + feats, "-o", out, obj])
+        if p.returncode != 0 or p.stderr:
+            raise AssertionError("%s: %s" % (feats, p.stderr))
+        outs.append(open(out, "rb").read())
+    if outs[0] != outs[1]:
+        raise AssertionError("force_cu_merging changed the output")
+
+
 def test_feature_float(ctx):
     off, on = _off_on(ctx, ctx.fixture("types_base", "gcc", 5), "float")
     if "float double size=8" not in on:
@@ -151,10 +166,11 @@ def test_feature_attributes(ctx):
 def test_features_strict_and_supported(ctx):
     p = ctx.run([ctx.bin, "--supported_btf_features"])
     names = p.stdout.strip().split(",")
-    # what pahole 1.31 prints, in its order (scripts may compare it)
+    # what pahole 1.32 prints, in its order (scripts may compare it), and
+    # layout, which it lists when its libbpf can write it
     if p.returncode != 0 or names != DEFAULT + [
             "reproducible_build", "distilled_base", "global_var",
-            "attributes", "true_signature", "layout"]:
+            "attributes", "true_signature", "layout", "force_cu_merging"]:
         raise AssertionError("supported: %s" % p.stdout)
     obj = ctx.fixture("types_base", "gcc", 5)
     out = os.path.join(ctx.tmp, "x.btf")

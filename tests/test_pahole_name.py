@@ -65,7 +65,7 @@ def test_pahole_name_encodes(ctx):
     pahole, ours, real, fake, f = _setup(ctx)
     env = dict(os.environ, PATH=ours + ":" + real + ":" + os.environ["PATH"])
     p = ctx.run([pahole, "--version"], env=env)
-    assert p.returncode == 0 and p.stdout == "v1.31\n", p
+    assert p.returncode == 0 and p.stdout == "v1.32\n", p
     out = os.path.join(ctx.tmp, "t.btf")
     p = ctx.run([pahole, "-J", "--btf_encode_detached=" + out, f], env=env)
     assert p.returncode == 0 and os.path.getsize(out) > 0, p
