@@ -148,6 +148,10 @@ class BtfWriter:
     def typedef(self, name, t):
         return self.add(8, name, size_type=t)
 
+    def array(self, t, index, nelems):
+        return self.add(3, extra=struct.pack(self.e + "III", t, index,
+                                             nelems))
+
     def struct(self, name, size, members, kflag=0):
         extra = b"".join(struct.pack(self.e + "III", self.name(n), t, off)
                          for n, t, off in members)
@@ -498,6 +502,32 @@ def test_old_bitfield_and_enum64(ctx):
                  "{ NEG = -1, HUGE = 1099511627776 }"):
         if want not in _lines(p):
             raise AssertionError(f"missing {want!r}:\n{p.stdout}")
+
+
+def test_flat_arrays(ctx):
+    # pahole 1.32 writes int[2][3] as an ARRAY of ARRAYs, pahole up to
+    # 1.31 (and Debian's 6.x kernels' .BTF) as int[6]: --flat-arrays
+    # compares them as one, and only then; a typedef still separates.
+    blobs = []
+    for nested in (True, False):
+        w = BtfWriter()
+        i = w.int("int", 4)
+        if nested:
+            grid = w.array(w.array(i, i, 3), i, 2)
+        else:
+            grid = w.array(i, i, 6)
+        row = w.typedef("row_t", w.array(i, i, 3))
+        w.struct("s", 48, [("grid", grid, 0), ("rows", w.array(row, i, 2),
+                                                192)])
+        blobs.append(w.write(ctx, "%s.btf" % nested))
+    p = _diff(ctx, *blobs)
+    _expect(p, 1)
+    if "~ struct s" not in _lines(p):
+        raise AssertionError(p.stdout)
+    p = _diff(ctx, "--flat-arrays", *blobs)
+    _expect(p, 0)
+    p = _diff(ctx, "--flat-arrays", blobs[0], blobs[0])
+    _expect(p, 0)
 
 
 def _malformed(ctx, name, w):

@@ -8,6 +8,7 @@
  * partial diffs.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct render {
 	/* by id: inline text of anonymous types, parameter lists of protos */
 	char **memo;
 	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
+	bool flat_arrays;
 };
 
 /* Keep @b's text as the memo of @id; non-zero (r->err set) on failure. */
@@ -334,15 +336,29 @@ static void render__decl(struct render *r, uint32_t id, const char *name,
 				wrap = true;
 			}
 			break;
-		case BTF_KIND_ARRAY:
+		case BTF_KIND_ARRAY: {
+			unsigned long long n = btf_array(t)->nelems;
+
 			if (wrap) {
 				sbuf__prepend(&inner, "(");
 				sbuf__addc(&inner, ')');
 				wrap = false;
 			}
-			sbuf__addf(&inner, "[%u]", btf_array(t)->nelems);
 			id = btf_array(t)->type;
+			/*
+			 * An array of arrays as one array of all their
+			 * elements, as pahole up to 1.31 wrote int[2][3]
+			 * (int[6]): to compare with BTF it made.
+			 */
+			while (r->flat_arrays && steps++ <= MAX_CHAIN &&
+			       (t = render__type(r, id)) && btf_is_array(t)) {
+				if (__builtin_mul_overflow(n, btf_array(t)->nelems, &n))
+					n = ULLONG_MAX;
+				id = btf_array(t)->type;
+			}
+			sbuf__addf(&inner, "[%llu]", n);
 			continue;
+		}
 		case BTF_KIND_FUNC_PROTO:
 			if (wrap) {
 				sbuf__prepend(&inner, "(");
@@ -782,12 +798,13 @@ static int render__item(struct render *r, uint32_t id, const unsigned char *refd
 }
 
 int btf_items__collect(struct btf_items *items, const struct btf *btf,
-		       const char *path, const bool *kinds)
+		       const char *path, const bool *kinds, bool flat_arrays)
 {
 	const struct btf *base = btf__base_btf(btf);
 	uint32_t cnt = btf__type_cnt(btf);
 	uint32_t start = base ? btf__type_cnt(base) : 1, id;
-	struct render r = { .btf = btf, .cnt = cnt };
+	struct render r = { .btf = btf, .cnt = cnt,
+			    .flat_arrays = flat_arrays };
 	unsigned char *refd;
 	struct btf_item it;
 	int err = 0;

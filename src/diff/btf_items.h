@@ -35,11 +35,13 @@ struct btf_items {
 
 /*
  * Append the items of @btf's own types (not its base's) of the categories
- * @kinds[cat] selects.  0, or a negative errno after one line naming
- * @path and the type (a reference loop, a rendering too large, no memory).
+ * @kinds[cat] selects; with @flat_arrays an array of arrays reads as one
+ * array of all their elements.  0, or a negative errno after one line
+ * naming @path and the type (a reference loop, a rendering too large, no
+ * memory).
  */
 int btf_items__collect(struct btf_items *items, const struct btf *btf,
-		       const char *path, const bool *kinds);
+		       const char *path, const bool *kinds, bool flat_arrays);
 /* Drop from @items those @base has too (same rendering); sorts @base. */
 void btf_items__drop(struct btf_items *items, struct btf_items *base);
 void btf_items__free(struct btf_items *items);

@@ -31,6 +31,7 @@ struct side {
 struct diff_opts {
 	bool kinds[CAT_NR];
 	bool no_base_dups;
+	bool flat_arrays;
 	bool summary;
 	bool quiet;
 	bool verbose;
@@ -52,6 +53,9 @@ static void usage(FILE *f)
 "  --ignore-funcs     same as leaving funcs out of --kinds\n"
 "  --no-base-dups     leave out items of A or B equal to an item of their\n"
 "                     base (split BTF repeating types its base has)\n"
+"  --flat-arrays      read an array of arrays as one array of all their\n"
+"                     elements, as pahole up to 1.31 wrote int[2][3]\n"
+"                     (int[6]): to compare with BTF such a pahole made\n"
 "  --summary          print only the summary line\n"
 "  -q, --quiet        print nothing; the exit code tells\n"
 "  -v, --verbose      let libbpf print its own warnings\n"
@@ -99,6 +103,7 @@ enum {
 	OPT_KINDS,
 	OPT_IGNORE_FUNCS,
 	OPT_NO_BASE_DUPS,
+	OPT_FLAT_ARRAYS,
 	OPT_SUMMARY,
 };
 
@@ -113,6 +118,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o,
 		{ "kinds", required_argument, NULL, OPT_KINDS },
 		{ "ignore-funcs", no_argument, NULL, OPT_IGNORE_FUNCS },
 		{ "no-base-dups", no_argument, NULL, OPT_NO_BASE_DUPS },
+		{ "flat-arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -144,6 +150,9 @@ static int parse_args(int argc, char **argv, struct diff_opts *o,
 			break;
 		case OPT_NO_BASE_DUPS:
 			o->no_base_dups = true;
+			break;
+		case OPT_FLAT_ARRAYS:
+			o->flat_arrays = true;
 			break;
 		case OPT_KINDS:
 			if (diff_opts__parse_kinds(o, optarg))
@@ -189,14 +198,16 @@ static int parse_args(int argc, char **argv, struct diff_opts *o,
 }
 
 /* --no-base-dups: a side's items, less those its base has. */
-static int side__drop_base_dups(struct side *s, const bool *kinds)
+static int side__drop_base_dups(struct side *s, const bool *kinds,
+				bool flat_arrays)
 {
 	struct btf_items base = {};
 	int err;
 
 	if (!s->base)
 		return 0;
-	err = btf_items__collect(&base, s->base, s->base_path, kinds);
+	err = btf_items__collect(&base, s->base, s->base_path, kinds,
+				 flat_arrays);
 	if (!err)
 		btf_items__drop(&s->items, &base);
 	btf_items__free(&base);
@@ -260,11 +271,14 @@ int diff_cmd__main(int argc, char **argv)
 	sb.btf = btf_load__file(sb.path, sb.base, &err);
 	if (!sb.btf)
 		goto out;
-	if (btf_items__collect(&sa.items, sa.btf, sa.path, o.kinds) ||
-	    btf_items__collect(&sb.items, sb.btf, sb.path, o.kinds))
+	if (btf_items__collect(&sa.items, sa.btf, sa.path, o.kinds,
+			       o.flat_arrays) ||
+	    btf_items__collect(&sb.items, sb.btf, sb.path, o.kinds,
+			       o.flat_arrays))
 		goto out;
 	if (o.no_base_dups &&
-	    (side__drop_base_dups(&sa, o.kinds) || side__drop_base_dups(&sb, o.kinds)))
+	    (side__drop_base_dups(&sa, o.kinds, o.flat_arrays) ||
+	     side__drop_base_dups(&sb, o.kinds, o.flat_arrays)))
 		goto out;
 	if (btf_diff__items(stdout, &sa.items, &sb.items,
 			    !o.quiet && !o.summary, &cnt)) {
