@@ -10,17 +10,23 @@
 #   types    named types equal the .BTF Debian's build put in the vmlinux
 #            (BIN diff --kinds=types finds nothing); for another kernel
 #            without one, the reference's
+#            (with --flat-arrays when that .BTF holds no array of arrays:
+#            pahole up to 1.31 wrote int[2][3] as int[6], 1.32 as we do)
 #   funcs    FUNC names vs upstream pahole's reference: only-ours plus
 #            only-reference at most 0.5% of the reference's functions
 #   vars     the same for VAR names
+#   tags     the same for decl and type tags (dwarf2btf diff --kinds=tags)
+#   verbose  with PAHOLE_REF: our --verbose lines ("foo : skipping BTF
+#            encoding of function due to ...") vs the reference's, the
+#            same 0.5%
 #   threads  -j1, -j2 and -j5 outputs are byte-identical
 #   vmlinux.h  bpftool dumps a vmlinux.h that a CO-RE BPF program compiles
 #            against (clang -target bpf), and bpftool gen min_core_btf
 #            resolves that program's relocations in our BTF
 #   plain    the reference path (--plain-dedup) gives the same BTF by meaning
-#   global_var  with --btf_features=default,global_var every VAR is in
+#   global_var  with global_var added to the flags every VAR is in
 #            exactly one DATASEC, functions unchanged
-#   true_signature  with --btf_features=default,true_signature every FUNC
+#   true_signature  with true_signature added every FUNC
 #            named like a clone (foo.isra.0) is an ELF function symbol, every
 #            default FUNC is there under its name or its clone's, and
 #            nothing but functions changes
@@ -44,7 +50,14 @@
 #                             e.g. linux-image-6.12.117+deb12-cloud-arm64-dbg:arm64;
 #                             the default reference is then not used
 #   PAHOLE_REF=PAHOLE         without a reference, make one with this (an
-#                             upstream pahole: -J -j2 --btf_features=default)
+#                             upstream pahole: -J -j2 DWARF2BTF_CHECK_FLAGS)
+#   DWARF2BTF_CHECK_FLAGS=... the encoding flags of BIN and PAHOLE_REF
+#                             (default --btf_features=default); a kernel
+#                             build's, e.g. 7.x's: --btf_features=encode_force,
+#                             var,float,enum64,decl_tag,type_tag,optimized_func,
+#                             consistent_func,decl_tag_kfuncs
+#                             --btf_features=attributes --btf_features=layout
+#                             --lang_exclude=rust
 #   DWARF2BTF_TIMEOUT=SEC     limit for one BIN run (default 900)
 #
 # Ends with 'N passed, N failed[, N skipped]'; exits 1 if any check failed.
@@ -67,6 +80,8 @@ esac
 work=${DWARF2BTF_CHECK_DIR:-$repo/build/check-kernel}
 tmo=${DWARF2BTF_TIMEOUT:-900}
 max_pct=0.5
+# shellcheck disable=SC2206
+flags=(${DWARF2BTF_CHECK_FLAGS:---btf_features=default})
 # shellcheck source=scripts/check-lib.sh
 . "$here/check-lib.sh"
 info() { echo "     $*"; }
@@ -109,6 +124,7 @@ encode() {
 }
 
 mkdir -p "$work" || exit 2
+rm -f "$work/verbose.ref"
 
 for tool in bpftool clang python3 objcopy readelf timeout /usr/bin/time; do
 	command -v "$tool" > /dev/null ||
@@ -139,12 +155,16 @@ fi
 if [ -z "$ref" ] && [ -n "${PAHOLE_REF:-}" ]; then
 	ref=$work/pahole-ref.btf
 	info "making the reference with $PAHOLE_REF"
-	if ! timeout "$tmo" "$PAHOLE_REF" -J -j2 --btf_features=default \
+	# --verbose also prints every type: keep only the skip lines.
+	if ! timeout "$tmo" "$PAHOLE_REF" -J -j2 "${flags[@]}" --verbose \
 			--btf_encode_detached="$ref" "$vmlinux" \
-			> "$work/pahole-ref.log" 2>&1 || [ ! -s "$ref" ]; then
+			2> "$work/pahole-ref.log" |
+		{ grep -a 'skipping BTF encoding of function' || true; } |
+		LC_ALL=C sort > "$work/verbose.ref" || [ ! -s "$ref" ]; then
 		info "PAHOLE_REF failed"
 		show "$work/pahole-ref.log"
 		ref=
+		rm -f "$work/verbose.ref"
 	fi
 fi
 # pahole 1.31's header is longer than libbpf 1.1 (bpftool's) reads in the
@@ -199,7 +219,7 @@ else
 		fail "encode: $bin is not an executable"
 		finish
 	fi
-	encode j2 "$work/encode.log" -j2 -o "$out" "$vmlinux"
+	encode j2 "$work/encode.log" -j2 "${flags[@]}" -o "$out" "$vmlinux"
 	rc=$?
 	if [ $rc = 0 ] && [ -s "$out" ]; then
 		pass "encode: $(stat -c %s "$out") bytes"
@@ -227,7 +247,18 @@ elif [ -z "$types_vs" ]; then
 elif ! bin_ok; then
 	fail "types: $bin is not an executable (needed for diff)"
 else
-	"$bin" diff --kinds=types "$out" "$types_vs" > "$work/types.log" 2>&1
+	# pahole up to 1.31 wrote int[2][3] as int[6]: a .BTF without any
+	# array of arrays is compared so (bpftool: "[5] ARRAY '(anon)'
+	# type_id=4 index_type_id=2 nr_elems=3").
+	flat=
+	if [ -f "$types_vs" ] && bpftool btf dump file "$types_vs" 2> /dev/null |
+		awk '$2 == "ARRAY" { a[substr($1, 2, length($1) - 2)] = 1
+				     sub(/type_id=/, "", $4); e[$4] = 1 }
+		     END { for (i in e) if (i in a) exit 1 }'; then
+		flat=--flat-arrays
+		types_what="$types_what (--flat-arrays: it holds no array of arrays)"
+	fi
+	"$bin" diff --kinds=types $flat "$out" "$types_vs" > "$work/types.log" 2>&1
 	rc=$?
 	case $rc in
 	0) pass "types: named types equal $types_what" ;;
@@ -288,12 +319,77 @@ compare_names() {
 	fi
 }
 
+# usage: compare_lines CHECK OURS REF WHAT: sorted lines, as compare_names
+compare_lines() {
+	local check=$1 a=$2 b=$3 what=$4 oa ob msg
+	oa=$(LC_ALL=C comm -23 "$a" "$b" | tee "$work/$check.only-ours" | wc -l)
+	ob=$(LC_ALL=C comm -13 "$a" "$b" | tee "$work/$check.only-ref" | wc -l)
+	if msg=$(awk -v na="$(wc -l < "$a")" -v nb="$(wc -l < "$b")" \
+		     -v oa="$oa" -v ob="$ob" -v k="$what" -v m="$max_pct" 'BEGIN {
+		p = nb ? 100 * (oa + ob) / nb : (oa + ob ? 100 : 0)
+		printf "%s %d ours, %d reference; only ours %d, only " \
+		       "reference %d = %.2f%% (max %s%%)\n",
+		       k, na, nb, oa, ob, p, m
+		exit !(p <= m) }'); then
+		pass "$check: $msg"
+	else
+		fail "$check: $msg"
+		[ "$oa" = 0 ] || { info "only ours:"; show "$work/$check.only-ours" 10; }
+		[ "$ob" = 0 ] || { info "only reference:"; show "$work/$check.only-ref" 10; }
+	fi
+}
+
+# Decl and type tags: ours and the reference's, from dwarf2btf diff.
+compare_tags() {
+	local line n
+	if ! bin_ok; then
+		fail "tags: $bin is not an executable (needed for diff)"
+		return
+	fi
+	"$bin" diff --kinds=tags "$out" "$ref" > "$work/tags.diff" 2>&1
+	line=$(tail -n 1 "$work/tags.diff")
+	grep -a '^- ' "$work/tags.diff" | LC_ALL=C sort > "$work/tags.only-ours"
+	grep -a '^+ ' "$work/tags.diff" | LC_ALL=C sort > "$work/tags.only-ref"
+	n=$(bpftool btf dump file "$ref" | grep -c -E "^\[[0-9]+\] (DECL|TYPE)_TAG")
+	awk -v n="$n" -v oa="$(wc -l < "$work/tags.only-ours")" \
+	    -v ob="$(wc -l < "$work/tags.only-ref")" -v m="$max_pct" 'BEGIN {
+		p = n ? 100 * (oa + ob) / n : (oa + ob ? 100 : 0)
+		printf "%d in the reference; only ours %d, only reference " \
+		       "%d = %.2f%% (max %s%%)\n", n, oa, ob, p, m
+		exit !(p <= m) }' > "$work/tags.msg"
+	if [ $? = 0 ]; then
+		pass "tags: $(cat "$work/tags.msg")"
+	else
+		fail "tags: $(cat "$work/tags.msg")"
+		info "$line"
+		show "$work/tags.diff" 10
+	fi
+}
+
 if [ -z "$ref" ]; then
 	skip "funcs: no reference BTF (DWARF2BTF_REFERENCE, PAHOLE_REF)"
 	skip "vars: no reference BTF (DWARF2BTF_REFERENCE, PAHOLE_REF)"
+	skip "tags: no reference BTF (DWARF2BTF_REFERENCE, PAHOLE_REF)"
 else
 	compare_names funcs FUNC
 	compare_names vars VAR
+	compare_tags
+fi
+if [ ! -s "$work/verbose.ref" ]; then
+	skip "verbose: no reference --verbose lines (made with PAHOLE_REF)"
+elif [ -n "${DWARF2BTF_CHECK_OUT:-}" ]; then
+	skip "verbose: BIN not run (DWARF2BTF_CHECK_OUT)"
+else
+	if ! timeout "$tmo" "$bin" -j2 "${flags[@]}" --verbose \
+			-o "$work/vmlinux-v.btf" "$vmlinux" > "$work/verbose.raw" \
+			2> "$work/verbose.log"; then
+		fail "verbose: BIN --verbose failed"
+		show "$work/verbose.log"
+	else
+		LC_ALL=C sort "$work/verbose.raw" > "$work/verbose.ours"
+		compare_lines verbose "$work/verbose.ours" "$work/verbose.ref" \
+			"--verbose lines"
+	fi
 fi
 
 # threads --------------------------------------------------------------
@@ -305,7 +401,8 @@ else
 	for j in 1 5; do
 		o=$work/vmlinux-j$j.btf
 		rm -f "$o"
-		if ! encode j$j "$work/encode-j$j.log" -j$j -o "$o" "$vmlinux"; then
+		if ! encode j$j "$work/encode-j$j.log" -j$j "${flags[@]}" \
+				-o "$o" "$vmlinux"; then
 			bad="$bad -j$j failed;"
 			show "$work/encode-j$j.log" 5
 		elif ! cmp "$out" "$o" > "$work/cmp-j$j.log" 2>&1; then
@@ -384,7 +481,7 @@ fi
 
 if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
 	skip "plain: BIN not run"
-elif ! encode plain "$work/plain.log" -j2 --plain-dedup \
+elif ! encode plain "$work/plain.log" -j2 "${flags[@]}" --plain-dedup \
 		-o "$work/vmlinux.plain.btf" "$vmlinux"; then
 	fail "plain: encoding failed"
 	show "$work/plain.log"
@@ -396,7 +493,7 @@ else
 	show "$work/plain.diff"
 fi
 
-# The vmlinux again with --btf_features=default,FEATURE, into
+# The vmlinux again with FEATURE added to the flags, into
 # $work/vmlinux.NAME.btf; false, the check counted, when that cannot be.
 # usage: encode_feature NAME FEATURE
 encode_feature() {
@@ -404,7 +501,7 @@ encode_feature() {
 		skip "$2: BIN not run"
 		return 1
 	fi
-	if ! encode "$1" "$work/$1.log" -j2 --btf_features=default,"$2" \
+	if ! encode "$1" "$work/$1.log" -j2 "${flags[@]}" --btf_features="$2" \
 			-o "$work/vmlinux.$1.btf" "$vmlinux"; then
 		fail "$2: encoding failed"
 		show "$work/$1.log"
@@ -507,11 +604,12 @@ elif ! "$here/dwarf-edit.py" --rename list_head "$vmlinux" "$hub" \
 		> "$work/hub-edit.log" 2>&1; then
 	skip "hub: no CU of this kernel to edit"
 	show "$work/hub-edit.log"
-elif ! encode hub "$work/hub.log" -j2 --stats -o "$hub.btf" "$hub"; then
+elif ! encode hub "$work/hub.log" -j2 "${flags[@]}" --stats -o "$hub.btf" \
+		"$hub"; then
 	fail "hub: encoding failed (or took more than ${tmo} s)"
 	show "$work/hub.log"
-elif ! encode hub-plain "$work/hub-plain.log" -j2 --plain-dedup \
-		-o "$hub.plain.btf" "$hub"; then
+elif ! encode hub-plain "$work/hub-plain.log" -j2 "${flags[@]}" \
+		--plain-dedup -o "$hub.plain.btf" "$hub"; then
 	fail "hub: --plain-dedup failed (or took more than ${tmo} s)"
 	show "$work/hub-plain.log"
 elif ! grep -q "the last as one dedup of everything" "$work/hub.log"; then
@@ -538,10 +636,21 @@ if [ -n "$bits" ] && [ "$bits" != "$(getconf LONG_BIT)" ]; then
 else
 	res=$(python3 "$here/btf-load.py" "$out" 2>&1)
 	rc=$?
+	# A kernel before 6.19 knows no layout section (the layout feature,
+	# which 7.x's kbuild asks for): load the rest.
+	case $res in
+	*"Unsupported btf_header"*)
+		if python3 "$here/btf_header.py" --no-layout "$out" \
+				"$work/no-layout.btf"; then
+			res=$(python3 "$here/btf-load.py" "$work/no-layout.btf" 2>&1)
+			rc=$?
+			res="$res (without its layout section, which this kernel predates)"
+		fi ;;
+	esac
 fi
 case $res in
 loaded*)
-	pass "load: kernel $(uname -r) accepts it" ;;
+	pass "load: kernel $(uname -r) accepts it${res#loaded}" ;;
 skip:*)
 	skip "load: ${res#skip: }" ;;
 *)
