@@ -217,6 +217,7 @@ struct cu_ctx {
 	bool reported;		/* errbuf holds the error */
 	bool clang;		/* producer: only clang emits LLVM annotations */
 	bool annotations;	/* clang, or gcc >= 15: may have annotations */
+	bool rust;		/* DW_LANG_Rust: members in offset order */
 	char *errbuf;
 	size_t errlen;
 	/* for messages: the file, and a split unit's .dwo */
