@@ -62,7 +62,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.errbuf = errbuf,
 		.errlen = errlen,
 	};
-	int err, i;
+	int err, i, lang;
 
 	memset(out, 0, sizeof(*out));
 
@@ -73,8 +73,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			   die_attr_slot,
 			   env->opts->hooks && env->opts->hooks->libdw_attrs);
 	abbrev_cache__set_strings(&ctx.abbrevs, env->str_start, env->str_size);
+	lang = dwarf_srclang(cudie);
 	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
-		int lang = dwarf_srclang(cudie);
 		bool listed = false;
 
 		for (i = 0; i < env->opts->nr_langs; i++)
@@ -82,6 +82,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		if (listed == env->opts->langs_exclude)
 			return 0;	/* nothing from it */
 	}
+	ctx.rust = lang == DW_LANG_Rust;
 	{
 		Dwarf_Attribute attr;
 		const char *producer;

@@ -100,17 +100,18 @@ static bool type_is_struct(Dwarf_Die t)
 
 /*
  * A named struct that looks packed (cu_packed.c), the parameter's own type:
- * pahole follows no typedef here.
+ * pahole follows no typedef here.  1 or 0; -ENOMEM.
  */
-static bool type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
-			   bool little_endian)
+static int type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
+			  const struct cu_ctx *ctx)
 {
 	int tag = dwarf_tag(t);
 
 	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
 	     tag != DW_TAG_interface_type) || !dwarf_hasattr(t, DW_AT_name))
-		return false;
-	return die__struct_is_packed(t, abi->addr_size, little_endian);
+		return 0;
+	return die__struct_is_packed(t, abi->addr_size, ctx->little_endian,
+				     ctx->rust);
 }
 
 /*
@@ -194,8 +195,13 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 		p->byte_size = die__type_size(&t, ctx->env->ef->ptr_size);
 		p->is_struct = type_is_struct(t);
 		/* it matters only after the argument registers */
-		p->packed = idx >= fs->abi.nr_regs &&
-			    type_is_packed(&t, &fs->abi, ctx->little_endian);
+		if (idx >= fs->abi.nr_regs) {
+			int packed = type_is_packed(&t, &fs->abi, ctx);
+
+			if (packed < 0)
+				return packed;
+			p->packed = packed;
+		}
 	}
 	p->has_const = dwarf_hasattr(die, DW_AT_const_value);
 	if (dwarf_attr(die, DW_AT_location, &attr)) {

@@ -107,10 +107,10 @@ struct cu_ctx;
 /*
  * cu_packed.c: does struct DIE @t look packed, as pahole infers it from
  * the layout (its function rules leave out a function taking one on the
- * stack)?
+ * stack)?  1 or 0; -ENOMEM.  @rust: @t is a Rust unit's.
  */
-bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
-			   bool little_endian);
+int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
+			  bool little_endian, bool rust);
 
 /*
  * As dwarf_formref_die(), DWARF 5's DW_FORM_ref_sup4/8 included: DIEs of
@@ -225,6 +225,7 @@ struct cu_ctx {
 	bool reported;		/* errbuf holds the error */
 	bool clang;		/* producer: only clang emits LLVM annotations */
 	bool annotations;	/* clang, or gcc >= 15: may have annotations */
+	bool rust;		/* DW_LANG_Rust: members in offset order */
 	char *errbuf;
 	size_t errlen;
 	/* for messages: the file, and a split unit's .dwo */

@@ -37,6 +37,7 @@
 struct pk {
 	unsigned int addr_size;
 	bool little_endian;
+	bool rust;		/* the struct's unit is Rust: see pk__members() */
 	int depth;
 	long budget;
 };
@@ -254,23 +255,79 @@ static uint64_t pk__alignment(struct pk *pk, Dwarf_Die *t)
 	return a ? a : 1;
 }
 
-/* class__find_holes(): any hole between members, and the tail padding. */
-static void pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
+struct pk_slot {
+	struct pk_member pm;
+	size_t i;		/* in DWARF order: ties keep it */
+};
+
+static int pk_slot_cmp(const void *a, const void *b)
+{
+	const struct pk_slot *x = a, *y = b;
+
+	if (x->pm.byte_offset != y->pm.byte_offset)
+		return x->pm.byte_offset < y->pm.byte_offset ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The laid out members of @t, in DWARF order, or for a Rust unit in
+ * offset order: pahole sorts a Rust unit's members by byte offset (rustc
+ * lists fields in source order and lays them out in another) before it
+ * looks for holes.  NULL without memory.
+ */
+static struct pk_slot *pk__members(struct pk *pk, Dwarf_Die *t, size_t *nr)
+{
+	struct pk_slot *slots = NULL, *grown;
+	size_t cap = 0;
+	Dwarf_Die c;
+	int r;
+
+	*nr = 0;
+	for (r = dwarf_child(t, &c); r == 0; r = dwarf_siblingof(&c, &c)) {
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		if (*nr == cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(slots, cap * sizeof(*slots));
+			if (!grown) {
+				free(slots);
+				return NULL;
+			}
+			slots = grown;
+		}
+		if (!pk__member(pk, &c, &slots[*nr].pm))
+			continue;
+		slots[*nr].i = *nr;
+		(*nr)++;
+	}
+	if (!slots)	/* no member: an empty list, not a failure */
+		slots = malloc(sizeof(*slots));
+	if (slots && pk->rust)
+		qsort(slots, *nr, sizeof(*slots), pk_slot_cmp);
+	return slots;
+}
+
+/*
+ * class__find_holes(): any hole between members, and the tail padding.
+ * -ENOMEM without memory.
+ */
+static int pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
 		     int *nr_holes, int64_t *padding)
 {
 	int64_t cur_bitfield_end = size * 8, cur_bitfield_size = 0;
 	int64_t bit_start, bit_end, last_seen_bit = 0;
 	bool in_bitfield = false;
-	struct pk_member pm;
-	Dwarf_Die c;
-	int r;
+	struct pk_slot *slots;
+	size_t i, nr;
 
 	*nr_holes = 0;
-	for (r = dwarf_child(t, &c); r == 0; r = dwarf_siblingof(&c, &c)) {
+	slots = pk__members(pk, t, &nr);
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct pk_member pm = slots[i].pm;
 		int64_t byte_holes = 0;
 
-		if (dwarf_tag(&c) != DW_TAG_member || !pk__member(pk, &c, &pm))
-			continue;
 		bit_start = pm.bit_offset;
 		bit_end = bit_start + (pm.bitfield_size ? pm.bitfield_size :
 				       pm.byte_size * 8);
@@ -312,22 +369,25 @@ static void pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
 		last_seen_bit = size * 8 < cur_bitfield_end ? size * 8 :
 							      cur_bitfield_end;
 	*padding = size - last_seen_bit / 8;
+	free(slots);
+	return 0;
 }
 
-bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
-			   bool little_endian)
+int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
+			  bool little_endian, bool rust)
 {
-	struct pk pk = { .addr_size = addr_size,
-			 .little_endian = little_endian, .budget = PK_BUDGET };
+	struct pk pk = { .addr_size = addr_size, .little_endian = little_endian,
+			 .rust = rust, .budget = PK_BUDGET };
 	int64_t size = udata_or(t, DW_AT_byte_size, 0), padding;
 	uint64_t max = 1, a;
 	struct pk_member pm;
 	Dwarf_Die c, mt;
 	int nr_holes, r;
 
-	pk__holes(&pk, t, size, &nr_holes, &padding);
+	if (pk__holes(&pk, t, size, &nr_holes, &padding))
+		return -ENOMEM;
 	if (padding || nr_holes || pk.budget < 0)
-		return false;
+		return 0;
 	for (r = dwarf_child(t, &c); r == 0; r = dwarf_siblingof(&c, &c)) {
 		if (dwarf_tag(&c) != DW_TAG_member || !pk__member(&pk, &c, &pm))
 			continue;
@@ -340,10 +400,10 @@ bool die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			return pk.budget >= 0;
 	}
 	if (pk.budget < 0)
-		return false;	/* not judged: as if not packed */
+		return 0;	/* not judged: as if not packed */
 	/*
 	 * pahole also calls a struct aligned to 1 packed, but reads no
 	 * DW_AT_alignment when it encodes BTF (-J sets ignore_alignment_attr).
 	 */
-	return size % (int64_t)max;
+	return size % (int64_t)max != 0;
 }

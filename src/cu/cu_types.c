@@ -328,6 +328,14 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			if (err)
 				return err;
 			descend = true;
+		} else if (tag == DW_TAG_namespace) {
+			/*
+			 * Rust's modules, impls and functions (and C++'s
+			 * namespaces) hold types and functions, which
+			 * pahole encodes too; their variables are not
+			 * top-level ones (depth), as in pahole.
+			 */
+			descend = true;
 		} else if (tag == DW_TAG_lexical_block) {
 			/*
 			 * Not into inlined_subroutine or call_site trees:
@@ -656,16 +664,69 @@ static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 	return id;
 }
 
+struct member_pos {
+	uint64_t byte_off;
+	uint32_t i;		/* in DWARF order: ties keep it */
+};
+
+static int member_pos_cmp(const void *a, const void *b)
+{
+	const struct member_pos *x = a, *y = b;
+
+	if (x->byte_off != y->byte_off)
+		return x->byte_off < y->byte_off ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * rustc lists a struct's fields in source order, and lays them out in
+ * another; pahole puts the members of a Rust unit's types in offset order
+ * (a stable sort, by byte offset), so we do too.  @order gets the DWARF
+ * indices of the @nr members from @first in that order.
+ */
+static int cu_ctx__member_order(struct cu_ctx *ctx, uint32_t first,
+				uint32_t nr, uint32_t *order)
+{
+	struct member_pos *pos;
+	struct die_attrs da;
+	uint32_t i;
+
+	pos = malloc(nr * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		Dwarf_Word off = 0, bit_off;
+
+		pos[i].i = i;
+		pos[i].byte_off = 0;
+		/* a bad offset is reported when the member is added */
+		if (die_attrs__get(ctx, &ctx->members[first + i], &da))
+			continue;
+		if (die_attrs__udata(&da, DA_DATA_BIT_OFFSET, &bit_off))
+			off = bit_off / 8;
+		else if (member_byte_offset(die_attrs__at(&da,
+					DA_DATA_MEMBER_LOCATION), &off))
+			off = 0;
+		pos[i].byte_off = off;
+	}
+	qsort(pos, nr, sizeof(*pos), member_pos_cmp);
+	for (i = 0; i < nr; i++)
+		order[i] = pos[i].i;
+	free(pos);
+	return 0;
+}
+
 static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 				 size_t idx, int tag)
 {
 	uint32_t first = ctx->nodes[idx].first_member;
 	uint32_t nr = ctx->nodes[idx].nr_members;
+	uint32_t *order = NULL;
 	struct die_attrs da;
 	const char *name;
 	Dwarf_Word size = 0;
 	uint32_t i;
-	int id, name_off;
+	int id, name_off, err = 0;
 
 	if (die_attrs__get(ctx, die, &da))
 		return -EINVAL;
@@ -684,18 +745,23 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (id < 0)
 		return id;
 	btf_mut_type(ctx->btf, id)->name_off = name_off;
-	for (i = 0; i < nr; i++) {
+	if (ctx->rust && nr > 1) {
+		order = malloc(nr * sizeof(*order));
+		if (!order)
+			return -ENOMEM;
+		err = cu_ctx__member_order(ctx, first, nr, order);
+	}
+	for (i = 0; i < nr && !err; i++) {
 		/* a copy: members may grow with another unit's types */
-		Dwarf_Die m = ctx->members[first + i];
-		int err = die_attrs__get(ctx, &m, &da);
+		Dwarf_Die m = ctx->members[first + (order ? order[i] : i)];
 
+		err = die_attrs__get(ctx, &m, &da);
 		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
 		    !die_attrs__flag(&da, DA_DECLARATION))
 			err = cu_ctx__add_member(ctx, &m, &da);
-		if (err)
-			return err;
 	}
-	return id;
+	free(order);
+	return err ? err : id;
 }
 
 static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
