@@ -11,6 +11,9 @@
 #   :ARCH          another architecture's package (e.g.
 #                  linux-image-6.12.117+deb12-cloud-arm64-dbg:arm64); apt
 #                  is told of ARCH first (dpkg --add-architecture)
+#                  A package the system's apt does not know (Debian
+#                  unstable's, e.g. linux-image-7.2.13+deb14-cloud-amd64-dbg)
+#                  comes through ../shared/tools/sid.sh when it is there.
 #   -m, --modules  print the modules folder (lib/modules/<release>/)
 #   -d, --dir      print the folder the package was unpacked into
 # env:
@@ -54,6 +57,7 @@ vmlinux|modules|dir) ;;
 esac
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf
+sid=$(cd "$(dirname "$0")/../.." && pwd)/shared/tools/sid.sh
 dir=$cache/$pkg
 stamp=$dir/.unpacked
 mkdir -p "$cache"
@@ -84,14 +88,22 @@ fetch() {
 			$sudo apt-get update -qq >&2 ||
 				die "apt-get update failed"
 		fi
+		# Not the system's (Debian unstable's kernels): sid.sh's apt.
+		get="apt-get download -q"
+		if ! apt-cache show "$apt_pkg" >/dev/null 2>&1 && [ -x "$sid" ]; then
+			get="$sid download"
+			# its lists know a new architecture after an update
+			[ -z "$arch" ] || rm -f "${SID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sid}/lists/.ok"
+		fi
 		echo "fetch-kernel: downloading $pkg" >&2
 		tmp=$(mktemp -d "$cache/.dl.XXXXXX")
 		# Download into a private folder and move the finished file, so
 		# an interrupted download never looks like a cached .deb.  As
 		# root, apt warns that _apt can't write here; that is harmless.
-		if ! (cd "$tmp" && apt-get download -q "$apt_pkg" >&2); then
+		# shellcheck disable=SC2086
+		if ! (cd "$tmp" && $get "$apt_pkg" >&2); then
 			rm -rf "$tmp"
-			die "apt-get download $apt_pkg failed"
+			die "$get $apt_pkg failed"
 		fi
 		for f in "$tmp"/*.deb; do
 			mv "$f" "$cache/"
