@@ -271,10 +271,22 @@ fi
 
 # funcs, vars ----------------------------------------------------------
 
+# What bpftool (libbpf 1.1) can read of BTF file $1: a copy with the
+# 24-byte header when it has a longer one (pahole 1.31's, or ours with the
+# layout feature: libbpf 1.1 reads those only in the host's byte order).
+bt() {
+	if python3 "$here/btf_header.py" --no-layout "$1" "$1.bt" 2> /dev/null
+	then
+		echo "$1.bt"
+	else
+		echo "$1"
+	fi
+}
+
 # Sorted unique names of one BTF kind, from bpftool's plain dump
 # ("[12] FUNC 'name' type_id=11 linkage=static").
 names() {
-	bpftool btf dump file "$1" |
+	bpftool btf dump file "$(bt "$1")" |
 		awk -v k="$2" '/^\[/ && $2 == k {
 			n = $3; gsub(/\047/, "", n); print n }' |
 		LC_ALL=C sort -u
@@ -350,7 +362,7 @@ compare_tags() {
 	line=$(tail -n 1 "$work/tags.diff")
 	grep -a '^- ' "$work/tags.diff" | LC_ALL=C sort > "$work/tags.only-ours"
 	grep -a '^+ ' "$work/tags.diff" | LC_ALL=C sort > "$work/tags.only-ref"
-	n=$(bpftool btf dump file "$ref" | grep -c -E "^\[[0-9]+\] (DECL|TYPE)_TAG")
+	n=$(bpftool btf dump file "$(bt "$ref")" | grep -c -E "^\[[0-9]+\] (DECL|TYPE)_TAG")
 	awk -v n="$n" -v oa="$(wc -l < "$work/tags.only-ours")" \
 	    -v ob="$(wc -l < "$work/tags.only-ref")" -v m="$max_pct" 'BEGIN {
 		p = n ? 100 * (oa + ob) / n : (oa + ob ? 100 : 0)
@@ -459,7 +471,7 @@ int BPF_KPROBE(probe_open, int dfd, const char *name, struct open_how *how)
 	return 0;
 }
 EOF
-if ! bpftool btf dump file "$out" format c > "$work/vmlinux.h" \
+if ! bpftool btf dump file "$(bt "$out")" format c > "$work/vmlinux.h" \
 		2> "$work/vmlinux.h.log"; then
 	fail "vmlinux.h: bpftool btf dump format c failed"
 	show "$work/vmlinux.h.log"
@@ -468,7 +480,7 @@ elif ! clang -g -O2 -target bpf -D__TARGET_ARCH_$target_arch -I"$work" \
 		> "$work/clang.log" 2>&1; then
 	fail "vmlinux.h: clang -target bpf failed"
 	show "$work/clang.log"
-elif ! bpftool gen min_core_btf "$out" "$work/probe.min.btf" \
+elif ! bpftool gen min_core_btf "$(bt "$out")" "$work/probe.min.btf" \
 		"$work/probe.bpf.o" > "$work/min_core.log" 2>&1; then
 	fail "vmlinux.h: CO-RE relocations do not resolve (min_core_btf)"
 	show "$work/min_core.log"
@@ -531,7 +543,7 @@ feature_verdict() {
 # refer to some: so only functions are compared.)
 
 if encode_feature gv global_var; then
-	res=$(bpftool btf dump file "$work/vmlinux.gv.btf" | python3 -c '
+	res=$(bpftool btf dump file "$(bt "$work/vmlinux.gv.btf")" | python3 -c '
 import re, sys
 vars_, where, sec = {}, {}, None
 for ln in sys.stdin:
@@ -562,7 +574,7 @@ fi
 # whatever pahole does.
 
 if encode_feature ts true_signature; then
-	res=$(python3 - "$out" "$work/vmlinux.ts.btf" "$vmlinux" <<'PY'
+	res=$(python3 - "$(bt "$out")" "$(bt "$work/vmlinux.ts.btf")" "$vmlinux" <<'PY'
 import re, subprocess, sys
 
 def funcs(path):

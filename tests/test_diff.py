@@ -585,6 +585,28 @@ def test_long_header(ctx):
     # header bytes past the known ones that are not zero: still an error
     bad = _pair_btf(">").write(ctx, "bad32.btf", b"\1" + bytes(7))
     _one_line_error(_diff(ctx, le, bad), "bad32.btf")
+    # the layout feature's header (ours, and pahole 1.32's with a libbpf
+    # that can): a section between types and strings, in either order;
+    # one that overlaps the types is an error where we rewrite the header
+    # (the other order: in the host's, libbpf reads it and skips it)
+    for e in ("<", ">"):
+        for name, lay_off in (("lay", None), ("laybad", 4)):
+            if lay_off is not None and e == "<":
+                continue
+            w = _pair_btf(e)
+            t = b"".join(w.types)
+            lay = bytes(range(1, 9))
+            off = len(t) if lay_off is None else lay_off
+            hdr = struct.pack(e + "HBBIIIIIII", 0xeb9f, 1, 0, 32, 0, len(t),
+                              len(t) + len(lay), len(w.strs), off, len(lay))
+            path = os.path.join(ctx.tmp, "%s%s.btf" % (name, e == ">"))
+            with open(path, "wb") as f:
+                f.write(hdr + t + lay + w.strs)
+            if lay_off is None:
+                p = _diff(ctx, "--summary", le, path)
+                _expect(p, 0)
+            else:
+                _one_line_error(_diff(ctx, le, path), os.path.basename(path))
 
 
 def test_malformed_cycles(ctx):

@@ -232,11 +232,32 @@ struct btf *btf_load__raw_split(const void *raw, size_t size,
 }
 
 /*
- * A raw file whose header is longer than libbpf 1.1's with the extra bytes
- * zero (pahole 1.31 with libbpf 1.7 writes 32 bytes), read without them:
- * libbpf 1.1 takes such a header only in the host's byte order.  Offsets
- * count from the header's end, so nothing else moves.  NULL with *@e 0:
- * not such a file, libbpf reads it as it is.
+ * The 32-byte header of the layout feature (uapi linux/btf.h since 6.19):
+ * is the section it names between the types and the strings?
+ */
+static bool layout_fits(const unsigned char *raw, size_t size, bool swap)
+{
+	uint32_t w[6], i;
+
+	if (size < 32)
+		return false;
+	memcpy(w, raw + 8, sizeof(w));
+	for (i = 0; swap && i < 6; i++)
+		w[i] = __builtin_bswap32(w[i]);
+	/* type_off, type_len, str_off, str_len, layout_off, layout_len */
+	return (uint64_t)w[0] + w[1] <= w[4] &&
+	       (uint64_t)w[4] + w[5] <= w[2] &&
+	       (uint64_t)w[2] + w[3] <= size - 32;
+}
+
+/*
+ * A raw file whose header is longer than libbpf 1.1's, read without the
+ * extra bytes: they are zero (pahole 1.31 with libbpf 1.7 writes 32
+ * bytes), or name a layout section (the layout feature), which then stays
+ * where it is, unread, between the types and the strings.  libbpf 1.1
+ * takes a longer header only in the host's byte order.  Offsets count
+ * from the header's end, so nothing else moves.  NULL with *@e 0: not
+ * such a file, libbpf reads it as it is.
  */
 static struct btf *parse_long_header(const char *path, size_t size,
 				     struct btf *base, long *e)
@@ -275,7 +296,8 @@ static struct btf *parse_long_header(const char *path, size_t size,
 	for (i = sizeof(h); n == (ssize_t)size && i < hdr_len; i++)
 		if (raw[i])
 			break;
-	if (n == (ssize_t)size && i == hdr_len) {
+	if (n == (ssize_t)size &&
+	    (i == hdr_len || (hdr_len == 32 && layout_fits(raw, size, swap)))) {
 		h.hdr_len = swap ? __builtin_bswap32(sizeof(h)) : sizeof(h);
 		memcpy(raw, &h, sizeof(h));
 		memmove(raw + sizeof(h), raw + hdr_len, size - hdr_len);
