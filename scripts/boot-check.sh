@@ -113,8 +113,8 @@ initramfs() {
 		return 1
 	grep -c "FUNC 'do_file_open'" "$work/vmlinux.txt" > /dev/null &&
 		fn=do_file_open
-	clang -g -O2 -target bpf -fms-extensions -D__TARGET_ARCH_x86 \
-		-DOPEN_FN="$fn" -I"$work" \
+	clang -g -O2 -target bpf -fms-extensions -Wno-microsoft-anon-tag \
+		-D__TARGET_ARCH_x86 -DOPEN_FN="$fn" -I"$work" \
 		-c "$here/boot/probe.bpf.c" -o "$work/probe.bpf.o" &&
 	bpftool gen skeleton "$work/probe.bpf.o" > "$work/probe.skel.h" &&
 	gcc -static -O2 -DOPEN_FN="$fn" -I"$work" "$here/boot/probe.c" \
