@@ -175,6 +175,13 @@ same() {
 	return 1
 }
 
+# usage: kinds FILE: how many types raw BTF FILE has, and of some kinds.
+kinds() {
+	bpftool btf dump file "$1" 2>/dev/null | awk '/^\[/ { n++; k[$2]++ }
+		END { printf "%d types, %d FUNC, %d VAR, %d DECL_TAG, %d TYPE_TAG\n",
+		      n, k["FUNC"], k["VAR"], k["DECL_TAG"], k["TYPE_TAG"] }'
+}
+
 # The length of the layout section of raw BTF $1 (little-endian), 0
 # without one.
 layout_len() {
@@ -218,6 +225,7 @@ compare() {
 	else
 		fail "$tc vmlinux: $fkinds differ from $ref's"
 	fi
+	echo "  BIN: $(kinds "$out/vmlinux.ours"); $ref: $(kinds "$out/vmlinux.pahole")"
 	# Debian's pahole 1.32 writes no layout section: its libbpf cannot
 	echo "  layout section: BIN's $(layout_len "$out/vmlinux.ours") bytes, $ref's $(layout_len "$out/vmlinux.pahole")"
 	if [ "$gen" = 1 ]; then
