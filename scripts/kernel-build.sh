@@ -83,11 +83,12 @@ cd "$cache" || exit 1
 
 # The kernel calls $(PAHOLE): BIN run as "pahole" answers --version as
 # the pahole release we are compatible with.  Each encoding call is noted
-# in $KBUILD_PAHOLE_CALLS: kbuild's $PAHOLE_FLAGS, a tab, the arguments.
+# in $KBUILD_PAHOLE_CALLS: kbuild's $PAHOLE_FLAGS, the folder it ran in
+# and the arguments, a tab between them.
 mkdir -p tools && rm -f tools/pahole-noted && cat > tools/pahole-noted <<EOF
 #!/usr/bin/env bash
 case " \$* " in
-*" -J "*) printf '%s\t%s\n' "\${PAHOLE_FLAGS:-}" "\$*" \\
+*" -J "*) printf '%s\t%s\t%s\n' "\${PAHOLE_FLAGS:-}" "\$PWD" "\$*" \\
 		>> "\${KBUILD_PAHOLE_CALLS:-/dev/null}" ;;
 esac
 exec -a pahole "$bin" "\$@"
@@ -284,6 +285,119 @@ compare() {
 	fi
 }
 
+# An external module (M=) gets a .BTF.base of its own, the base distilled
+# (6.x: pahole's distilled_base; 7.x: resolve_btfids --distill_base).
+# Build one in $cache/extmod-$pkg-$1; its BTF, relocated over vmlinux
+# (dwarf2btf --relocate), against $ref's made by kbuild's same steps.
+extmod() {
+	local tc=$1 obj=$cache/build-$pkg-$1 ext=$cache/extmod-$pkg-$1
+	local out=$cache/check-$pkg-$1 gen=0 ko args i dir
+	local mk=(make -C "$src" O="$obj" PAHOLE="$PAHOLE" M="$ext")
+
+	[ "$tc" != gcc ] && mk+=(LLVM="$KBUILD_LLVM")
+	[ -f "$src/scripts/gen-btf.sh" ] && gen=1
+	rm -rf "$ext" && mkdir -p "$ext" "$out" || return 1
+	ko=$ext/d2b_ext.ko
+	echo 'obj-m := d2b_ext.o' > "$ext/Kbuild"
+	cat > "$ext/d2b_ext.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0-only
+/* scripts/kernel-build.sh: an external module, with types of its own */
+#include <linux/module.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+
+struct d2b_ext_item {
+	struct list_head list;
+	struct file *file;
+	unsigned long seen;
+};
+
+static LIST_HEAD(d2b_ext_items);
+
+static noinline int d2b_ext_count(struct d2b_ext_item *it,
+				  const struct path *p)
+{
+	return it->file && &it->file->f_path == p ? ++it->seen : 0;
+}
+
+static int __init d2b_ext_init(void)
+{
+	struct d2b_ext_item *it;
+
+	list_for_each_entry(it, &d2b_ext_items, list)
+		d2b_ext_count(it, NULL);
+	return 0;
+}
+
+static void __exit d2b_ext_exit(void)
+{
+}
+
+module_init(d2b_ext_init);
+module_exit(d2b_ext_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("dwarf2btf: kernel-build.sh's external module");
+EOF
+	KBUILD_PAHOLE_CALLS=$ext/calls "${mk[@]}" modules > "$ext.log" 2>&1 || {
+		tail -n 20 "$ext.log"
+		fail "$tc external module: make M=, see $ext.log"
+		return 1
+	}
+	if grep -v '^dwarf2btf: warning:' "$ext.log" |
+	   grep -c '^dwarf2btf:' > /dev/null; then
+		grep '^dwarf2btf:' "$ext.log" | head -n 5
+		fail "$tc external module: dwarf2btf failed inside kbuild, see $ext.log"
+		return 1
+	fi
+	if [ "$(readelf -S -W "$ko" | grep -c -e ' \.BTF ' -e ' \.BTF\.base ')" != 2 ]
+	then
+		fail "$tc external module: no .BTF and .BTF.base in $ko"
+		return 1
+	fi
+	pass "$tc external module: .BTF and .BTF.base (a distilled base) in d2b_ext.ko"
+	if [ "$have_ref" != 1 ] || [ "$ref_feat" != 1 ]; then
+		skip "$tc external module: no $ref with --btf_features to compare with"
+		return 0
+	fi
+	# $ref where kbuild ran BIN, on a copy without our sections
+	dir=$(cut -f 2 "$ext/calls")
+	read -r -a args <<< "$(cut -f 3 "$ext/calls")"
+	objcopy --remove-section .BTF --remove-section .BTF.base "$ko" \
+		"$out/d2b_ext.ref" || return 1
+	args[${#args[@]}-1]=$out/d2b_ext.ref
+	for i in "${!args[@]}"; do
+		case ${args[i]} in
+		--btf_encode_detached=*)
+			args[i]=--btf_encode_detached=$out/d2b_ext.ref.BTF.1 ;;
+		esac
+	done
+	if ! (cd "$dir" && LLVM_OBJCOPY=objcopy "$ref" "${args[@]}") \
+		> "$out/d2b_ext.ref.log" 2>&1 ||
+	   { [ "$gen" = 1 ] &&
+	     ! { "$obj/tools/bpf/resolve_btfids/resolve_btfids" --btf_base \
+			"$obj/vmlinux" --distill_base \
+			--btf "$out/d2b_ext.ref.BTF.1" "$out/d2b_ext.ref" \
+			>> "$out/d2b_ext.ref.log" 2>&1 &&
+		 objcopy --add-section .BTF="$out/d2b_ext.ref.BTF" \
+			--add-section .BTF.base="$out/d2b_ext.ref.BTF.base" \
+			"$out/d2b_ext.ref"; }; } ||
+	   ! "$bin" --relocate --base "$obj/vmlinux" -o "$out/d2b_ext.reloc" \
+		"$ko" ||
+	   ! "$bin" --relocate --base "$obj/vmlinux" \
+		-o "$out/d2b_ext.ref.reloc" "$out/d2b_ext.ref"; then
+		fail "$tc external module: $ref's BTF could not be made or relocated: $(tail -n 1 "$out/d2b_ext.ref.log")"
+		return 1
+	fi
+	if "$bin" diff --kinds="$fkinds" --base "$obj/vmlinux" --no-base-dups \
+		"$out/d2b_ext.reloc" "$out/d2b_ext.ref.reloc" \
+		> "$out/d2b_ext.diff" 2>&1; then
+		pass "$tc external module: its BTF over .BTF.base, relocated to vmlinux, is $ref's"
+	else
+		head -n 8 "$out/d2b_ext.diff"
+		fail "$tc external module: its BTF differs from $ref's"
+	fi
+}
+
 for tc in $toolchains; do
 	obj=$cache/build-$pkg-$tc
 	log=$cache/build-$pkg-$tc.log
@@ -329,5 +443,6 @@ for tc in $toolchains; do
 	else
 		skip "$tc: no $ref to compare with (PAHOLE_REF)"
 	fi
+	extmod "$tc"
 done
 check_summary
