@@ -48,7 +48,10 @@
 # The comparison runs PAHOLE_REF and BIN with the flags kbuild gave, on
 # the files kbuild encoded (.tmp_vmlinux1, the modules); with Linux 7.x
 # also the BTF in the files against PAHOLE_REF's through the tree's own
-# resolve_btfids.
+# resolve_btfids.  Then an external module (make M=), which kbuild gives
+# a distilled .BTF.base (6.x: pahole's distilled_base; 7.x: resolve_btfids
+# --distill_base), relocated back onto vmlinux (dwarf2btf --relocate)
+# against PAHOLE_REF's made by the same steps.
 # Not part of make check: it takes minutes.  Prints PASS/FAIL/SKIP lines
 # and 'N passed, N failed, N skipped'.
 set -u -o pipefail
