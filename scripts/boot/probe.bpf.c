@@ -34,7 +34,14 @@ struct {
 extern struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
 
-SEC("fentry/do_filp_open")
+/* do_filp_open up to Linux 6.x, do_file_open from 7.0 on (boot-check.sh) */
+#ifndef OPEN_FN
+#define OPEN_FN do_filp_open
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+SEC("fentry/" STR(OPEN_FN))
 int BPF_PROG(on_open, int dfd, struct filename *pathname)
 {
 	struct task_struct *task;

@@ -13,6 +13,11 @@
 #include "probe.skel.h"
 
 #define PATH "/dwarf2btf-probe"
+#ifndef OPEN_FN
+#define OPEN_FN do_filp_open	/* do_file_open from Linux 7.0 on */
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct result {
 	int target_pid;
@@ -50,7 +55,7 @@ int main(void)
 		       r.calls, r.name, r.pid, r.module_calls);
 		return 1;
 	}
-	printf("VERDICT PASS: fentry/do_filp_open read pathname->name '%s' and, through kfuncs bpf_task_acquire()/bpf_task_release(), task->tgid %d, both by CO-RE; fentry/load_misc_binary (module binfmt_misc) saw %d exec(s)\n",
+	printf("VERDICT PASS: fentry/" STR(OPEN_FN) " read pathname->name '%s' and, through kfuncs bpf_task_acquire()/bpf_task_release(), task->tgid %d, both by CO-RE; fentry/load_misc_binary (module binfmt_misc) saw %d exec(s)\n",
 	       r.name, r.pid, r.module_calls);
 	probe_bpf__destroy(skel);
 	return 0;
