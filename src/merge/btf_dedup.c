@@ -3,10 +3,10 @@
  * Deduplication by libbpf's rules (btf_dedup.h), of a whole BTF or of a
  * module's types against an indexed base.  The steps are libbpf's:
  *   1. INT, ENUM, FWD, FLOAT: equal to a canonical type, or canonical;
- *   2. STRUCT, UNION (and TYPEDEF for a whole BTF, as libbpf 1.7 does): a
- *      canonical type with the same shallow shape whose whole type graph
- *      is equivalent (a side-by-side walk with a hypothetical mapping,
- *      FWDs matching their struct);
+ *   2. STRUCT, UNION and TYPEDEF (as libbpf 1.7 does): a canonical type
+ *      with the same shallow shape whose whole type graph is equivalent
+ *      (a side-by-side walk with a hypothetical mapping, FWDs matching
+ *      their struct);
  *   3. FWDs still canonical: the struct or union of that name, if only one;
  *   4. reference types: equal to a canonical type once what they refer to
  *      is resolved;
@@ -53,7 +53,6 @@ struct btf_dedup {
 	uint32_t *dirty;	/* base ids whose map entry changed */
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
-	bool typedef_graphs;	/* typedefs deduplicated with structs */
 	/* a batch's dedup (fwd_names.h): names it leaves, names it resolved */
 	const struct key_set *keep_fwds;
 	struct key_set *resolved;
@@ -81,8 +80,6 @@ struct btf_dedup *btf_dedup__new(const struct base_index *idx)
 	d->idx = idx;
 	d->base = idx ? idx->btf : NULL;
 	d->start = idx ? idx->nr : 1;
-	/* libbpf 1.7 compares typedefs as graphs, with structs */
-	d->typedef_graphs = !idx;
 	d->xlat = calloc(1, sizeof(*d->xlat));
 	if (!d->xlat) {
 		free(d);
@@ -708,11 +705,22 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 		return 0;
 	if (btf_is_composite(t))
 		h = dedup_hash__struct(d->mod, t);
-	else if (btf_is_typedef(t) && d->typedef_graphs)
+	else if (btf_is_typedef(t))
 		h = dedup_hash__typedef(d->mod, t);
 	else
 		return 0;
 	for_each_cand(d, h, cand) {
+		/*
+		 * libbpf 1.7 and 1.8 look a typedef up by its name and kind
+		 * but file the base's typedefs under name, kind and the type
+		 * they name (btf_dedup_prep()): a module typedef never meets
+		 * one of the base, and the module keeps its own copy, and of
+		 * what refers to it (fixed after 1.8.0, by libbpf commit
+		 * 5b0f3729).  pahole 1.32 encodes modules so with the libbpf
+		 * it bundles (1.8.0) and with Debian's (1.7.0).
+		 */
+		if (cand < d->start && btf_is_typedef(t))
+			continue;
 		c = bd__type(d, cand);
 		/* a FWD candidate here would make a loop FWD <-> struct */
 		if (btf_kind(c) != btf_kind(t) ||
