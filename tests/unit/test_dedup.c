@@ -363,6 +363,33 @@ static int test_split_typedefs(void)
 }
 
 /*
+ * hashmap.c under btf_dedup_prep() and btf_dedup_table_add(): of equal
+ * candidates, libbpf takes the first of a bucket's list, which each
+ * growth of the map reverses.  Here the base's 4 types grew the map twice
+ * (before its 1st and 4th entries): of the two equal prototypes, added
+ * after one growth, the first comes first; the pointer to it is then the
+ * base's too, and the module keeps nothing.
+ */
+static int test_split_cand_order(void)
+{
+	const char *name = "split candidate order";
+	struct btf *base = new_btf(), *b = new_btf();
+	int p;
+
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	p = btf__add_func_proto(base, 0);
+	btf__add_func_proto(base, 0);		/* a copy (resolve_btfids) */
+	btf__add_ptr(base, p);
+	btf__add_ptr(b, btf__add_func_proto(b, 0));
+	b = dedup_split(b, base);
+	CHECK(b);
+	CHECK(count_own(b, base, -1, NULL) == 0);
+	btf__free(b);
+	btf__free(base);
+	return 0;
+}
+
+/*
  * btf_dedup_new(): VAR and DATASEC are never deduplicated; and the type
  * ids we hold follow their types to the output (btf_dedup_remap_types()
  * does the same for .BTF.ext).
@@ -456,7 +483,7 @@ int main(void)
 	if (test_int() || test_enum_fwd() || test_fwd_by_graph() ||
 	    test_fwd_by_name() || test_cycle() || test_identical_copies() ||
 	    test_shapes() || test_typedef_graph() || test_vars_and_ids() ||
-	    test_batch() || test_split_typedefs())
+	    test_batch() || test_split_typedefs() || test_split_cand_order())
 		return 1;
 	printf("ok\n");
 	return 0;
