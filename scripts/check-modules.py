@@ -16,14 +16,17 @@ them), and then, per module, with `BIN diff --base VMLINUX`:
          (both over Debian's vmlinux .BTF): must be equal for every module,
          leaving out types the base already has (`diff --no-base-dups`:
          one side repeating a base type is not a difference); where they
-         still differ, equal to upstream pahole's reference is right too;
+         still differ, equal to upstream pahole's reference is right too
+         (all with `diff --flat-arrays` over a base without arrays of
+         arrays, as pahole up to 1.31 made them);
          the number of modules with Debian's number of types is printed;
   vars   our VARs and DATASECs (per-CPU variables) against Debian's;
   funcs, tags, ref-vars
          our FUNCs, decl tags and VARs against upstream pahole's reference
-         (../shared/reference/<kernel>/modules/<path>.btf for 6.12, else
-         made with --pahole, ARGS and --btf_base VMLINUX, one run per
-         module as kbuild makes them, for every --sample'th module):
+         (made with --pahole, ARGS and --btf_base VMLINUX, one run per
+         module as kbuild makes them, for every --sample'th module; else
+         for 6.12 ../shared/reference/<kernel>/modules/<path>.btf, else
+         made with PAHOLE_REF):
          those only in ours plus only in the reference must stay within
          --max-pct (default 1) percent of the reference's, over all
          modules compared;
@@ -40,7 +43,7 @@ env: DWARF2BTF_REFERENCE (folder with vmlinux.btf and modules/),
      DWARF2BTF_CHECK_DIR (work folder, default build/check-modules),
      DWARF2BTF_KERNEL_PKG (Debian package to fetch, as --pkg; the bundled
          reference is then not used),
-     PAHOLE_REF (as --pahole).
+     PAHOLE_REF (as --pahole, after the bundled reference).
 """
 
 import argparse
@@ -146,10 +149,11 @@ def diff(bin_, vmlinux, a, b, kinds, extra=()):
     return summary(p.stdout) if p.returncode in (0, 1) else None
 
 
-def check_one(bin_, vmlinux, ko, ours, ref, debian, tmp):
+def check_one(bin_, vmlinux, ko, ours, ref, debian, tmp, flat):
     r = {"ko": ko}
     # Without Debian's .BTF in the module there is nothing to compare.
-    d = (diff(bin_, vmlinux, ours, ko, "types,vars") or {}) if debian else {}
+    d = (diff(bin_, vmlinux, ours, ko, "types,vars", flat) or {}) \
+        if debian else {}
     r["types"] = d.get("types")
     r["vars"] = d.get("vars")
     # Not equal: the same once types the base already has are left out
@@ -158,10 +162,12 @@ def check_one(bin_, vmlinux, ko, ours, ref, debian, tmp):
     r["types_nodup"] = r["types"]
     r["types_ref"] = None
     if debian and r["types"] not in (None, (0, 0, 0)):
-        d = diff(bin_, vmlinux, ours, ko, "types", ["--no-base-dups"])
+        d = diff(bin_, vmlinux, ours, ko, "types",
+                 ["--no-base-dups"] + flat)
         r["types_nodup"] = (d or {}).get("types")
         if r["types_nodup"] != (0, 0, 0) and os.path.exists(ref):
-            d = diff(bin_, vmlinux, ours, ref, "types", ["--no-base-dups"])
+            d = diff(bin_, vmlinux, ours, ref, "types",
+                     ["--no-base-dups"] + flat)
             r["types_ref"] = (d or {}).get("types")
     # Type counts: equal by meaning may still hold a copy more or less.
     if debian and os.path.exists(ours):
@@ -169,10 +175,27 @@ def check_one(bin_, vmlinux, ko, ours, ref, debian, tmp):
         r["count_debian"] = type_count(emb) if emb else None
         r["count_ours"] = type_count(open(ours, "rb").read())
     if os.path.exists(ref):
-        r["ref"] = diff(bin_, vmlinux, ours, ref, "funcs,vars,tags")
+        r["ref"] = diff(bin_, vmlinux, ours, ref, "funcs,vars,tags", flat)
         r["ref_kinds"] = kinds_count(vmlinux, ref)
     r["ours_kinds"] = kinds_count(vmlinux, ours)
     return r
+
+
+def has_array_of_arrays(path):
+    """Does the BTF of PATH hold an array of arrays?  pahole up to 1.31
+    wrote int[2][3] as int[6]; modules over such a base are compared with
+    `diff --flat-arrays`.  None when it cannot be read."""
+    p = subprocess.run(["bpftool", "btf", "dump", "file", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True)
+    if p.returncode != 0:
+        return None
+    arrays, elems = set(), set()
+    for m in re.finditer(r"^\[(\d+)\] ARRAY '[^']*' type_id=(\d+)",
+                         p.stdout, re.M):
+        arrays.add(m.group(1))
+        elems.add(m.group(2))
+    return bool(arrays & elems)
 
 
 def has_btf(path):
@@ -187,13 +210,17 @@ def make_reference(pahole, args, vmlinux, moddir, kos, refdir, jobs):
     there are.  A reference made before with the same pahole, ARGS and
     base is kept (refdir/stamp says which)."""
     stamp = os.path.join(refdir, "stamp")
-    what = "\n".join([pahole, vmlinux] + args) + "\n"
+    what = "\n".join([pahole, vmlinux] + (args or ["default"])) + "\n"
     keep = os.path.exists(stamp) and open(stamp).read() == what
     if not keep:
         shutil.rmtree(refdir, ignore_errors=True)
     os.makedirs(refdir, exist_ok=True)
     with open(stamp, "w") as f:
         f.write(what)
+
+    # Without --btf_features pahole leaves some of its default set off;
+    # we encode that set.
+    args = args or ["--btf_features=default"]
 
     def one(ko):
         dst = os.path.join(refdir, "modules",
@@ -224,8 +251,9 @@ def main():
                     help="also encode with --plain-dedup and compare")
     ap.add_argument("--pkg", default=os.environ.get("DWARF2BTF_KERNEL_PKG"),
                     help="the Debian kernel package (fetch-kernel.sh)")
-    ap.add_argument("--pahole", default=os.environ.get("PAHOLE_REF"),
-                    help="upstream pahole, to make the reference with")
+    ap.add_argument("--pahole",
+                    help="upstream pahole, to make the reference with "
+                    "(before the bundled one; PAHOLE_REF: after it)")
     ap.add_argument("--sample", type=int, default=1,
                     help="make the reference of every N-th module only")
     ap.add_argument("--alone-every", type=int, default=10,
@@ -271,16 +299,22 @@ def main():
     refdir = os.environ.get("DWARF2BTF_REFERENCE")
     bundled = os.path.join(os.path.dirname(REPO), "shared", "reference",
                            REF_NAME)
-    if not refdir and not a.pkg and os.path.isdir(bundled):
+    if not refdir and not a.pkg and not a.pahole and os.path.isdir(bundled):
         refdir = bundled
-    if not refdir and a.pahole:
+    pahole = a.pahole or os.environ.get("PAHOLE_REF")
+    if not refdir and pahole:
         refdir = os.path.join(work, "reference")
         t = time.time()
-        n = make_reference(a.pahole, args, vmlinux, moddir,
-                           kos[::a.sample], refdir, a.j)
+        n = make_reference(pahole, args, vmlinux, moddir, kos[::a.sample],
+                           refdir, a.j)
         print("     reference: %d of %d modules by %s in %.1f s"
-              % (n, len(kos[::a.sample]), a.pahole, time.time() - t))
+              % (n, len(kos[::a.sample]), pahole, time.time() - t))
     refdir = refdir or os.path.join(work, "no-reference")
+    flat = ["--flat-arrays"] if has_array_of_arrays(vmlinux) is False \
+        else []
+    if flat:
+        print("     %s holds no array of arrays (pahole up to 1.31): "
+              "compared with --flat-arrays" % vmlinux)
     t = time.time()
     lst = os.path.join(work, "modules.list")
     with open(lst, "w") as f:
@@ -316,7 +350,8 @@ def main():
             ours = os.path.join(out, name + ".btf")
             ref = os.path.join(refdir, "modules", rel + ".btf")
             jobs.append(ex.submit(check_one, bin_, vmlinux, ko, ours, ref,
-                                  debian, os.path.join(work, "emb%d" % k)))
+                                  debian, os.path.join(work, "emb%d" % k),
+                                  flat))
         res = [j.result() for j in jobs]
 
     def names(rs):
