@@ -105,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     c && k < 64; c = id_chains__next(&idx->names, hh, c), k++)
 				(void)btf__type_by_id(base, c);
 			(void)base_index__str_off(idx, btf__name_by_offset(base, t->name_off));
+			(void)base_index__parity(idx, id);
 		}
 		(void)base_index__str_off(idx, "not there");
 		base_index__free(idx);

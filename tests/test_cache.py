@@ -240,7 +240,8 @@ def _hash_bytes(data):
 
 # struct base_cache_hdr (src/merge/base_cache.h)
 _OFF_AT = 8 + 4 + 4 + 8 * 4 + 4 * 6
-_HDR = _OFF_AT + 8 * 8
+# then libbpf's table after the base: sizes, growths and their ids
+_HDR = _OFF_AT + 8 * 8 + 8 * 2 + 4 * 2 + 4 * 40
 _CHECKSUM_AT = 8 + 4 + 4 + 8 + 8
 _TYPES_NEXT = 1
 

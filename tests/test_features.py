@@ -292,6 +292,54 @@ def test_feature_global_var(ctx):
             raise AssertionError("no DATASEC %s: %s" % (s, secs_on))
 
 
+MODULE_PERCPU = r"""
+struct pcpu_stat { long hits; long misses; };
+__attribute__((section(".data..percpu"))) struct pcpu_stat pcpu_stats;
+__attribute__((section(".data..percpu"))) int pcpu_count;
+int use(void) { return pcpu_count + (int)pcpu_stats.hits; }
+"""
+
+# A section that is not loaded, before .data..percpu and larger than the
+# addresses libdwfl gives a relocatable file's loaded sections (Linux 7.x
+# modules have their .debug_* sections there).
+UNLOADED = (r'__asm__(".section .bigjunk,\"\",@progbits\n\t.zero 1048576'
+            r'\n\t.previous");' "\n")
+
+
+def test_feature_var_module_sections(ctx):
+    # pahole looks a module variable's address up in the first section by
+    # index that holds it, the sections libdwfl did not place at 0: with
+    # such a section first, the per-CPU variables are not in .data..percpu
+    # for it (left out), and global_var puts them in that section's DATASEC.
+    for cc in ("gcc", "clang"):
+        for junk in (False, True):
+            name = "%s-%s" % (cc, "junk" if junk else "plain")
+            src = os.path.join(ctx.tmp, name + ".c")
+            with open(src, "w") as f:
+                f.write((UNLOADED if junk else "") + MODULE_PERCPU)
+            obj = os.path.join(ctx.tmp, name + ".o")
+            p = ctx.run([cc, "-g", "-O2", "-c", src, "-o", obj])
+            if p.returncode != 0:
+                raise AssertionError(p.stderr)
+            vars_ = [ln.split(" ")[1] for ln in _encode(ctx, obj, DEFAULT,
+                                                         name)
+                     if ln.startswith("var ") or ln.startswith("datasec ")]
+            want = [] if junk else [".data..percpu", "pcpu_count",
+                                    "pcpu_stats"]
+            if sorted(vars_) != want:
+                raise AssertionError("%s: %s, want %s" % (name, vars_, want))
+            if not junk:
+                continue
+            secs = [ln.split(" ")[1] for ln in
+                    _encode(ctx, obj, DEFAULT + ["global_var"], name + "-gv")
+                    if ln.startswith("datasec ")]
+            if ".bigjunk" not in secs or ".data..percpu" in secs:
+                raise AssertionError("%s, global_var: %s" % (name, secs))
+            p = ctx.run([ctx.bin, "explain", obj, "pcpu_count"])
+            if "a section that is not loaded holds it first" not in p.stdout:
+                raise AssertionError("%s, explain: %s" % (name, p.stdout))
+
+
 # (info_sz, elem_sz, flags) per kind 0..19, as the kernel's uapi btf.h
 # describes them: INT's u32, ARRAY's btf_array, members, enum values,
 # params, VAR's linkage, secinfos, DECL_TAG's component, enum64 values.

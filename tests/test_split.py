@@ -2,9 +2,11 @@
 """Split dedup (split_dedup.c): a module's types against an indexed base.
 
 split_base.c is the fixture "vmlinux"; split_mod.c and split_fwd.c are
-modules over it.  By libbpf's rules for split BTF:
-  - struct same, typedef u32_t and const struct same * are the base's and
-    must not be repeated;
+modules over it.  By libbpf's rules for split BTF (1.7 and 1.8.0):
+  - struct same and const struct same * are the base's and must not be
+    repeated;
+  - typedef u32_t is repeated: libbpf compares typedefs with structs but
+    never meets the base's, which it files under another hash;
   - struct differs has the name of a base struct but another layout: the
     module's own;
   - struct holder: the base only declares struct opaque, which the module
@@ -57,9 +59,10 @@ def _check(ctx, cc, dwarf):
         raise AssertionError("split_mod: own structs %s, want differs, "
                              "holder, opaque, uses_base:\n%s"
                              % (structs, "\n".join(own)))
-    if any(ln.startswith("typedef ") for ln in own):
-        raise AssertionError("split_mod: the base's typedef repeated:\n"
-                             + "\n".join(own))
+    typedefs = [ln for ln in own if ln.startswith("typedef ")]
+    if typedefs != ["typedef u32_t = unsigned int"]:
+        raise AssertionError("split_mod: typedefs %s, want the base's u32_t "
+                             "repeated once:\n%s" % (typedefs, "\n".join(own)))
     for m in ("split_mod", "split_fwd"):
         p = ctx.run([ctx.bin, "diff", "--base", base, out[m, "fast"],
                      out[m, "plain"]])

@@ -749,7 +749,7 @@ int batch_cache__read(const struct encode_env *env,
 		uint32_t shndx;
 
 		if (!str_ok(e->name, slen, false) || e->cu >= h->nr_cus ||
-		    !var_fate__placed(e->fate) || e->fate > VAR_OFF ||
+		    !var_fate__placed(e->fate) || e->fate > VAR_FATE_LAST ||
 		    probe__addr(probe, e->cu, e->die_off, &addr) ||
 		    note__place(env, strs + e->name, e->fate, e->offset, addr,
 				&shndx, &off))

@@ -91,24 +91,33 @@ static bool elf_symtab__has_var(const struct elf_symtab *st, const char *name,
 
 /*
  * Sections of a relocatable file (a module) have no addresses; libdwfl
- * gave them some to relocate the DWARF.  The section of such an address,
- * and the offset in it (as in the symbol table), or NULL.
+ * gave the allocated ones some to relocate the DWARF.  pahole looks such
+ * an address up in the same libdwfl view, as for any file: the first
+ * PROGBITS or NOBITS section by index whose range holds it, where a
+ * section libdwfl did not place (.comment, .debug_info, ...) is still at
+ * the address 0 the file gives it.  So a variable lies in .debug_info for
+ * pahole when that section comes first and is larger than the variable's
+ * address: Linux 7.x modules have their .debug_* sections before
+ * .data..percpu, and pahole 1.32 leaves out most of their per-CPU
+ * variables that way.  The section pahole finds, with the offset in it,
+ * or NULL; *@unplaced tells a section libdwfl did not place.
  */
 static const struct elf_data_section *
-encode_env__var_section(const struct encode_env *env, uint64_t addr, uint64_t *off)
+encode_env__var_section(const struct encode_env *env, uint64_t addr,
+			uint64_t *off, bool *unplaced)
 {
 	const struct elf_symtab *st = env->syms;
 	size_t i;
 
 	for (i = 0; i < st->nr_secs; i++) {
 		const struct elf_data_section *sec = &st->secs[i];
-		uint64_t base;
+		bool placed = sec->shndx < env->nr_rel_addr &&
+			      env->rel_addr[sec->shndx];
+		uint64_t base = placed ? env->rel_addr[sec->shndx] : sec->addr;
 
-		if (sec->shndx >= env->nr_rel_addr)
-			continue;
-		base = env->rel_addr[sec->shndx];
-		if (base && addr >= base && addr - base < sec->size) {
+		if (addr >= base && addr - base < sec->size) {
 			*off = addr - base;
+			*unplaced = !placed;
 			return sec;
 		}
 	}
@@ -171,10 +180,11 @@ enum var_fate cu_vars__place(const struct encode_env *env, const char *name,
 {
 	const struct elf_symtab *st = env->syms;
 	const struct elf_data_section *sec;
+	bool unplaced = false;
 	uint64_t off = 0;
 
 	if (env->rel_addr) {
-		sec = encode_env__var_section(env, addr, &off);
+		sec = encode_env__var_section(env, addr, &off, &unplaced);
 	} else {
 		sec = elf_symtab__section_of(st, addr);
 		off = sec ? addr - sec->addr : 0;
@@ -186,7 +196,7 @@ enum var_fate cu_vars__place(const struct encode_env *env, const char *name,
 	if (!env->opts->global_vars && !env->opts->encode_vars)
 		return VAR_OFF;
 	if (!env->opts->global_vars && sec->shndx != st->percpu_shndx)
-		return VAR_NOT_PERCPU;
+		return unplaced ? VAR_UNPLACED_SECTION : VAR_NOT_PERCPU;
 	if (off == 0 && !elf_symtab__has_var(st, name, sec->shndx))
 		return VAR_SECTION_START;
 	return VAR_CANDIDATE;

@@ -107,6 +107,8 @@ enum var_fate {
 	VAR_NO_TYPE,		/* void */
 	VAR_BAD_SIZE,		/* its type has no size, or too large */
 	VAR_OFF,		/* no variables are encoded */
+	VAR_UNPLACED_SECTION,	/* in a section libdwfl did not place */
+	VAR_FATE_LAST = VAR_UNPLACED_SECTION,
 };
 
 /* A fate decided by where the variable is (cu_vars__place() on). */

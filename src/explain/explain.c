@@ -613,6 +613,7 @@ static const char *const var_fates[] = {
 	[VAR_NO_TYPE] = "its type is void",
 	[VAR_BAD_SIZE] = "its type has no size (or one too large)",
 	[VAR_OFF] = "variables are not encoded (--skip_encoding_btf_vars)",
+	[VAR_UNPLACED_SECTION] = "as pahole looks its address up, a section that is not loaded holds it first (in a module such sections stay at address 0, and their ranges cover the addresses libdwfl gave the loaded ones)",
 };
 
 /* One variable DIE that is not a declaration, into F. */

@@ -53,6 +53,28 @@ static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 	return true;
 }
 
+/*
+ * The growths of libbpf's table as recorded: as many as the ids where they
+ * happened, those ascending, below NR, and the first at the first entry.
+ */
+static bool growths_valid(const struct base_cache_hdr *h)
+{
+	struct libbpf_map_sim sim = { 0 };
+	uint32_t i;
+
+	if (h->nr_growths > BASE_MAX_GROWTHS ||
+	    h->nr_growths != h->sim_growths || h->sim_sz >= h->nr)
+		return false;
+	for (i = 0; i < h->nr_growths; i++)
+		if (h->grow_id[i] >= h->nr ||
+		    (i && h->grow_id[i] <= h->grow_id[i - 1]))
+			return false;
+	/* the same number of entries makes the same table */
+	while (sim.sz < h->sim_sz)
+		libbpf_map_sim__add(&sim);
+	return sim.cap == h->sim_cap && sim.growths == h->sim_growths;
+}
+
 /* MAP (LEN bytes) is an entry for the base of KEY and SIZE: its index. */
 static struct base_index *base_index__from_map(const struct btf *base,
 					       void *map, size_t len,
@@ -71,7 +93,8 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	    h->version != BASE_CACHE_VERSION || h->hdr_size != sizeof(*h) ||
 	    h->key != key || h->base_size != size || h->file_size != len ||
 	    h->nr != btf__type_cnt(base) || !pow2(h->types_nb) ||
-	    !pow2(h->names_nb) || !pow2(h->str_nb) || h->str_len >= UINT32_MAX)
+	    !pow2(h->names_nb) || !pow2(h->str_nb) || h->str_len >= UINT32_MAX ||
+	    !growths_valid(h))
 		return NULL;
 	part_sizes(h, plen);
 	for (i = 0; i < NR_PARTS; i++)
@@ -119,6 +142,10 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	idx->str_len = h->str_len;
 	idx->str_slots = (uint32_t *)slots;
 	idx->str_mask = h->str_nb - 1;
+	idx->sim = (struct libbpf_map_sim){ h->sim_sz, h->sim_cap,
+					    h->sim_growths };
+	idx->nr_growths = h->nr_growths;
+	memcpy(idx->grow_id, h->grow_id, sizeof(idx->grow_id));
 	idx->map = map;
 	idx->map_len = len;
 	return idx;
@@ -149,6 +176,11 @@ static void base_index__store(const struct base_index *idx,
 	h.names_nb = idx->names.nr_buckets;
 	h.str_len = idx->str_len;
 	h.str_nb = idx->str_mask + 1;
+	h.sim_sz = idx->sim.sz;
+	h.sim_cap = idx->sim.cap;
+	h.sim_growths = idx->sim.growths;
+	h.nr_growths = idx->nr_growths;
+	memcpy(h.grow_id, idx->grow_id, sizeof(h.grow_id));
 	part_sizes(&h, plen);
 	for (i = 0; i < NR_PARTS; i++) {
 		h.off[i] = at;

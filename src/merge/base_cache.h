@@ -20,7 +20,7 @@
 /* An entry: this header, then the parts it locates. */
 #define BASE_CACHE_MAGIC	"D2BTFIDX"
 /* Bump when the index or the hashes in it change. */
-#define BASE_CACHE_VERSION	1
+#define BASE_CACHE_VERSION	2
 
 enum {
 	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,
@@ -41,6 +41,10 @@ struct base_cache_hdr {
 	uint32_t str_len, str_nb;
 	uint32_t pad;
 	uint64_t off[NR_PARTS];	/* from the start of the file, 8-aligned */
+	/* libbpf's dedup table after the base (base_index.h) */
+	uint64_t sim_sz, sim_cap;
+	uint32_t sim_growths, nr_growths;
+	uint32_t grow_id[BASE_MAX_GROWTHS];
 };
 
 /*

@@ -104,8 +104,16 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		const struct btf_type *t = btf__type_by_id(base, id);
 		uint64_t h;
 
-		if (dedup_hash__type(base, t, &h))
+		if (dedup_hash__type(base, t, &h)) {
+			uint32_t g = idx->sim.growths;
+
 			id_chains__add(&idx->types, id, h);
+			/* as libbpf's btf_dedup_prep() adds the base, by id */
+			libbpf_map_sim__add(&idx->sim);
+			if (idx->sim.growths != g &&
+			    idx->nr_growths < BASE_MAX_GROWTHS)
+				idx->grow_id[idx->nr_growths++] = id;
+		}
 		if (btf_is_composite(t))
 			id_chains__add(&idx->names, id, dedup_hash__name(base, t->name_off));
 	}

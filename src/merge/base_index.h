@@ -14,11 +14,48 @@
 
 struct btf;
 
+/*
+ * libbpf's dedup table is a hash map (hashmap.c) whose buckets are lists:
+ * a type becomes a candidate at the head of its list, and before an entry
+ * would fill the map over 3/4 (and before the first) the map doubles,
+ * moving every list head first into its new bucket, which reverses it.
+ * Which of two candidates of one hash comes first depends on that: on the
+ * parity of the growths before each was added and of those since (see
+ * btf_dedup.c).  It matters where a base holds equal types (Linux 7.x's
+ * resolve_btfids adds function prototypes after pahole's dedup).
+ */
+struct libbpf_map_sim {
+	uint64_t sz, cap;	/* entries, buckets */
+	uint32_t growths;
+};
+
+/* One entry added: the parity of the growths before it. */
+static inline unsigned int libbpf_map_sim__add(struct libbpf_map_sim *m)
+{
+	if (m->cap == 0 || (m->sz + 1) * 4 / 3 > m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 4;
+		m->growths++;
+	}
+	m->sz++;
+	return m->growths & 1;
+}
+
+/* Bases of up to 2^32 types: libbpf's map grows fewer times than this. */
+#define BASE_MAX_GROWTHS	40
+
 struct base_index {
 	const struct btf *btf;
 	uint32_t nr;		/* btf__type_cnt() */
 	struct id_chains types;	/* dedup candidates, by shallow hash */
 	struct id_chains names;	/* structs and unions, by name */
+	/*
+	 * libbpf's table once it holds the base's candidates, and the ids
+	 * before which it grew: the parity of a base candidate is that of the
+	 * number of those up to its id.
+	 */
+	struct libbpf_map_sim sim;
+	uint32_t nr_growths;
+	uint32_t grow_id[BASE_MAX_GROWTHS];
 	/* every string of the base: offset + 1 by hash of the string */
 	char *strs;
 	uint32_t str_len;
@@ -29,6 +66,17 @@ struct base_index {
 	size_t map_len;
 	bool map_borrowed;	/* not ours to unmap (tests, fuzzing) */
 };
+
+/* The parity of the growths of libbpf's table before base id ID was added. */
+static inline unsigned int base_index__parity(const struct base_index *idx,
+					      uint32_t id)
+{
+	unsigned int n = 0;
+
+	while (n < idx->nr_growths && idx->grow_id[n] <= id)
+		n++;
+	return n & 1;
+}
 
 /* The offset of string S in the base, or BASE_STR_NONE. */
 #define BASE_STR_NONE	UINT32_MAX

@@ -3,10 +3,10 @@
  * Deduplication by libbpf's rules (btf_dedup.h), of a whole BTF or of a
  * module's types against an indexed base.  The steps are libbpf's:
  *   1. INT, ENUM, FWD, FLOAT: equal to a canonical type, or canonical;
- *   2. STRUCT, UNION (and TYPEDEF for a whole BTF, as libbpf 1.7 does): a
- *      canonical type with the same shallow shape whose whole type graph
- *      is equivalent (a side-by-side walk with a hypothetical mapping,
- *      FWDs matching their struct);
+ *   2. STRUCT, UNION and TYPEDEF (as libbpf 1.7 does): a canonical type
+ *      with the same shallow shape whose whole type graph is equivalent
+ *      (a side-by-side walk with a hypothetical mapping, FWDs matching
+ *      their struct);
  *   3. FWDs still canonical: the struct or union of that name, if only one;
  *   4. reference types: equal to a canonical type once what they refer to
  *      is resolved;
@@ -53,7 +53,6 @@ struct btf_dedup {
 	uint32_t *dirty;	/* base ids whose map entry changed */
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
-	bool typedef_graphs;	/* typedefs deduplicated with structs */
 	/* a batch's dedup (fwd_names.h): names it leaves, names it resolved */
 	const struct key_set *keep_fwds;
 	struct key_set *resolved;
@@ -62,6 +61,16 @@ struct btf_dedup {
 	uint32_t cap_types;
 	int depth;		/* of bd__equiv() and bd__ref() */
 	struct id_chains split;	/* canonical module types, by shallow hash */
+	/*
+	 * Over a base: libbpf's dedup table (base_index.h) as the module's
+	 * canonical types are added to it, the parity of its growths before
+	 * each (by id - start), and the candidates of one lookup.
+	 */
+	struct libbpf_map_sim sim;
+	uint8_t *par;
+	uint32_t cap_par;
+	uint32_t *cands;
+	size_t cap_cands;
 	/* canonical module structs and unions: slots 1.. of name_ids */
 	struct id_chains names;
 	uint32_t *name_ids;
@@ -81,8 +90,6 @@ struct btf_dedup *btf_dedup__new(const struct base_index *idx)
 	d->idx = idx;
 	d->base = idx ? idx->btf : NULL;
 	d->start = idx ? idx->nr : 1;
-	/* libbpf 1.7 compares typedefs as graphs, with structs */
-	d->typedef_graphs = !idx;
 	d->xlat = calloc(1, sizeof(*d->xlat));
 	if (!d->xlat) {
 		free(d);
@@ -108,6 +115,8 @@ void btf_dedup__free(struct btf_dedup *d)
 	free(d->dirty);
 	free(d->new_id);
 	free(d->types);
+	free(d->par);
+	free(d->cands);
 	free(d->name_ids);
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
@@ -321,20 +330,98 @@ static int bd__eq_leaf(const struct btf_dedup *d, uint32_t id1,
 	}
 }
 
-/* Candidates for hash H: canonical module types, latest first, then base. */
-static uint32_t bd__next_cand(const struct btf_dedup *d, uint64_t h,
-			      uint32_t id)
+/* A canonical module type ID becomes a candidate under hash H. */
+static void bd__add_cand(struct btf_dedup *d, uint32_t id, uint64_t h)
 {
-	if (!id || id >= d->start) {
-		id = id_chains__next(&d->split, h, id);
-		if (id || !d->idx)
-			return id;
-	}
-	return id_chains__next(&d->idx->types, h, id >= d->start ? 0 : id);
+	id_chains__add(&d->split, id, h);
+	if (d->idx)
+		d->par[id - d->start] = libbpf_map_sim__add(&d->sim);
 }
 
-#define for_each_cand(d, h, id) \
-	for (id = bd__next_cand(d, h, 0); id; id = bd__next_cand(d, h, id))
+/* Module candidates of parity PAR (any: -1), latest first. */
+static int bd__push_split(struct btf_dedup *d, uint64_t h, int par,
+			  uint32_t *n)
+{
+	uint32_t id;
+
+	for (id = id_chains__next(&d->split, h, 0); id;
+	     id = id_chains__next(&d->split, h, id)) {
+		if (par >= 0 && d->par[id - d->start] != par)
+			continue;
+		if (grow_array((void **)&d->cands, &d->cap_cands, *n + 1,
+			       sizeof(*d->cands), 16))
+			return -ENOMEM;
+		d->cands[(*n)++] = id;
+	}
+	return 0;
+}
+
+/* Base candidates of parity PAR, latest first. */
+static int bd__push_base(struct btf_dedup *d, uint64_t h, unsigned int par,
+			 uint32_t *n)
+{
+	uint32_t id;
+
+	for (id = id_chains__next(&d->idx->types, h, 0); id;
+	     id = id_chains__next(&d->idx->types, h, id)) {
+		if (base_index__parity(d->idx, id) != par)
+			continue;
+		if (grow_array((void **)&d->cands, &d->cap_cands, *n + 1,
+			       sizeof(*d->cands), 16))
+			return -ENOMEM;
+		d->cands[(*n)++] = id;
+	}
+	return 0;
+}
+
+static void reverse_ids(uint32_t *ids, uint32_t n)
+{
+	uint32_t i, t;
+
+	for (i = 0; i < n / 2; i++) {
+		t = ids[i];
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = t;
+	}
+}
+
+/*
+ * The candidates of hash H, in d->cands, as libbpf's dedup meets them;
+ * their number, or -ENOMEM.  The first equal one is taken, which matters
+ * where several are equal: a base may hold equal types, and equivalence
+ * of graphs is not transitive.  A whole BTF: the canonical types, latest
+ * first.  Over a base (libbpf's table, base_index.h): those added after
+ * growths of the parity the growths so far have, latest first, then the
+ * others, earliest first; the base's were all added before the module's.
+ * d->cands is read before the next call: the loops over candidates do not
+ * nest.
+ */
+static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
+{
+	unsigned int g = d->sim.growths & 1;
+	uint32_t n = 0, mark;
+	int err;
+
+	if (!d->idx)
+		return bd__push_split(d, h, -1, &n) ?: (int64_t)n;
+	err = bd__push_split(d, h, g, &n) ?: bd__push_base(d, h, g, &n);
+	if (err)
+		return err;
+	mark = n;
+	err = bd__push_base(d, h, !g, &n);
+	if (err)
+		return err;
+	reverse_ids(d->cands + mark, n - mark);
+	mark = n;
+	err = bd__push_split(d, h, !g, &n);
+	if (err)
+		return err;
+	reverse_ids(d->cands + mark, n - mark);
+	return n;
+}
+
+#define for_each_cand(d, k, n, id) \
+	for (k = 0; k < n && ((id = (d)->cands[k]) || 1); k++)
 
 static bool bd__mapped(const struct btf_dedup *d, uint32_t id)
 {
@@ -634,14 +721,18 @@ static int bd__merge_hypot(struct btf_dedup *d)
 static int bd__prim(struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id), *c;
-	uint32_t cand, to = id;
+	uint32_t cand, to = id, k;
+	int64_t nc;
 	uint64_t h;
 	int err;
 
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		h = dedup_hash__int_tag(d->mod, t);
-		for_each_cand(d, h, cand) {
+		nc = bd__cands(d, h);
+		if (nc < 0)
+			return nc;
+		for_each_cand(d, k, nc, cand) {
 			c = bd__type(d, cand);
 			if (btf_kind(c) == BTF_KIND_INT &&
 			    bd__eq_int_tag(d, id, t, cand, c)) {
@@ -653,7 +744,10 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		h = dedup_hash__enum(d->mod, t);
-		for_each_cand(d, h, cand) {
+		nc = bd__cands(d, h);
+		if (nc < 0)
+			return nc;
+		for_each_cand(d, k, nc, cand) {
 			c = bd__type(d, cand);
 			if (!btf_is_any_enum(c))
 				continue;
@@ -680,7 +774,10 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		h = dedup_hash__common(d->mod, t);
-		for_each_cand(d, h, cand) {
+		nc = bd__cands(d, h);
+		if (nc < 0)
+			return nc;
+		for_each_cand(d, k, nc, cand) {
 			c = bd__type(d, cand);
 			if (bd__eq_common(d, id, t, cand, c)) {
 				to = cand;
@@ -693,14 +790,15 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		id_chains__add(&d->split, id, h);
+		bd__add_cand(d, id, h);
 	return 0;
 }
 
 static int bd__composite(struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id), *c;
-	uint32_t cand, to = id;
+	uint32_t cand, to = id, k;
+	int64_t nc;
 	uint64_t h;
 	int eq;
 
@@ -708,11 +806,25 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 		return 0;
 	if (btf_is_composite(t))
 		h = dedup_hash__struct(d->mod, t);
-	else if (btf_is_typedef(t) && d->typedef_graphs)
+	else if (btf_is_typedef(t))
 		h = dedup_hash__typedef(d->mod, t);
 	else
 		return 0;
-	for_each_cand(d, h, cand) {
+	nc = bd__cands(d, h);
+	if (nc < 0)
+		return nc;
+	for_each_cand(d, k, nc, cand) {
+		/*
+		 * libbpf 1.7 and 1.8 look a typedef up by its name and kind
+		 * but file the base's typedefs under name, kind and the type
+		 * they name (btf_dedup_prep()): a module typedef never meets
+		 * one of the base, and the module keeps its own copy, and of
+		 * what refers to it (fixed after 1.8.0, by libbpf commit
+		 * 5b0f3729).  pahole 1.32 encodes modules so with the libbpf
+		 * it bundles (1.8.0) and with Debian's (1.7.0).
+		 */
+		if (cand < d->start && btf_is_typedef(t))
+			continue;
 		c = bd__type(d, cand);
 		/* a FWD candidate here would make a loop FWD <-> struct */
 		if (btf_kind(c) != btf_kind(t) ||
@@ -735,7 +847,7 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		id_chains__add(&d->split, id, h);
+		bd__add_cand(d, id, h);
 	return 0;
 }
 
@@ -839,7 +951,8 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 	const struct btf_type *c;
 	bool (*eq)(const struct btf_dedup *, uint32_t,
 		   const struct btf_type *, uint32_t, const struct btf_type *);
-	uint32_t cand, to = id;
+	uint32_t cand, to = id, k;
+	int64_t nc;
 	uint64_t h;
 	int i, err = 0;
 
@@ -885,7 +998,10 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 	}
 	if (err)
 		return err;
-	for_each_cand(d, h, cand) {
+	nc = bd__cands(d, h);
+	if (nc < 0)
+		return nc;
+	for_each_cand(d, k, nc, cand) {
 		c = bd__type(d, cand);
 		if (btf_kind(c) == btf_kind(t) && eq(d, id, t, cand, c)) {
 			to = cand;
@@ -894,7 +1010,7 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 	}
 	d->map[id] = to;
 	if (to == id)
-		id_chains__add(&d->split, id, h);
+		bd__add_cand(d, id, h);
 	return to;
 }
 
@@ -951,6 +1067,16 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 	err = id_chains__init(&d->split, d->start, n);
 	if (err)
 		return err;
+	if (d->idx && n > d->cap_par) {
+		free(d->par);
+		d->par = malloc(n);
+		d->cap_par = d->par ? n : 0;
+		if (!d->par)
+			return -ENOMEM;
+	}
+	/* libbpf's table holds the base's candidates before the module's */
+	if (d->idx)
+		d->sim = d->idx->sim;
 	if (n > d->cap_types) {
 		free(d->types);
 		d->types = malloc(n * sizeof(*d->types));
@@ -1158,7 +1284,9 @@ static int bd__emit_split(struct btf_dedup *d, struct btf *base,
 	if (err)
 		goto out;
 	buf = p;
-	memcpy(buf + sizeof(*h) + types, ss.buf, ss.len);
+	/* a module all of whose names the base has: no strings of its own */
+	if (ss.len)
+		memcpy(buf + sizeof(*h) + types, ss.buf, ss.len);
 	h = (struct btf_header *)buf;
 	*h = (struct btf_header){
 		.magic = BTF_MAGIC, .version = BTF_VERSION,

@@ -5,10 +5,11 @@
  * (Debian 12's 1.1 resolves FWDs and cycles by older rules).  Two uses:
  *   - a whole BTF (no base): libbpf 1.7's rules, typedefs compared as
  *     graphs along with structs; the batches, the merge and the final pass;
- *   - a module's types against a base (vmlinux) BTF: libbpf 1.6's rules
- *     for split BTF, the base indexed once (base_index, read-only, shared
- *     by all workers) instead of hashed again for every module, as
- *     libbpf's split dedup does; see docs/modules.md.
+ *   - a module's types against a base (vmlinux) BTF: the same rules for
+ *     split BTF (libbpf 1.7 and 1.8.0, whose typedefs never meet the
+ *     base's), the base indexed once (base_index, read-only, shared by
+ *     all workers) instead of hashed again for every module, as libbpf's
+ *     split dedup does; see docs/modules.md.
  */
 #ifndef DWARF2BTF_BTF_DEDUP_H
 #define DWARF2BTF_BTF_DEDUP_H

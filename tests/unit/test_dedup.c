@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/merge/btf_dedup.c, a whole BTF (no base): one case per rule of
- * libbpf's btf__dedup() it mirrors, each naming the libbpf function (as of
- * libbpf 1.7, lib/bpf/src/btf.c).  Two "CUs" are built one after the
+ * src/merge/btf_dedup.c, a whole BTF (no base), then a module over a base:
+ * one case per rule of libbpf's btf__dedup() it mirrors, each naming the
+ * libbpf function (as of libbpf 1.7 and 1.8.0, lib/bpf/src/btf.c).  Two "CUs" are built one after the
  * other into one BTF, as the batches are, then deduplicated; the checks
  * count what is left.  Prints "ok" and exits 0, else names the failed
  * check and exits 1.
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "merge/base_index.h"
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "check.h"
@@ -284,6 +285,110 @@ static int test_typedef_graph(void)
 	return 0;
 }
 
+/* A module's types deduplicated over BASE (indexed here): split BTF. */
+static struct btf *dedup_split(struct btf *in, struct btf *base)
+{
+	struct base_index *idx = NULL;
+	struct btf_dedup *d = NULL;
+	struct btf *out = NULL;
+
+	if (base_index__new(base, &idx) || !(d = btf_dedup__new(idx)) ||
+	    btf_dedup__run(d, in, base, NULL, 0, &out))
+		out = NULL;
+	btf_dedup__free(d);
+	base_index__free(idx);
+	btf__free(in);
+	return out;
+}
+
+/* Types of @kind named @n (NULL: any) in split @btf's own part. */
+static int count_own(const struct btf *btf, const struct btf *base, int kind,
+		     const char *n)
+{
+	int id, c = 0;
+
+	for (id = btf__type_cnt(base); id < (int)btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if ((kind < 0 || btf_kind(t) == kind) &&
+		    (!n || !strcmp(btf__name_by_offset(btf, t->name_off), n)))
+			c++;
+	}
+	return c;
+}
+
+/*
+ * btf_dedup_struct_type() over a base, libbpf 1.7 and 1.8.0: a module's
+ * typedefs are compared as graphs with each other, but never meet the
+ * base's, which btf_dedup_prep() hashes by btf_hash_common(): typedef t
+ * of a struct declared in one CU and defined in another is one typedef,
+ * typedef u32 stays the module's though the base has it.
+ */
+static int test_split_typedefs(void)
+{
+	const char *name = "split typedefs";
+	struct btf *base = new_btf(), *b = new_btf();
+	int i, s, p, f;
+
+	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	btf__add_typedef(base, "u32", i);
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_typedef(b, "u32", i);
+	/* typedef void t(struct n *): n declared, defined, defined otherwise */
+	p = btf__add_ptr(b, btf__add_fwd(b, "n", BTF_FWD_STRUCT));
+	f = btf__add_func_proto(b, 0);
+	btf__add_func_param(b, NULL, p);
+	btf__add_typedef(b, "t", f);
+	s = btf__add_struct(b, "n", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	p = btf__add_ptr(b, s);
+	f = btf__add_func_proto(b, 0);
+	btf__add_func_param(b, NULL, p);
+	btf__add_typedef(b, "t", f);
+	s = btf__add_struct(b, "n", 8);
+	btf__add_field(b, "y", i, 0, 0);
+	p = btf__add_ptr(b, s);
+	f = btf__add_func_proto(b, 0);
+	btf__add_func_param(b, NULL, p);
+	btf__add_typedef(b, "t", f);
+	b = dedup_split(b, base);
+	CHECK(b);
+	CHECK(count_own(b, base, BTF_KIND_INT, NULL) == 0);
+	CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "u32") == 1);
+	CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "t") == 2);
+	CHECK(count_own(b, base, BTF_KIND_FWD, NULL) == 0);
+	btf__free(b);
+	btf__free(base);
+	return 0;
+}
+
+/*
+ * hashmap.c under btf_dedup_prep() and btf_dedup_table_add(): of equal
+ * candidates, libbpf takes the first of a bucket's list, which each
+ * growth of the map reverses.  Here the base's 4 types grew the map twice
+ * (before its 1st and 4th entries): of the two equal prototypes, added
+ * after one growth, the first comes first; the pointer to it is then the
+ * base's too, and the module keeps nothing.
+ */
+static int test_split_cand_order(void)
+{
+	const char *name = "split candidate order";
+	struct btf *base = new_btf(), *b = new_btf();
+	int p;
+
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	p = btf__add_func_proto(base, 0);
+	btf__add_func_proto(base, 0);		/* a copy (resolve_btfids) */
+	btf__add_ptr(base, p);
+	btf__add_ptr(b, btf__add_func_proto(b, 0));
+	b = dedup_split(b, base);
+	CHECK(b);
+	CHECK(count_own(b, base, -1, NULL) == 0);
+	btf__free(b);
+	btf__free(base);
+	return 0;
+}
+
 /*
  * btf_dedup_new(): VAR and DATASEC are never deduplicated; and the type
  * ids we hold follow their types to the output (btf_dedup_remap_types()
@@ -378,7 +483,7 @@ int main(void)
 	if (test_int() || test_enum_fwd() || test_fwd_by_graph() ||
 	    test_fwd_by_name() || test_cycle() || test_identical_copies() ||
 	    test_shapes() || test_typedef_graph() || test_vars_and_ids() ||
-	    test_batch())
+	    test_batch() || test_split_typedefs() || test_split_cand_order())
 		return 1;
 	printf("ok\n");
 	return 0;
