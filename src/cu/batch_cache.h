@@ -27,7 +27,7 @@
 struct cache_dir;
 
 #define BATCH_CACHE_MAGIC	"D2BTFBAT"
-#define BATCH_CACHE_VERSION	2
+#define BATCH_CACHE_VERSION	3
 
 /* An entry: this header, then its parts in this order, each 8-aligned. */
 enum {
