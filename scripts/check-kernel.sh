@@ -58,6 +58,10 @@
 #                             consistent_func,decl_tag_kfuncs
 #                             --btf_features=attributes --btf_features=layout
 #                             --lang_exclude=rust
+#   DWARF2BTF_TYPES_VS=reference  compare the types with the reference
+#                             instead of Debian's .BTF (flags other than
+#                             the build's: 7.x without --lang_exclude=rust
+#                             encodes the Rust units Debian's left out)
 #   DWARF2BTF_TIMEOUT=SEC     limit for one BIN run (default 900)
 #
 # Ends with 'N passed, N failed[, N skipped]'; exits 1 if any check failed.
@@ -239,6 +243,10 @@ types_what="Debian's .BTF"
 if [ -z "$deb_btf" ] && [ -n "${DWARF2BTF_KERNEL_PKG:-}" ]; then
 	types_vs=$ref
 	types_what="the reference (no Debian .BTF)"
+fi
+if [ "${DWARF2BTF_TYPES_VS:-}" = reference ]; then
+	types_vs=$ref
+	types_what="the reference (DWARF2BTF_TYPES_VS)"
 fi
 if [ -z "$types_vs" ] && [ -n "${DWARF2BTF_KERNEL_PKG:-}" ]; then
 	skip "types: no Debian .BTF and no reference to compare with"
