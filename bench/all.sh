@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Every benchmark of issue 6 in one run, side by side with pahole: the
+# Every speed and memory benchmark in one run, side by side with pahole: the
 # vmlinux at -j1 and -j2 (bench/vmlinux.sh) and all its modules in one
 # batch against pahole once per module, two at a time (bench/modules.sh).
 # Prints medians and ratios, and draws them into OUT/bench.png.

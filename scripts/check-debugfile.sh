@@ -49,7 +49,7 @@ else
 	fail "in place"
 fi
 # Against upstream pahole on the debug file (PAHOLE_REF: a pahole with
-# --btf_features; issue 17): the default path and --plain-dedup alike.
+# --btf_features): the default path and --plain-dedup alike.
 ref=${PAHOLE_REF:-}
 if [ -n "$ref" ] && "$ref" --help 2>&1 | grep -c btf_features > /dev/null
 then

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""`dwarf2btf explain` and `--verbose` on a real vmlinux (issue 19).
+"""`dwarf2btf explain` and `--verbose` on a real vmlinux.
 
   - `explain --all --json` gives every function left out a verdict and
     its evidence, and its counts are those `--stats` prints;
@@ -16,7 +16,7 @@ usage: scripts/check-explain.py [BIN [VMLINUX]]
   BIN      default build/dwarf2btf
   VMLINUX  default: the Debian 6.12 one (scripts/fetch-kernel.sh)
 env:
-  PAHOLE_REF   a pahole (1.31) to compare --verbose with
+  PAHOLE_REF   a pahole (1.32) to compare --verbose with
   SAMPLE=N     functions checked per verdict (default 4)
 Prints PASS/FAIL/SKIP lines and "N passed, N failed, N skipped".
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# DWARF layouts of real builds (issue 16), beyond make check's fixtures:
+# DWARF layouts of real builds, beyond make check's fixtures:
 #   - libbpf (tools/lib/bpf of Debian's linux-source-6.12) built as a
 #     shared library with gcc -flto and with clang -flto=thin: our BTF
 #     against PAHOLE_REF's of the same file, and -j1 = -j2 byte for byte;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""DWARF as real builds ship it (issue 16): LTO (gcc's early-debug units,
+"""DWARF as real builds ship it: LTO (gcc's early-debug units,
 clang's DW_FORM_ref_addr across units), dwz (partial units in the file; a
 supplementary file named by .gnu_debugaltlink or DWARF 5's .debug_sup) and
 split DWARF (.dwo files).
