@@ -19,6 +19,7 @@
 #include "input/elf_file.h"
 #include "lib/btf_load.h"
 #include "lib/hash.h"
+#include "lib/jobs.h"
 #include "lib/key_set.h"
 #include "lib/log.h"
 #include "pipeline.h"
@@ -85,11 +86,10 @@ int explain_cmd__main(int argc, char **argv)
 	struct explain *e;
 	struct stats st = { 0 };
 	struct key_set names = { 0 };
-	char *end;
 	bool features_seen = false;
 	int c, err, n;
 
-	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
+	opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
 	features__set_default(&opts.enc);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
@@ -116,8 +116,7 @@ int explain_cmd__main(int argc, char **argv)
 				return 2;
 			break;
 		case 'j':
-			opts.jobs = strtol(optarg, &end, 10);
-			if (*end || opts.jobs < 1 || opts.jobs > 1024) {
+			if (jobs__parse(optarg, &opts.jobs)) {
 				pr_err("explain: -j takes 1 to 1024, not '%s'", optarg);
 				return 2;
 			}

@@ -29,6 +29,7 @@
 #include "output/distill.h"
 #include "pipeline.h"
 #include "btf_features.h"
+#include "lib/jobs.h"
 #include "lib/grow.h"
 #include "lib/log.h"
 #include "output/output.h"
@@ -406,19 +407,6 @@ static int relocate_file(const char *file, const struct btf *base,
 	return err;
 }
 
-static int parse_jobs(const char *s, int *jobs)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > 1024)
-		return -EINVAL;
-	*jobs = v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -477,7 +465,7 @@ int main(int argc, char **argv)
 	if (run_as_pahole(argv[0]) && !pahole_args__ours(argc, argv))
 		return pahole__forward(argv);
 
-	opts.jobs = ncpu > 0 ? (ncpu > 1024 ? 1024 : ncpu) : 1;
+	opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
 	features__set_default(&opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_cmd__main(argc - 1, argv + 1);
@@ -505,7 +493,7 @@ int main(int argc, char **argv)
 				     strlen(argv[optind]) ||
 			     access(argv[optind], F_OK)))
 				optarg = argv[optind++];
-			if (optarg && parse_jobs(optarg, &opts.jobs)) {
+			if (optarg && jobs__parse(optarg, &opts.jobs)) {
 				pr_err("invalid job count '%s' (1 to 1024)", optarg);
 				return 2;
 			}
