@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The shape of src/: no call cycle between files or between folders
 (scripts/call-graph.py over the objects the binary under test was built
-from).
+from), and docs/design.md's table of files matches the tree.
 """
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -22,8 +23,9 @@ def test_no_call_cycle(ctx):
             glob.glob(os.path.join(src, "**", "*.c"), recursive=True)}
     objs = {os.path.relpath(o, d)[:-2] for o in
             glob.glob(os.path.join(d, "**", "*.o"), recursive=True)}
-    if not objs:
-        raise ctx.Skip("no objects beside %s" % ctx.bin)
+    # A binary without its objects cannot be checked: that is a failure,
+    # or a build that lost its objects would pass unseen.
+    assert objs, "no objects beside %s: build it with make" % ctx.bin
     assert srcs <= objs, "objects missing: %s" % sorted(srcs - objs)
     p = _call_graph(ctx, d, src)
     assert p.returncode == 0 and "cycles: none" in p.stdout, \
@@ -35,6 +37,33 @@ def test_no_call_cycle(ctx):
             used.update(line.split(" -> ")[1].split())
     unused = srcs - used - {"main"}
     assert not unused, "used by no other file: %s" % sorted(unused)
+
+
+def _design_rows(text):
+    """The files docs/design.md's table names ("| `cu/cu_types.c` | ...")."""
+    return set(re.findall(r"^\| `([^`*]+\.[ch])` \|", text, re.M))
+
+
+def test_design_table(ctx):
+    """Every .c file of src/ has its row in docs/design.md's table, and
+    every file a row names exists."""
+    src = os.path.join(ctx.root, "src")
+    with open(os.path.join(ctx.root, "docs", "design.md")) as f:
+        named = _design_rows(f.read())
+    srcs = {os.path.relpath(s, src) for s in
+            glob.glob(os.path.join(src, "**", "*.c"), recursive=True)}
+    assert srcs <= named, "not in docs/design.md's table: %s" % \
+        sorted(srcs - named)
+    gone = sorted(n for n in named
+                  if not os.path.exists(os.path.join(src, n)))
+    assert not gone, "docs/design.md names files not in src/: %s" % gone
+
+
+def test_design_table_check_fails(ctx):
+    """The table check sees a missing row and a stale one."""
+    rows = _design_rows("| `a.c` | x |\n| `lib/b.h` | y |\n| `lib/*.h` | z |\n"
+                        "text `c.c` |\n")
+    assert rows == {"a.c", "lib/b.h"}, rows
 
 
 def _graph_of(ctx, src):
