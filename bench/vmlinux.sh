@@ -12,6 +12,8 @@
 #   BENCH_J1=0     leave out the -j1 runs
 #   BENCH_DIR=DIR  keep outputs and timings there (default: a temp folder,
 #                  removed at the end)
+#   BENCH_FLAGS="..."  the encoding flags of both tools (default: ours none,
+#                  pahole --btf_features=default), e.g. a kernel build's
 #
 # Each run is timed by /usr/bin/time (wall, user+sys CPU, peak RSS); the
 # table shows the median of the rounds and the ratio ours/pahole.
@@ -40,6 +42,12 @@ pahole_ver=$("$pahole" --version 2>/dev/null)
 
 jobs=(2)
 [ "${BENCH_J1:-1}" = 0 ] || jobs+=(1)
+ours_flags=()
+if [ -n "${BENCH_FLAGS:-}" ]; then
+	# shellcheck disable=SC2206
+	ours_flags=(${BENCH_FLAGS})
+	pahole_flags=("${ours_flags[@]}")
+fi
 
 results=$dir/results
 : > "$results"
@@ -68,7 +76,8 @@ for i in $(seq 1 "$runs"); do
 	echo "bench: round $i/$runs  (wall user sys maxrss-KB)" >&2
 	for j in "${jobs[@]}"; do
 		run "ours-j$j" "$dir/ours-j$j.btf" \
-			"$bin" -j"$j" -o "$dir/ours-j$j.btf" "$vmlinux"
+			"$bin" -j"$j" "${ours_flags[@]}" -o "$dir/ours-j$j.btf" \
+			"$vmlinux"
 		run "pahole-j$j" "$dir/pahole-j$j.btf" \
 			"$pahole" -J -j"$j" "${pahole_flags[@]}" \
 			--btf_encode_detached="$dir/pahole-j$j.btf" "$vmlinux"
