@@ -338,33 +338,20 @@ static void bd__add_cand(struct btf_dedup *d, uint32_t id, uint64_t h)
 		d->par[id - d->start] = libbpf_map_sim__add(&d->sim);
 }
 
-/* Module candidates of parity PAR (any: -1), latest first. */
-static int bd__push_split(struct btf_dedup *d, uint64_t h, int par,
-			  uint32_t *n)
+/*
+ * The candidates of hash H in the module's chains (@base false) or the
+ * base's, of parity PAR (the module's: any with -1), latest first.
+ */
+static int bd__push(struct btf_dedup *d, bool base, uint64_t h, int par,
+		    uint32_t *n)
 {
+	const struct id_chains *c = base ? &d->idx->types : &d->split;
 	uint32_t id;
 
-	for (id = id_chains__next(&d->split, h, 0); id;
-	     id = id_chains__next(&d->split, h, id)) {
-		if (par >= 0 && d->par[id - d->start] != par)
-			continue;
-		if (grow_array((void **)&d->cands, &d->cap_cands, *n + 1,
-			       sizeof(*d->cands), 16))
-			return -ENOMEM;
-		d->cands[(*n)++] = id;
-	}
-	return 0;
-}
-
-/* Base candidates of parity PAR, latest first. */
-static int bd__push_base(struct btf_dedup *d, uint64_t h, unsigned int par,
-			 uint32_t *n)
-{
-	uint32_t id;
-
-	for (id = id_chains__next(&d->idx->types, h, 0); id;
-	     id = id_chains__next(&d->idx->types, h, id)) {
-		if (base_index__parity(d->idx, id) != par)
+	for (id = id_chains__next(c, h, 0); id; id = id_chains__next(c, h, id)) {
+		/* a whole BTF (par -1) has no parities */
+		if (par >= 0 && par != (base ? (int)base_index__parity(d->idx, id) :
+					d->par[id - d->start]))
 			continue;
 		if (grow_array((void **)&d->cands, &d->cap_cands, *n + 1,
 			       sizeof(*d->cands), 16))
@@ -403,17 +390,17 @@ static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
 	int err;
 
 	if (!d->idx)
-		return bd__push_split(d, h, -1, &n) ?: (int64_t)n;
-	err = bd__push_split(d, h, g, &n) ?: bd__push_base(d, h, g, &n);
+		return bd__push(d, false, h, -1, &n) ?: (int64_t)n;
+	err = bd__push(d, false, h, g, &n) ?: bd__push(d, true, h, g, &n);
 	if (err)
 		return err;
 	mark = n;
-	err = bd__push_base(d, h, !g, &n);
+	err = bd__push(d, true, h, !g, &n);
 	if (err)
 		return err;
 	reverse_ids(d->cands + mark, n - mark);
 	mark = n;
-	err = bd__push_split(d, h, !g, &n);
+	err = bd__push(d, false, h, !g, &n);
 	if (err)
 		return err;
 	reverse_ids(d->cands + mark, n - mark);
