@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cu_queue.h"
+#include "input/dwarf_units.h"
 #include "input/elf_file.h"
 #include "cu/batch_cache.h"
 #include "cu/name_cache.h"
@@ -36,7 +37,6 @@
 
 #define ERRLEN	512
 #define EPOCH_BATCHES	8
-#define LIST_DROP_EVERY	(8u << 20)	/* see cu_queue__drop_listed() */
 
 struct cu_epoch {
 	Dwarf *dw;
@@ -211,26 +211,18 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 		size_t off = dwarf_dieoffset(&q->cus[i]);
 
 		/* the CUs before: only as far as pages are given back */
-		if (i < first && off - dropped < LIST_DROP_EVERY)
+		if (i < first && off - dropped < DWARF_UNITS_DROP_EVERY)
 			continue;
 		if (!dwarf_offdie(ep->dw, off, i < first ? &(Dwarf_Die){ 0 } :
 				  &ep->cus[i - first]))
 			return -EINVAL;
-		cu_queue__drop_listed(env, &dropped, off, false);
+		dwarf_units__drop_listed(env->debug_info, env->debug_info_size,
+					 &dropped, off, false);
 	}
-	cu_queue__drop_listed(env, &dropped, dwarf_dieoffset(&q->cus[first]),
-			      true);
+	dwarf_units__drop_listed(env->debug_info, env->debug_info_size,
+				 &dropped, dwarf_dieoffset(&q->cus[first]),
+				 true);
 	return 0;
-}
-
-void cu_queue__drop_listed(const struct encode_env *env, size_t *dropped,
-			   size_t off, bool all)
-{
-	if (!env->debug_info || off <= *dropped || off > env->debug_info_size ||
-	    (!all && off - *dropped < LIST_DROP_EVERY))
-		return;
-	elf_file__drop_pages(env->debug_info + *dropped, off - *dropped);
-	*dropped = off;
 }
 
 static void cu_epoch__close(struct cu_epoch *ep)

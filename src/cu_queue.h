@@ -44,16 +44,6 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 void cu_queue__end(struct cu_queue *q, bool abandon,
 		   struct cu_queue_counts *counts);
 
-/*
- * Listing units makes libdw read every CU header, and each read maps the
- * pages around it: most of a vmlinux's .debug_info, the run's peak RSS,
- * were it all kept.  Called as a listing reaches offset @off, this gives
- * back the pages between *@dropped and @off every 8 MB (@all: now); they
- * are in the page cache, and each worker maps back what its CU reads.
- */
-void cu_queue__drop_listed(const struct encode_env *env, size_t *dropped,
-			   size_t off, bool all);
-
 /* How many libdw handles (epochs) cu_queue__run() reads @nr CUs through; 0: the caller's. */
 size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr);
 

@@ -15,6 +15,7 @@
 
 #include "cu/fragment.h"
 #include "input/cu_digest.h"
+#include "input/debug_sections.h"
 #include "input/elf_file.h"
 #include "input/symtab.h"
 #include "lib/encode_opts.h"
@@ -24,7 +25,7 @@ struct name_cache;
 struct batch_cache;
 
 /* What every worker shares, read-only. */
-#define ENCODE_CU_SIDE_MAX	4
+#define ENCODE_CU_SIDE_MAX	DEBUG_CU_SIDE_MAX
 
 struct encode_env {
 	const struct elf_file *ef;
@@ -40,10 +41,7 @@ struct encode_env {
 	 * Mapped sections of which each CU reads only its own part (location
 	 * and range lists): given back after each batch.
 	 */
-	struct {
-		const void *p;
-		size_t size;
-	} cu_side[ENCODE_CU_SIDE_MAX];
+	struct debug_span cu_side[ENCODE_CU_SIDE_MAX];
 	int nr_cu_side;
 	/*
 	 * A relocatable file: the address libdwfl gave each section (by

@@ -22,13 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The raw sections a digest reads; NULL when the file has none. */
-struct dwarf_sects {
-	const unsigned char *info, *abbrev, *str, *line_str, *str_offsets,
-			    *addr, *loc, *loclists;
-	size_t info_size, abbrev_size, str_size, line_str_size,
-	       str_offsets_size, addr_size, loc_size, loclists_size;
-};
+#include "input/debug_sections.h"
 
 struct cu_digest {
 	uint64_t h[2];

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The DWARF's sections found in the section headers (debug_sections.h):
+ * one walk over them fills the whole table.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "input/debug_sections.h"
+
+/* A mapped DWARF section the CU digests read (cu_digest.h). */
+static void raw_section(struct dwarf_sects *s, const char *name,
+			const void *p, size_t size)
+{
+	static const struct {
+		const char *name;
+		size_t ptr, size;
+	} secs[] = {
+#define SECT(n, f) { n, offsetof(struct dwarf_sects, f), \
+		     offsetof(struct dwarf_sects, f##_size) }
+		SECT(".debug_info", info), SECT(".debug_abbrev", abbrev),
+		SECT(".debug_str", str), SECT(".debug_line_str", line_str),
+		SECT(".debug_str_offsets", str_offsets),
+		SECT(".debug_addr", addr), SECT(".debug_loc", loc),
+		SECT(".debug_loclists", loclists),
+#undef SECT
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++)
+		if (!strcmp(name, secs[i].name)) {
+			*(const void **)((char *)s + secs[i].ptr) = p;
+			*(size_t *)((char *)s + secs[i].size) = size;
+		}
+}
+
+void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
+{
+	/* .debug_info first, then the ones of which a CU reads its part */
+	static const char *const wanted[] = {
+		".debug_info", ".debug_loclists", ".debug_rnglists",
+		".debug_loc", ".debug_ranges",
+	};
+	Elf *elf = dwarf_getelf(dw);
+	size_t file_size = 0, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);
+	char *file = elf && mapped ? elf_rawfile(elf, &file_size) : NULL;
+	Elf_Scn *scn = NULL;
+	bool compressed = false;
+	GElf_Shdr shdr;
+
+	memset(s, 0, sizeof(*s));
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		/* decompressing changes the Elf: no second libdw on it then */
+		if (!strncmp(name, ".zdebug", 7) ||
+		    (!strncmp(name, ".debug", 6) && (shdr.sh_flags & SHF_COMPRESSED)))
+			compressed = true;
+		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
+			s->info_start = data->d_buf;
+			s->info_end = s->info_start + data->d_size;
+		}
+		if (!strcmp(name, ".debug_str") &&
+		    !(shdr.sh_flags & SHF_COMPRESSED) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
+			s->str_start = data->d_buf;
+			s->str_size = data->d_size;
+			/* up to its last NUL: every string read there ends */
+			while (s->str_size && s->str_start[s->str_size - 1])
+				s->str_size--;
+		}
+		if (!file || (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || (char *)data->d_buf < file ||
+		    (char *)data->d_buf + data->d_size > file + file_size)
+			continue;
+		raw_section(&s->raw, name, data->d_buf, data->d_size);
+		for (i = 0; i < n && strcmp(name, wanted[i]); i++)
+			;
+		if (i == n)
+			continue;
+		if (i == 0) {
+			s->debug_info = data->d_buf;
+			s->debug_info_size = data->d_size;
+		} else if (s->nr_cu_side < DEBUG_CU_SIDE_MAX) {
+			s->cu_side[s->nr_cu_side].p = data->d_buf;
+			s->cu_side[s->nr_cu_side++].size = data->d_size;
+		}
+	}
+	s->reopen = s->debug_info && !compressed;
+	if (!s->reopen)
+		memset(&s->raw, 0, sizeof(s->raw));
+}

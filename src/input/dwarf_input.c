@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Opening the input's DWARF (dwarf_input.h): libdw alone for a linked
+ * file, libdwfl for a relocatable one.
+ */
+#define _GNU_SOURCE	/* strcasestr */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "input/debug_file.h"
+#include "input/dwarf_input.h"
+#include "input/dwarf_layout.h"
+#include "lib/log.h"
+
+/*
+ * Relocatable objects (.o, .ko) carry their DWARF's cross-section
+ * references as relocations; libdwfl applies them (for every architecture
+ * elfutils knows), libdw alone would read zeros.  Other files need none.
+ */
+static const Dwfl_Callbacks dwfl_offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/*
+ * Where libdwfl placed each allocated section to relocate the DWARF
+ * (offline, it lays a relocatable file out as it would load it).
+ */
+static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t n;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrnum(elf, &n))
+		return -EINVAL;
+	in->rel_addr = calloc(n ? n : 1, sizeof(*in->rel_addr));
+	if (!in->rel_addr)
+		return -ENOMEM;
+	in->nr_rel_addr = n;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i < n && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			in->rel_addr[i] = sh.sh_addr + bias;
+	}
+	return 0;
+}
+
+int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	if (ef->ehdr.e_type != ET_REL) {
+		in->dw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
+		if (!in->dw)
+			goto no_dwarf;
+		return 0;
+	}
+	in->dwfl = dwfl_begin(&dwfl_offline_callbacks);
+	if (!in->dwfl)
+		return -ENOMEM;
+	if (!ef->buf) {		/* elf_file reads relocatable files whole */
+		dwarf_input__close(in);
+		return -EINVAL;
+	}
+	in->in_memory = true;
+	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
+					 ef->buf, ef->size);
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (in->dw) {
+		err = dwarf_input__rel_addrs(in, mod);
+		if (err) {
+			pr_err("%s: cannot read section addresses: %s",
+			       ef->path, strerror(-err));
+			dwarf_input__close(in);
+			return err;
+		}
+	}
+	if (!in->dw) {
+		/* e.g. relocations of a machine elfutils does not know */
+		const char *msg;
+
+		err = dwfl_errno();
+		msg = err ? dwfl_errmsg(err) : NULL;
+		dwarf_input__close(in);
+		if (msg && !strcasestr(msg, "no DWARF")) {
+			pr_err("%s: cannot read DWARF: %s", ef->path, msg);
+			return -ENODATA;
+		}
+		goto no_dwarf;
+	}
+	return 0;
+no_dwarf:
+	err = dwarf_errno();
+	/* libdw's "no DWARF information" says nothing more than we do. */
+	if (err && dwarf_errmsg(err) && !strcasestr(dwarf_errmsg(err), "no DWARF"))
+		pr_err("%s: cannot read DWARF: %s", ef->path, dwarf_errmsg(err));
+	else
+		pr_err("%s: no DWARF debug info", ef->path);
+	return -ENODATA;
+}
+
+int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
+			  const char *alt_file, const char *debug_root,
+			  struct elf_file *alt)
+{
+	char *path = NULL;
+	int err;
+
+	err = debug_file__find_alt(src, alt_file, debug_root, &path);
+	if (!err)
+		err = elf_file__open(alt, path);
+	free(path);
+	if (err)
+		return err;
+	in->alt_dw = dwarf_begin_elf(alt->elf, DWARF_C_READ, NULL);
+	if (!in->alt_dw) {
+		pr_err("%s: cannot read DWARF: %s", alt->path, dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	dwarf_setalt(in->dw, in->alt_dw);
+	dwarf_layout__prewarm(in->alt_dw);
+	return 0;
+}
+
+void dwarf_input__close(struct dwarf_input *in)
+{
+	if (in->dwfl)
+		dwfl_end(in->dwfl);	/* owns in->dw */
+	else if (in->dw)
+		dwarf_end(in->dw);
+	if (in->alt_dw)
+		dwarf_end(in->alt_dw);
+	free(in->rel_addr);
+	memset(in, 0, sizeof(*in));
+}

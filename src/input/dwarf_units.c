@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Listing the compile units (dwarf_units.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include "input/dwarf_units.h"
+#include "input/elf_file.h"
+#include "lib/grow.h"
+#include "lib/log.h"
+
+/* A skeleton unit whose split unit libdw did not find: says what and where. */
+static void skeleton__no_split(const char *path, Dwarf_Die *skel)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL, *dir = NULL;
+	char dwp[PATH_MAX];
+
+	if (dwarf_attr(skel, DW_AT_dwo_name, &attr) ||
+	    dwarf_attr(skel, DW_AT_GNU_dwo_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (dwarf_attr(skel, DW_AT_comp_dir, &attr))
+		dir = dwarf_formstring(&attr);
+	if (snprintf(dwp, sizeof(dwp), "%s.dwp", path) < (int)sizeof(dwp) &&
+	    !access(dwp, F_OK)) {
+		/* libdw reads DWARF packages from 0.191 on */
+		pr_err("%s: CU 0x%llx: split DWARF unit %s not found, and libdw %s cannot read the DWARF package %s (0.191 or later can)",
+		       path, (unsigned long long)dwarf_dieoffset(skel),
+		       name ? name : "(no DW_AT_dwo_name)",
+		       dwfl_version(NULL), dwp);
+		return;
+	}
+	pr_err("%s: CU 0x%llx: split DWARF unit %s not found (looked in %s and beside %s)",
+	       path, (unsigned long long)dwarf_dieoffset(skel),
+	       name ? name : "(no DW_AT_dwo_name)",
+	       dir ? dir : "(no DW_AT_comp_dir)", path);
+}
+
+int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
+		      const struct debug_sections *secs,
+		      struct dwarf_layout *layout)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	Dwarf_Die *arr = NULL;
+	size_t cap = 0, n = 0, dropped = 0;
+	uint8_t unit_type;
+	int ret;
+
+	dwarf_layout__init(layout, dw);
+	while ((ret = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
+				      &subdie)) == 0) {
+		dwarf_layout__add_unit(layout, dw, dwarf_dieoffset(&cudie) -
+					       dwarf_cuoffset(&cudie));
+		if (unit_type == DW_UT_skeleton) {
+			/* split DWARF: the unit is in a .dwo, libdw finds it */
+			if (!subdie.cu) {
+				skeleton__no_split(path, &cudie);
+				free(arr);
+				return -ENOENT;
+			}
+			cudie = subdie;
+			u->split = true;
+		} else if (unit_type != DW_UT_compile) {
+			/* dwz's partial units: read by the units importing them */
+			continue;
+		}
+		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
+			free(arr);
+			return -ENOMEM;
+		}
+		arr[n++] = cudie;
+		dwarf_units__drop_listed(secs->debug_info, secs->debug_info_size,
+					 &dropped, dwarf_dieoffset(&cudie), false);
+	}
+	dwarf_units__drop_listed(secs->debug_info, secs->debug_info_size,
+				 &dropped, secs->debug_info_size, true);
+	if (ret < 0) {
+		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
+		free(arr);
+		return -EINVAL;
+	}
+	u->cus = arr;
+	u->nr = n;
+	return 0;
+}
+
+void dwarf_units__free(struct dwarf_units *u)
+{
+	free(u->cus);
+	u->cus = NULL;
+	u->nr = 0;
+}
+
+void dwarf_units__drop_listed(const unsigned char *info, size_t size,
+			      size_t *dropped, size_t off, bool all)
+{
+	if (!info || off <= *dropped || off > size ||
+	    (!all && off - *dropped < DWARF_UNITS_DROP_EVERY))
+		return;
+	elf_file__drop_pages(info + *dropped, off - *dropped);
+	*dropped = off;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One input's BTF to its place (write_btf.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "lib/log.h"
+#include "output/btf_layout.h"
+#include "output/distill.h"
+#include "output/output.h"
+#include "output/write_btf.h"
+
+/*
+ * In place, with distilled_base and a base: .BTF split over a distilled
+ * base written to .BTF.base, as pahole does (raw output stays plain split
+ * BTF, as pahole's does too).
+ */
+static int write_distilled(const char *path, struct btf *btf, size_t *size,
+			   const struct test_hooks *hooks)
+{
+	struct output_section secs[2] = {
+		{ .name = ".BTF" }, { .name = ".BTF.base" },
+	};
+	struct btf *dist = NULL, *split = NULL;
+	char msg[160];
+	__u32 sz[2];
+	int err;
+
+	err = btf_distill(btf, hooks && hooks->own_distill, &dist, &split, msg,
+			  sizeof(msg));
+	if (err) {
+		pr_err("%s: cannot distill the base: %s", path,
+		       *msg ? msg : strerror(-err));
+		return err;
+	}
+	btf__set_endianness(dist, btf__endianness(btf));
+	btf__set_endianness(split, btf__endianness(btf));
+	secs[0].data = btf__raw_data(split, &sz[0]);
+	secs[1].data = btf__raw_data(dist, &sz[1]);
+	if (!secs[0].data || !secs[1].data) {
+		pr_err("%s: cannot serialize BTF", path);
+		err = -ENOMEM;
+	} else {
+		secs[0].size = sz[0];
+		secs[1].size = sz[1];
+		*size = sz[0] + sz[1];
+		err = output__write_elf_sections(path, secs, 2, hooks);
+	}
+	btf__free(split);
+	btf__free(dist);
+	return err;
+}
+
+int output__write_btf(const char *path, const char *out_path,
+		      struct output_batch *ob, const struct encode_opts *enc,
+		      struct btf *btf, size_t *size)
+{
+	void *with_layout = NULL;
+	const void *data;
+	uint32_t sz;
+	int err;
+
+	if (!out_path && enc->distilled_base && btf__base_btf(btf))
+		return write_distilled(path, btf, size, enc->hooks);
+	data = btf__raw_data(btf, &sz);
+	if (!data) {
+		pr_err("%s: cannot serialize BTF", path);
+		return -ENOMEM;
+	}
+	*size = sz;
+	/* as pahole: split BTF shares its base's layout, has none itself */
+	if (enc->layout && !btf__base_btf(btf)) {
+		err = btf_layout__add(data, sz, &with_layout, size);
+		if (err) {
+			pr_err("%s: cannot add the layout section: %s", path,
+			       strerror(-err));
+			return err;
+		}
+		data = with_layout;
+	}
+	if (out_path)
+		err = output__write_raw_batch(out_path, data, *size, ob,
+					      enc->hooks);
+	else
+		err = output__write_elf_section(path, ".BTF", data, *size,
+						enc->hooks);
+	free(with_layout);
+	return err;
+}
