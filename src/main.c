@@ -223,7 +223,6 @@ static int pahole__forward(char **argv)
 	return 2;
 }
 
-/* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
 /* -o OUT (or --btf_encode_detached=OUT): once, and a file name. */
 static int set_output(const char **out, const char *arg)
 {
@@ -241,6 +240,7 @@ static int set_output(const char **out, const char *arg)
 	return 0;
 }
 
+/* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
 static int parse_size(const char *s, size_t *out)
 {
 	unsigned long long v;
@@ -407,66 +407,330 @@ static int relocate_file(const char *file, const struct btf *base,
 	return err;
 }
 
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "btf_base", required_argument, NULL, OPT_BASE },
+	{ "jobs", optional_argument, NULL, 'j' },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 },
+	{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
+	{ "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG },
+	{ "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG },
+	/* pahole's spellings, so that PAHOLE= works */
+	{ "btf_encode", no_argument, NULL, 'J' },
+	{ "btf_encode_detached", required_argument, NULL, OPT_DETACHED },
+	{ "btf_features", required_argument, NULL, OPT_FEATURES },
+	{ "btf_features_strict", required_argument, NULL, OPT_FEATURES_STRICT },
+	{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED },
+	{ "btf_gen_floats", no_argument, NULL, OPT_GEN_FLOATS },
+	{ "btf_gen_all", no_argument, NULL, OPT_GEN_ALL },
+	{ "btf_gen_optimized", no_argument, NULL, OPT_NOOP },
+	{ "btf_encode_force", no_argument, NULL, OPT_NOOP },
+	{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
+	  OPT_INCONSISTENT },
+	{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
+	{ "lang", required_argument, NULL, OPT_LANG },
+	{ "btf_attributes", no_argument, NULL, OPT_BTF_ATTRIBUTES },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "relocate", no_argument, NULL, OPT_RELOCATE },
+	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
+	{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
+	{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
+	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * What the command line asks for.  Its functions return CLI_GO to go on,
+ * or the exit status: 0 (--help, --version), 1 on an error, 2 on a usage
+ * error.
+ */
+#define CLI_GO	(-1)
+
+struct cli {
+	struct pipeline_opts opts;
+	struct test_hooks hooks;
+	struct file_list list;
+	struct cache_dir cache;
+	const char *base_path;
+	const char *cache_path;
+	bool batch;		/* --files-from: -o is a directory */
+	bool out_dir;		/* -o names a directory */
+	bool lang_given, btf_attributes, verbose, no_cache, relocate;
+	bool features_seen;
+};
+
+/* pahole's options (and our --skip_encoding_btf_* spellings of its own). */
+static int cli__pahole_option(struct cli *c, int opt)
+{
+	struct encode_opts *enc = &c->opts.enc;
+
+	switch (opt) {
+	case OPT_FEATURES:
+	case OPT_FEATURES_STRICT:
+		if (features__parse(optarg, opt == OPT_FEATURES_STRICT,
+				    &c->features_seen, enc))
+			return 2;
+		break;
+	case OPT_SUPPORTED:
+		features__print_supported(stdout);
+		return 0;
+	case OPT_GEN_FLOATS:
+		enc->gen_floats = true;
+		break;
+	case OPT_GEN_ALL: {
+		/* as pahole: on top, and a later list still starts over */
+		bool on_top = true;
+
+		features__parse("+reproducible_build", false, &on_top, enc);
+		break;
+	}
+	case OPT_INCONSISTENT:
+		enc->consistent_func = true;
+		break;
+	case OPT_LANG_EXCLUDE:
+	case OPT_LANG:
+		if (features__parse_languages(optarg, opt == OPT_LANG_EXCLUDE,
+					      enc))
+			return 2;
+		c->lang_given = true;
+		break;
+	case OPT_BTF_ATTRIBUTES:
+		c->btf_attributes = true;
+		break;
+	case 'V':
+		c->verbose = true;
+		break;
+	case 'J':	/* encoding BTF is all we do */
+	case OPT_NOOP:
+		break;
+	case OPT_SKIP_ENUM64:
+		enc->skip_enum64 = true;
+		break;
+	case OPT_SKIP_VARS:
+		enc->encode_vars = false;
+		break;
+	case OPT_SKIP_DECL_TAG:
+		enc->skip_decl_tags = true;
+		break;
+	case OPT_SKIP_TYPE_TAG:
+		enc->skip_type_tags = true;
+		break;
+	default:
+		fprintf(stderr, "Try 'dwarf2btf --help'.\n");
+		return 2;
+	}
+	return CLI_GO;
+}
+
+/*
+ * -j N: an optional argument must be attached ("-j4"); take "-j 4" too, as
+ * pahole does.  What follows a bare -j is a file only if it is one: "-j 0"
+ * or "-j abc" must not make the real input one of several, rewritten.
+ */
+static int cli__jobs(struct cli *c, int argc, char **argv)
+{
+	if (!optarg && optind < argc && argv[optind][0] != '-' &&
+	    (strspn(argv[optind], "0123456789") == strlen(argv[optind]) ||
+	     access(argv[optind], F_OK)))
+		optarg = argv[optind++];
+	if (optarg && jobs__parse(optarg, &c->opts.jobs)) {
+		pr_err("invalid job count '%s' (1 to 1024)", optarg);
+		return 2;
+	}
+	return CLI_GO;
+}
+
+/*
+ * --version.  Run as "pahole" (a symlink), answer as the pahole release
+ * whose BTF features we cover: the kernel's scripts/pahole-version.sh
+ * picks its flags from it.
+ */
+static void cli__version(const char *argv0)
+{
+	if (run_as_pahole(argv0))
+		printf("v%s\n", PAHOLE_COMPAT_VERSION);
+	else
+		printf("dwarf2btf %s (pahole %s compatible)\n",
+		       DWARF2BTF_VERSION, PAHOLE_COMPAT_VERSION);
+}
+
+/* One option of ours; pahole's go to cli__pahole_option(). */
+static int cli__option(struct cli *c, int opt, int argc, char **argv)
+{
+	struct pipeline_opts *opts = &c->opts;
+
+	switch (opt) {
+	case 'o':
+	case OPT_DETACHED:
+		return set_output(&opts->out_path, optarg) ? 2 : CLI_GO;
+	case 'j':
+		return cli__jobs(c, argc, argv);
+	case OPT_STATS:
+		opts->stats = true;
+		break;
+	case OPT_BASE:
+		c->base_path = optarg;
+		break;
+	case OPT_CACHE_DIR:
+		c->cache_path = optarg;
+		break;
+	case OPT_NO_CACHE:
+		c->no_cache = true;
+		break;
+	case OPT_MAX_MEMORY:
+		if (parse_size(optarg, &opts->enc.max_memory)) {
+			pr_err("invalid --max-memory '%s'", optarg);
+			return 2;
+		}
+		break;
+	case OPT_DEBUGINFO:
+		opts->debuginfo = optarg;
+		break;
+	case OPT_DEBUG_ROOT:
+		opts->debug_root = optarg;
+		break;
+	case OPT_ALT_FILE:
+		opts->alt_file = optarg;
+		break;
+	case OPT_RELOCATE:
+		c->relocate = true;
+		break;
+	case OPT_FILES_FROM:
+		c->batch = true;
+		return read_list(optarg, &c->list) ? 1 : CLI_GO;
+	case OPT_PLAIN_DEDUP:
+		opts->enc.plain_dedup = true;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		cli__version(argv[0]);
+		return 0;
+	default:
+		return cli__pahole_option(c, opt);
+	}
+	return CLI_GO;
+}
+
+/* The options, then what the environment adds, then the input files. */
+static int cli__parse(struct cli *c, int argc, char **argv)
+{
+	struct encode_opts *enc = &c->opts.enc;
+	const char *lang_exclude = getenv("PAHOLE_LANG_EXCLUDE");
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "o:j::hJV", longopts,
+				  NULL)) != -1) {
+		ret = cli__option(c, opt, argc, argv);
+		if (ret != CLI_GO)
+			return ret;
+	}
+	test_hooks__from_env(&c->hooks);
+	enc->hooks = &c->hooks;
+	/* pahole's way to exclude languages without an option */
+	if (!c->lang_given && lang_exclude &&
+	    features__parse_languages(lang_exclude, true, enc))
+		return 2;
+	/* whatever --btf_features says, as in pahole */
+	if (c->btf_attributes)
+		enc->attributes = true;
+	c->opts.verbose = c->verbose;
+	for (; optind < argc; optind++) {
+		if (file_list__add(&c->list, argv[optind])) {
+			pr_err("out of memory");
+			return 1;
+		}
+	}
+	return CLI_GO;
+}
+
+/* Options that do not go together, said before anything is read. */
+static int cli__check(struct cli *c)
+{
+	const char *out = c->opts.out_path;
+	struct stat st;
+
+	if (!c->list.nr) {
+		pr_err("missing input FILE (see --help)");
+		return 2;
+	}
+	if (c->relocate && (!c->base_path || !out || c->list.nr != 1 ||
+			    c->batch)) {
+		pr_err("--relocate takes one FILE, --base and -o (see --help)");
+		return 2;
+	}
+	/* -o's meaning depends on OUT, never on how many FILEs there are */
+	c->out_dir = out && (c->batch || out[strlen(out) - 1] == '/' ||
+			     (!stat(out, &st) && S_ISDIR(st.st_mode)));
+	if (out && !c->out_dir && c->list.nr > 1) {
+		pr_err("-o %s names a file, for one FILE; for several, name a directory (ending in '/')",
+		       out);
+		return 2;
+	}
+	if (c->relocate && c->out_dir) {
+		pr_err("--relocate writes one file: -o %s is a directory", out);
+		return 2;
+	}
+	if (c->opts.debuginfo && (c->list.nr != 1 || c->batch)) {
+		pr_err("--debuginfo names the debug file of one FILE (see --help)");
+		return 2;
+	}
+	return CLI_GO;
+}
+
+/* The base and the cache read, then the files encoded (or relocated). */
+static int cli__run(struct cli *c)
+{
+	struct pipeline_opts *opts = &c->opts;
+	int err;
+
+	if (c->base_path) {
+		opts->base = btf_load__file(c->base_path, NULL, &err);
+		if (!opts->base)
+			return 1;
+	}
+	err = main__cache(&c->cache, c->cache_path, c->no_cache);
+	if (err)
+		return err;
+	opts->cache = &c->cache;
+	if (c->relocate) {
+		err = relocate_file(c->list.v[0], opts->base, c->base_path,
+				    opts->out_path, &c->hooks);
+	} else if (c->list.nr == 1 && !c->out_dir) {
+		err = opts->base ? pipeline__prepare_base(opts->base) : 0;
+		if (err)
+			pr_err("%s: %s", c->base_path, strerror(-err));
+		else
+			err = pipeline__run(c->list.v[0], opts);
+	} else {
+		/* -o DIR, or several FILEs in place */
+		const char *dir = opts->out_path;
+
+		opts->out_path = NULL;
+		err = batch__run(c->list.v, c->list.nr, opts, dir);
+	}
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ "btf_base", required_argument, NULL, OPT_BASE },
-		{ "jobs", optional_argument, NULL, 'j' },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 },
-		{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
-		{ "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG },
-		{ "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG },
-		/* pahole's spellings, so that PAHOLE= works */
-		{ "btf_encode", no_argument, NULL, 'J' },
-		{ "btf_encode_detached", required_argument, NULL, OPT_DETACHED },
-		{ "btf_features", required_argument, NULL, OPT_FEATURES },
-		{ "btf_features_strict", required_argument, NULL, OPT_FEATURES_STRICT },
-		{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED },
-		{ "btf_gen_floats", no_argument, NULL, OPT_GEN_FLOATS },
-		{ "btf_gen_all", no_argument, NULL, OPT_GEN_ALL },
-		{ "btf_gen_optimized", no_argument, NULL, OPT_NOOP },
-		{ "btf_encode_force", no_argument, NULL, OPT_NOOP },
-		{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
-		  OPT_INCONSISTENT },
-		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
-		{ "lang", required_argument, NULL, OPT_LANG },
-		{ "btf_attributes", no_argument, NULL, OPT_BTF_ATTRIBUTES },
-		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
-		{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
-		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
-		{ "relocate", no_argument, NULL, OPT_RELOCATE },
-		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
-		{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
-		{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
-		{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
-		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
-		{ "verbose", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pipeline_opts opts = { 0 };
-	struct test_hooks hooks;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *base_path = NULL;
-	struct file_list list = { 0 };
-	bool batch = false;	/* --files-from: -o is a directory */
-	bool lang_given = false, btf_attributes = false, verbose = false;
-	const char *cache_path = NULL;
-	bool no_cache = false;
-	struct cache_dir cache;
-	bool relocate = false, out_dir, features_seen = false;
-	struct stat st;
-	int c, err;
+	struct cli c = { 0 };
+	int ret;
 
 	if (run_as_pahole(argv[0]) && !pahole_args__ours(argc, argv))
 		return pahole__forward(argv);
-
-	opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
-	features__set_default(&opts.enc);
+	c.opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
+	features__set_default(&c.opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_cmd__main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "explain"))
@@ -474,224 +738,13 @@ int main(int argc, char **argv)
 	/* every error is ours to say, in one line (libbpf would add its own) */
 	libbpf_set_print(NULL);
 
-	while ((c = getopt_long(argc, argv, "o:j::hJV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-		case OPT_DETACHED:
-			if (set_output(&opts.out_path, optarg))
-				return 2;
-			break;
-		case 'j':
-			/*
-			 * An optional argument must be attached ("-j4"); take
-			 * "-j 4" too, as pahole does.  What follows a bare -j
-			 * is a file only if it is one: "-j 0" or "-j abc" must
-			 * not make the real input one of several, rewritten.
-			 */
-			if (!optarg && optind < argc && argv[optind][0] != '-' &&
-			    (strspn(argv[optind], "0123456789") ==
-				     strlen(argv[optind]) ||
-			     access(argv[optind], F_OK)))
-				optarg = argv[optind++];
-			if (optarg && jobs__parse(optarg, &opts.jobs)) {
-				pr_err("invalid job count '%s' (1 to 1024)", optarg);
-				return 2;
-			}
-			break;
-		case OPT_STATS:
-			opts.stats = true;
-			break;
-		case OPT_BASE:
-			base_path = optarg;
-			break;
-		case OPT_FEATURES:
-		case OPT_FEATURES_STRICT:
-			if (features__parse(optarg, c == OPT_FEATURES_STRICT,
-					    &features_seen, &opts.enc))
-				return 2;
-			break;
-		case OPT_SUPPORTED:
-			features__print_supported(stdout);
-			return 0;
-		case OPT_GEN_FLOATS:
-			opts.enc.gen_floats = true;
-			break;
-		case OPT_GEN_ALL: {
-			/* as pahole: on top, and a later list still starts over */
-			bool on_top = true;
-
-			features__parse("+reproducible_build", false, &on_top,
-					&opts.enc);
-			break;
-		}
-		case OPT_INCONSISTENT:
-			opts.enc.consistent_func = true;
-			break;
-		case OPT_CACHE_DIR:
-			cache_path = optarg;
-			break;
-		case OPT_NO_CACHE:
-			no_cache = true;
-			break;
-		case OPT_MAX_MEMORY:
-			if (parse_size(optarg, &opts.enc.max_memory)) {
-				pr_err("invalid --max-memory '%s'", optarg);
-				return 2;
-			}
-			break;
-		case OPT_DEBUGINFO:
-			opts.debuginfo = optarg;
-			break;
-		case OPT_DEBUG_ROOT:
-			opts.debug_root = optarg;
-			break;
-		case OPT_ALT_FILE:
-			opts.alt_file = optarg;
-			break;
-		case OPT_RELOCATE:
-			relocate = true;
-			break;
-		case OPT_FILES_FROM:
-			batch = true;
-			if (read_list(optarg, &list)) {
-				file_list__free(&list);
-				return 1;
-			}
-			break;
-		case OPT_PLAIN_DEDUP:
-			opts.enc.plain_dedup = true;
-			break;
-		case OPT_LANG_EXCLUDE:
-		case OPT_LANG:
-			if (features__parse_languages(optarg,
-						      c == OPT_LANG_EXCLUDE,
-						      &opts.enc))
-				return 2;
-			lang_given = true;
-			break;
-		case OPT_BTF_ATTRIBUTES:
-			btf_attributes = true;
-			break;
-		case 'V':
-			verbose = true;
-			break;
-		case 'J':	/* encoding BTF is all we do */
-		case OPT_NOOP:
-			break;
-		case OPT_SKIP_ENUM64:
-			opts.enc.skip_enum64 = true;
-			break;
-		case OPT_SKIP_VARS:
-			opts.enc.encode_vars = false;
-			break;
-		case OPT_SKIP_DECL_TAG:
-			opts.enc.skip_decl_tags = true;
-			break;
-		case OPT_SKIP_TYPE_TAG:
-			opts.enc.skip_type_tags = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case OPT_VERSION:
-			/*
-			 * Run as "pahole" (a symlink), answer as the pahole
-			 * release whose BTF features we cover: the kernel's
-			 * scripts/pahole-version.sh picks its flags from it.
-			 */
-			if (run_as_pahole(argv[0]))
-				printf("v%s\n", PAHOLE_COMPAT_VERSION);
-			else
-				printf("dwarf2btf %s (pahole %s compatible)\n",
-				       DWARF2BTF_VERSION, PAHOLE_COMPAT_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'dwarf2btf --help'.\n");
-			return 2;
-		}
-	}
-	test_hooks__from_env(&hooks);
-	opts.enc.hooks = &hooks;
-	/* pahole's way to exclude languages without an option */
-	if (!lang_given && getenv("PAHOLE_LANG_EXCLUDE") &&
-	    features__parse_languages(getenv("PAHOLE_LANG_EXCLUDE"), true,
-				      &opts.enc))
-		return 2;
-	/* whatever --btf_features says, as in pahole */
-	if (btf_attributes)
-		opts.enc.attributes = true;
-	for (; optind < argc; optind++) {
-		if (file_list__add(&list, argv[optind])) {
-			pr_err("out of memory");
-			file_list__free(&list);
-			return 1;
-		}
-	}
-	if (!list.nr) {
-		pr_err("missing input FILE (see --help)");
-		file_list__free(&list);
-		return 2;
-	}
-	if (relocate && (!base_path || !opts.out_path || list.nr != 1 ||
-			 batch)) {
-		pr_err("--relocate takes one FILE, --base and -o (see --help)");
-		file_list__free(&list);
-		return 2;
-	}
-	/* -o's meaning depends on OUT, never on how many FILEs there are */
-	out_dir = opts.out_path &&
-		  (batch || opts.out_path[strlen(opts.out_path) - 1] == '/' ||
-		   (!stat(opts.out_path, &st) && S_ISDIR(st.st_mode)));
-	if (opts.out_path && !out_dir && list.nr > 1) {
-		pr_err("-o %s names a file, for one FILE; for several, name a directory (ending in '/')",
-		       opts.out_path);
-		file_list__free(&list);
-		return 2;
-	}
-	if (relocate && out_dir) {
-		pr_err("--relocate writes one file: -o %s is a directory",
-		       opts.out_path);
-		file_list__free(&list);
-		return 2;
-	}
-	if (opts.debuginfo && (list.nr != 1 || batch)) {
-		pr_err("--debuginfo names the debug file of one FILE (see --help)");
-		file_list__free(&list);
-		return 2;
-	}
-	if (base_path) {
-		opts.base = btf_load__file(base_path, NULL, &err);
-		if (!opts.base) {
-			file_list__free(&list);
-			return 1;
-		}
-	}
-	opts.verbose = verbose;
-	err = main__cache(&cache, cache_path, no_cache);
-	if (err) {
-		file_list__free(&list);
-		btf__free(opts.base);
-		return err;
-	}
-	opts.cache = &cache;
-	if (relocate) {
-		err = relocate_file(list.v[0], opts.base, base_path,
-				    opts.out_path, &hooks);
-	} else if (list.nr == 1 && !out_dir) {
-		err = opts.base ? pipeline__prepare_base(opts.base) : 0;
-		if (err)
-			pr_err("%s: %s", base_path, strerror(-err));
-		else
-			err = pipeline__run(list.v[0], &opts);
-	} else {
-		/* -o DIR, or several FILEs in place */
-		const char *dir = opts.out_path;
-
-		opts.out_path = NULL;
-		err = batch__run(list.v, list.nr, &opts, dir);
-	}
-	file_list__free(&list);
-	btf__free(opts.base);
-	cache_dir__free(&cache);
-	return err ? 1 : 0;
+	ret = cli__parse(&c, argc, argv);
+	if (ret == CLI_GO)
+		ret = cli__check(&c);
+	if (ret == CLI_GO)
+		ret = cli__run(&c);
+	file_list__free(&c.list);
+	btf__free(c.opts.base);
+	cache_dir__free(&c.cache);
+	return ret;
 }
