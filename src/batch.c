@@ -119,7 +119,7 @@ static void *batch__worker(void *arg)
 
 	base = batch__base_copy(b, &base_err);
 	if (!base_err && b->base_idx) {
-		sd = btf_dedup__new(b->base_idx);
+		sd = btf_dedup__new(b->base_idx, b->opts->enc.base_typedefs);
 		if (!sd) {
 			btf__free(base);
 			base = NULL;

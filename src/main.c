@@ -77,6 +77,11 @@ static void usage(FILE *f)
 "      --plain-dedup    the reference path: no deduplication before the\n"
 "                       end, then one dedup of everything (slower,\n"
 "                       more memory; the same BTF by meaning)\n"
+"      --dedup-base-typedefs\n"
+"                       a module's typedefs may become the base's, as\n"
+"                       libbpf does after 1.8.0 (smaller modules); by\n"
+"                       default each module repeats the base typedefs it\n"
+"                       uses, as pahole 1.32 with libbpf 1.7 or 1.8.0 does\n"
 "      --max-memory=SIZE\n"
 "                       fail cleanly, naming the CU, once the resident\n"
 "                       memory exceeds SIZE (bytes, or with K, M, G);\n"
@@ -130,6 +135,7 @@ enum {
 	OPT_NOOP,
 	OPT_MAX_MEMORY,
 	OPT_PLAIN_DEDUP,
+	OPT_BASE_TYPEDEFS,
 	OPT_FILES_FROM,
 	OPT_RELOCATE,
 	OPT_DEBUGINFO,
@@ -436,6 +442,7 @@ static const struct option longopts[] = {
 	{ "btf_attributes", no_argument, NULL, OPT_BTF_ATTRIBUTES },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "plain-dedup", no_argument, NULL, OPT_PLAIN_DEDUP },
+	{ "dedup-base-typedefs", no_argument, NULL, OPT_BASE_TYPEDEFS },
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "relocate", no_argument, NULL, OPT_RELOCATE },
 	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
@@ -608,6 +615,9 @@ static int cli__option(struct cli *c, int opt, int argc, char **argv)
 		return read_list(optarg, &c->list) ? 1 : CLI_GO;
 	case OPT_PLAIN_DEDUP:
 		opts->enc.plain_dedup = true;
+		break;
+	case OPT_BASE_TYPEDEFS:
+		opts->enc.base_typedefs = true;
 		break;
 	case 'h':
 		usage(stdout);

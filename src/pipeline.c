@@ -227,7 +227,7 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 				      base_hit);
 		if (err)
 			return err;
-		d = btf_dedup__new(idx);
+		d = btf_dedup__new(idx, opts->enc.base_typedefs);
 		if (!d)
 			err = -ENOMEM;
 	}
@@ -248,7 +248,7 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
  */
 static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 {
-	struct btf_dedup *d = m->dedup ? m->dedup : btf_dedup__new(NULL);
+	struct btf_dedup *d = m->dedup ? m->dedup : btf_dedup__new(NULL, false);
 	struct btf *out;
 	int err;
 

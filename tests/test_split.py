@@ -103,6 +103,31 @@ def test_split_diff_no_base_dups(ctx):
                              % lines[("--no-base-dups",)])
 
 
+def test_split_dedup_base_typedefs(ctx):
+    """--dedup-base-typedefs: split_mod's typedef u32_t becomes the base's
+    (libbpf's rule after 1.8.0), nothing else changes, and the BTF means
+    what the default's does once its copy of the base's typedef is left
+    out."""
+    base, out = _encode(ctx, "gcc", 5)
+    fixed = os.path.join(ctx.tmp, "split_mod.fixed.btf")
+    p = ctx.run([ctx.bin, "--dedup-base-typedefs", "--base", base, "-o",
+                 fixed, ctx.fixture("split_mod", "gcc", 5)])
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    own = _own(ctx, base, fixed)
+    default = _own(ctx, base, out["split_mod", "fast"])
+    if [ln for ln in own if ln.startswith("typedef ")]:
+        raise AssertionError("typedef kept:\n" + "\n".join(own))
+    if sorted(own) != sorted(ln for ln in default
+                             if ln != "typedef u32_t = unsigned int"):
+        raise AssertionError("more than the typedef changed:\n%s\n--\n%s"
+                             % ("\n".join(default), "\n".join(own)))
+    p = ctx.run([ctx.bin, "diff", "--no-base-dups", "--base", base,
+                 out["split_mod", "fast"], fixed])
+    if p.returncode != 0:
+        raise AssertionError("not the same by meaning:\n" + p.stdout)
+
+
 def _stale_base_fwd(ctx, cc, dwarf):
     """A module that points a base FWD at its own struct must not leave it
     so for the next module the same worker encodes (split_stale_*.c):

@@ -17,6 +17,7 @@ struct encode_opts {
 	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
 	bool plain_dedup;	/* --plain-dedup: one dedup at the end */
 	bool defer_dedup;	/* no batch dedup: split_dedup does it all */
+	bool base_typedefs;	/* --dedup-base-typedefs (btf_dedup.h) */
 	bool gen_floats;	/* FLOAT kind (else floats become INT) */
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
 	bool encode_vars;	/* per-CPU variables */

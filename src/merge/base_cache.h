@@ -20,7 +20,7 @@
 /* An entry: this header, then the parts it locates. */
 #define BASE_CACHE_MAGIC	"D2BTFIDX"
 /* Bump when the index or the hashes in it change. */
-#define BASE_CACHE_VERSION	2
+#define BASE_CACHE_VERSION	3
 
 enum {
 	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,

@@ -53,6 +53,7 @@ struct btf_dedup {
 	uint32_t *dirty;	/* base ids whose map entry changed */
 	size_t nr_dirty, cap_dirty;
 	bool adjust_canon;	/* a base FWD would have to change */
+	bool base_typedefs;	/* module typedefs may become the base's */
 	/* a batch's dedup (fwd_names.h): names it leaves, names it resolved */
 	const struct key_set *keep_fwds;
 	struct key_set *resolved;
@@ -81,13 +82,15 @@ struct btf_dedup {
 	struct u32_map *xlat;
 };
 
-struct btf_dedup *btf_dedup__new(const struct base_index *idx)
+struct btf_dedup *btf_dedup__new(const struct base_index *idx,
+				 bool base_typedefs)
 {
 	struct btf_dedup *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	d->idx = idx;
+	d->base_typedefs = base_typedefs;
 	d->base = idx ? idx->btf : NULL;
 	d->start = idx ? idx->nr : 1;
 	d->xlat = calloc(1, sizeof(*d->xlat));
@@ -808,9 +811,10 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 		 * one of the base, and the module keeps its own copy, and of
 		 * what refers to it (fixed after 1.8.0, by libbpf commit
 		 * 5b0f3729).  pahole 1.32 encodes modules so with the libbpf
-		 * it bundles (1.8.0) and with Debian's (1.7.0).
+		 * it bundles (1.8.0) and with Debian's (1.7.0), so that is
+		 * the default; --dedup-base-typedefs follows the fixed rule.
 		 */
-		if (cand < d->start && btf_is_typedef(t))
+		if (cand < d->start && btf_is_typedef(t) && !d->base_typedefs)
 			continue;
 		c = bd__type(d, cand);
 		/* a FWD candidate here would make a loop FWD <-> struct */

@@ -24,9 +24,15 @@ struct btf;
 struct btf_dedup;
 struct key_set;
 
-/* One per worker: scratch space reused from one BTF to the next.  IDX:
- * the base's index; NULL for whole dedups. */
-struct btf_dedup *btf_dedup__new(const struct base_index *idx);
+/*
+ * One per worker: scratch space reused from one BTF to the next.  IDX: the
+ * base's index; NULL for whole dedups.  BASE_TYPEDEFS: a module's typedef
+ * may become the base's, as libbpf does after 1.8.0; false repeats the
+ * base's typedefs in each module, as libbpf 1.7 and 1.8.0 (and so pahole
+ * 1.32) do.
+ */
+struct btf_dedup *btf_dedup__new(const struct base_index *idx,
+				 bool base_typedefs);
 void btf_dedup__free(struct btf_dedup *d);
 /*
  * A batch's dedup, whose input is not all there is (fwd_names.h): FWDs and

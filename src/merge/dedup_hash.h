@@ -97,6 +97,17 @@ static inline bool dedup_hash__type(const struct btf *btf,
 	case BTF_KIND_UNION:
 		*h = dedup_hash__struct(btf, t);
 		return true;
+	case BTF_KIND_TYPEDEF:
+		/*
+		 * Where a module's typedef looks (libbpf after 1.8.0 files
+		 * the base's here too).  libbpf 1.7 and 1.8.0 file the base's
+		 * under dedup_hash__common(), where no module typedef looks:
+		 * btf_dedup.c gets that by passing over base typedefs, and
+		 * the other kinds' candidate lists keep their order, since a
+		 * lookup passes over other kinds anyway.
+		 */
+		*h = dedup_hash__typedef(btf, t);
+		return true;
 	case BTF_KIND_ARRAY:
 		*h = dedup_hash__array(btf, t);
 		return true;

@@ -106,7 +106,7 @@ int merge_state__dedup(struct merge_state *m)
 	err = merge_state__flush(m);
 	if (err)
 		return err;
-	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL)))
+	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL, false)))
 		return -ENOMEM;
 	/* not the final dedup: FWDs it resolves are checked after that */
 	btf_dedup__batch(m->dedup, m->keep_fwds, &a->fwd_names);

@@ -36,7 +36,7 @@ static int count(const struct btf *btf, int kind, const char *n)
 
 static struct btf *dedup(struct btf *in, uint32_t *const *ids, size_t nr)
 {
-	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf_dedup *d = btf_dedup__new(NULL, false);
 	struct btf *out = NULL;
 
 	if (!d || btf_dedup__run(d, in, NULL, ids, nr, &out))
@@ -285,20 +285,30 @@ static int test_typedef_graph(void)
 	return 0;
 }
 
-/* A module's types deduplicated over BASE (indexed here): split BTF. */
-static struct btf *dedup_split(struct btf *in, struct btf *base)
+/*
+ * A module's types deduplicated over BASE (indexed here): split BTF.
+ * BASE_TYPEDEFS: libbpf's rule after 1.8.0 (--dedup-base-typedefs).
+ */
+static struct btf *dedup_split_as(struct btf *in, struct btf *base,
+				  bool base_typedefs)
 {
 	struct base_index *idx = NULL;
 	struct btf_dedup *d = NULL;
 	struct btf *out = NULL;
 
-	if (base_index__new(base, &idx) || !(d = btf_dedup__new(idx)) ||
+	if (base_index__new(base, &idx) ||
+	    !(d = btf_dedup__new(idx, base_typedefs)) ||
 	    btf_dedup__run(d, in, base, NULL, 0, &out))
 		out = NULL;
 	btf_dedup__free(d);
 	base_index__free(idx);
 	btf__free(in);
 	return out;
+}
+
+static struct btf *dedup_split(struct btf *in, struct btf *base)
+{
+	return dedup_split_as(in, base, false);
 }
 
 /* Types of @kind named @n (NULL: any) in split @btf's own part. */
@@ -327,37 +337,47 @@ static int count_own(const struct btf *btf, const struct btf *base, int kind,
 static int test_split_typedefs(void)
 {
 	const char *name = "split typedefs";
-	struct btf *base = new_btf(), *b = new_btf();
-	int i, s, p, f;
+	struct btf *base = new_btf(), *b;
+	int i, s, p, f, fixed;
 
 	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
 	btf__add_typedef(base, "u32", i);
-	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	btf__add_typedef(b, "u32", i);
-	/* typedef void t(struct n *): n declared, defined, defined otherwise */
-	p = btf__add_ptr(b, btf__add_fwd(b, "n", BTF_FWD_STRUCT));
-	f = btf__add_func_proto(b, 0);
-	btf__add_func_param(b, NULL, p);
-	btf__add_typedef(b, "t", f);
-	s = btf__add_struct(b, "n", 4);
-	btf__add_field(b, "x", i, 0, 0);
-	p = btf__add_ptr(b, s);
-	f = btf__add_func_proto(b, 0);
-	btf__add_func_param(b, NULL, p);
-	btf__add_typedef(b, "t", f);
-	s = btf__add_struct(b, "n", 8);
-	btf__add_field(b, "y", i, 0, 0);
-	p = btf__add_ptr(b, s);
-	f = btf__add_func_proto(b, 0);
-	btf__add_func_param(b, NULL, p);
-	btf__add_typedef(b, "t", f);
-	b = dedup_split(b, base);
-	CHECK(b);
-	CHECK(count_own(b, base, BTF_KIND_INT, NULL) == 0);
-	CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "u32") == 1);
-	CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "t") == 2);
-	CHECK(count_own(b, base, BTF_KIND_FWD, NULL) == 0);
-	btf__free(b);
+	/*
+	 * With libbpf's rule after 1.8.0 (fixed = 1) typedef u32 is the
+	 * base's, and only it changes.
+	 */
+	for (fixed = 0; fixed < 2; fixed++) {
+		b = new_btf();
+		i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		btf__add_typedef(b, "u32", i);
+		/*
+		 * typedef void t(struct n *): n declared, defined,
+		 * defined otherwise
+		 */
+		p = btf__add_ptr(b, btf__add_fwd(b, "n", BTF_FWD_STRUCT));
+		f = btf__add_func_proto(b, 0);
+		btf__add_func_param(b, NULL, p);
+		btf__add_typedef(b, "t", f);
+		s = btf__add_struct(b, "n", 4);
+		btf__add_field(b, "x", i, 0, 0);
+		p = btf__add_ptr(b, s);
+		f = btf__add_func_proto(b, 0);
+		btf__add_func_param(b, NULL, p);
+		btf__add_typedef(b, "t", f);
+		s = btf__add_struct(b, "n", 8);
+		btf__add_field(b, "y", i, 0, 0);
+		p = btf__add_ptr(b, s);
+		f = btf__add_func_proto(b, 0);
+		btf__add_func_param(b, NULL, p);
+		btf__add_typedef(b, "t", f);
+		b = dedup_split_as(b, base, fixed);
+		CHECK(b);
+		CHECK(count_own(b, base, BTF_KIND_INT, NULL) == 0);
+		CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "u32") == !fixed);
+		CHECK(count_own(b, base, BTF_KIND_TYPEDEF, "t") == 2);
+		CHECK(count_own(b, base, BTF_KIND_FWD, NULL) == 0);
+		btf__free(b);
+	}
 	btf__free(base);
 	return 0;
 }
@@ -429,7 +449,7 @@ static int test_batch(void)
 {
 	const char *name = "batch";
 	struct key_set keep = { 0 }, resolved = { 0 }, conflicts = { 0 };
-	struct btf_dedup *d = btf_dedup__new(NULL);
+	struct btf_dedup *d = btf_dedup__new(NULL, false);
 	struct btf *b = new_btf(), *out = NULL, *two;
 	int i, sb, id;
 
