@@ -13,9 +13,8 @@
 #include <stddef.h>
 
 #include "cu/cu_encoder.h"
+#include "lib/cu_batch.h"
 #include "stats.h"
-
-#define CU_BATCH	32
 
 /* Called in batch order; takes ownership of @frag. Non-zero stops the run. */
 typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);

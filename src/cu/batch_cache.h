@@ -72,7 +72,7 @@ void batch_cache__free(struct batch_cache *bc);
 bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
 
-/* The CUs of a batch the cache keeps at most (cu_queue.h: CU_BATCH) */
+/* The CUs of a batch the cache keeps at most (lib/cu_batch.h: CU_BATCH) */
 #define BATCH_MAX_CUS	64
 
 /* One batch's key and the addresses of its CUs' DIEs, made by a worker. */
