@@ -22,7 +22,7 @@
 
 #include "lib/grow.h"
 #include "cu_queue.h"
-#include "cu/batch_cache.h"
+#include "cache/batch_cache.h"
 #include "merge/merge.h"
 #include "input/debug_file.h"
 #include "input/dwarf_layout.h"
@@ -30,7 +30,7 @@
 #include "output/btf_layout.h"
 #include "output/distill.h"
 #include "pipeline.h"
-#include "merge/base_cache.h"
+#include "cache/base_cache.h"
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "decide/funcs.h"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The batch cache (src/cu/batch_cache.c, src/input/cu_digest.c): a
+"""The batch cache (src/cache/batch_cache.c, src/cache/cu_digest.c): a
 library of 70 CUs (three batches) is encoded, linked again with one CU
 changed, and encoded again.  The batches whose CUs mean the same are read
 back, those with the changed CU encoded, and the output is the bytes of a
@@ -287,7 +287,7 @@ def test_relink_foreign_entry(ctx):
     assert got == want and reused == NR_BATCHES - 1
 
 
-# struct entry_hdr (src/cu/batch_cache.c): 8 parts
+# struct entry_hdr (src/cache/batch_cache.c): 8 parts
 _HDR = 8 + 4 + 4 + 16 + 8 + 8 + 8 + 4 + 4 + 8 * 8 * 2
 _CHECKSUM_AT = 8 + 4 + 4 + 16 + 8
 _COUNT_AT = _CHECKSUM_AT + 8 + 8 + 8

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "cu/batch_cache.h"
+#include "cache/batch_cache.h"
+#include "cache/cache_dir.h"
 #include "lib/btf_load.h"
-#include "lib/cache_dir.h"
 #include "lib/cu_batch.h"
 #include "lib/grow.h"
 #include "lib/hash.h"

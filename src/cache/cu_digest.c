@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cu_digest.h"
+#include "cache/cu_digest.h"
 #include "input/symtab.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
@@ -123,7 +123,7 @@ static inline void feed(struct walk *w, uint64_t v)
 	FEED(w->a, w->b, v);
 }
 
-/* Little-endian only: the caller checks (cu/batch_cache.c). */
+/* Little-endian only: the caller checks (batch_cache.c). */
 static bool fixed(const unsigned char **p, const unsigned char *end,
 		  unsigned int n, uint64_t *v)
 {
