@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: a cache entry of a base index (merge/base_cache.c) as
+ * libFuzzer target: a cache entry of a base index (cache/base_cache.c) as
  * the next process maps it.  The header's key, sizes and type count are
  * set to those of this harness's base, and the checksum is not checked,
  * so that what the fuzzer changes reaches the checks of the counts,
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "lib/cache_dir.h"
+#include "cache/base_cache.h"
+#include "cache/cache_dir.h"
 #include "lib/hash.h"
-#include "merge/base_cache.h"
 #include "merge/dedup_hash.h"
 
 static struct btf *base;

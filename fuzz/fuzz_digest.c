@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: the CU digest (input/cu_digest.c) over DWARF sections
+ * libFuzzer target: the CU digest (cache/cu_digest.c) over DWARF sections
  * as a linked file has them.  An input is eight little-endian 32-bit sizes
  * (.debug_info, _abbrev, _str, _line_str, _str_offsets, _addr, _loc,
  * _loclists), then those sections one after another; each is copied to a
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cu_digest.h"
+#include "cache/cu_digest.h"
 
 #define NR_SECTS	8
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: a batch cache entry (cu/batch_cache.c) as a run over
+ * libFuzzer target: a batch cache entry (cache/batch_cache.c) as a run over
  * FUZZ_RELINK_ELF (default fuzz/corpus/encode/relink-gcc-5, from the
  * build directory) reads it.  The harness digests that file's CUs as a
  * batch would; the header's key, sizes and CU count are set to match and
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <gelf.h>
 
-#include "cu/batch_cache.h"
+#include "cache/batch_cache.h"
 #include "input/elf_file.h"
 #include "input/symtab.h"
 #include "merge/merge.h"

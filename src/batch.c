@@ -21,7 +21,7 @@
 #include "lib/log.h"
 #include "output/output.h"
 #include "stats.h"
-#include "merge/base_cache.h"
+#include "cache/base_cache.h"
 #include "merge/btf_dedup.h"
 
 struct batch {

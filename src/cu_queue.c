@@ -30,7 +30,7 @@
 #include "cu_queue.h"
 #include "input/dwarf_units.h"
 #include "input/elf_file.h"
-#include "cu/batch_cache.h"
+#include "cache/batch_cache.h"
 #include "cu/name_cache.h"
 #include "merge/merge.h"
 #include "lib/log.h"

@@ -13,14 +13,13 @@
 #include <stddef.h>
 
 #include "cu/cu_encoder.h"
+#include "lib/cu_batch.h"
 #include "stats.h"
-
-#define CU_BATCH	32
 
 /* Called in batch order; takes ownership of @frag. Non-zero stops the run. */
 typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);
 
-/* What the batch cache (cu/batch_cache.h) did in a run. */
+/* What the batch cache (cache/batch_cache.h) did in a run. */
 struct cu_queue_counts {
 	size_t reused;		/* batches read back */
 	size_t stored;		/* batches encoded and kept */

@@ -25,7 +25,7 @@
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
 #include "explain_cmd.h"
-#include "lib/cache_dir.h"
+#include "cache/cache_dir.h"
 #include "output/distill.h"
 #include "pipeline.h"
 #include "btf_features.h"

@@ -16,8 +16,9 @@
 #include <bpf/btf.h>
 #include <elfutils/libdw.h>
 
+#include "cache/base_cache.h"
+#include "cache/batch_cache.h"
 #include "cu_queue.h"
-#include "cu/batch_cache.h"
 #include "decide/funcs.h"
 #include "decide/vars.h"
 #include "explain/func_log.h"
@@ -30,7 +31,6 @@
 #include "input/symtab.h"
 #include "lib/key_set.h"
 #include "lib/log.h"
-#include "merge/base_cache.h"
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "merge/merge.h"

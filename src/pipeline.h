@@ -37,7 +37,7 @@ struct pipeline_opts {
 	/* scratch for matching types against an indexed base; NULL: own */
 	struct btf_dedup *split_dedup;
 	struct stats *stats_out;	/* a batch's: this file's stats go here */
-	/* what later runs reuse (lib/cache_dir.h); NULL: no cache */
+	/* what later runs reuse (cache/cache_dir.h); NULL: no cache */
 	const struct cache_dir *cache;
 	bool verbose;		/* pahole's lines for functions left out */
 	/* told of each function decision (decide/funcs.h); NULL: none */

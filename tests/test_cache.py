@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The cache (src/lib/cache_dir.c, src/merge/base_cache.c): a module over
+"""The cache (src/cache/cache_dir.c, src/cache/base_cache.c): a module over
 a base stores the base's index once and reads it back after; the output
 is the same bytes with and without it, and whatever is in the cache
 directory: an entry corrupted, cut short, of another base, or written by
@@ -238,7 +238,7 @@ def _hash_bytes(data):
     return h ^ (h >> 33)
 
 
-# struct base_cache_hdr (src/merge/base_cache.h)
+# struct base_cache_hdr (src/cache/base_cache.h)
 _OFF_AT = 8 + 4 + 4 + 8 * 4 + 4 * 6
 # then libbpf's table after the base: sizes, growths and their ids
 _HDR = _OFF_AT + 8 * 8 + 8 * 2 + 4 * 2 + 4 * 40
@@ -272,4 +272,4 @@ def test_cache_staged_entries(ctx):
     """Staged entries (the first run's batches, before their keys): read
     back whole and removed; grown, cut short or gone is an error
     (tests/unit/test_cache_stage.c under ASan and UBSan)."""
-    ctx.unit("test_cache_stage", ["lib/cache_dir.c"])
+    ctx.unit("test_cache_stage", ["cache/cache_dir.c"])

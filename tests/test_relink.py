@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The batch cache (src/cu/batch_cache.c, src/input/cu_digest.c): a
+"""The batch cache (src/cache/batch_cache.c, src/cache/cu_digest.c): a
 library of 70 CUs (three batches) is encoded, linked again with one CU
 changed, and encoded again.  The batches whose CUs mean the same are read
 back, those with the changed CU encoded, and the output is the bytes of a
@@ -183,10 +183,10 @@ def test_relink_keys_after_encoding(ctx):
         _kinds(cache)
 
 
-def _edit_list(lib, out, cu, tag, name):
-    """LIB copied to OUT with one expression of the location list of CU's
-    DIE TAG NAME changed (its first register op names the next register):
-    DWARF 5, DW_FORM_sec_offset.  False when there is no such list."""
+def _cu_dies(lib, cu):
+    """LIB's bytes, its sections, scripts/dwarf-edit.py as a module, and
+    the DIEs of LIB's unit CU (dwarf-edit.py's dies(): value offsets from
+    the start of .debug_info)."""
     import importlib.util
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
@@ -201,11 +201,19 @@ def _edit_list(lib, out, cu, tag, name):
     secs = sections(data)
     info_off, info_size, _ = secs[".debug_info"]
     abbrev_off, abbrev_size, _ = secs[".debug_abbrev"]
-    lists_off, lists_size, _ = secs[".debug_loclists"]
     info = bytes(data[info_off:info_off + info_size])
     abbrev = bytes(data[abbrev_off:abbrev_off + abbrev_size])
-    unit = de.cu_offsets(info)[cu]
-    for _, t, vals, _ in de.dies(info, abbrev, unit):
+    return data, secs, de, de.dies(info, abbrev, de.cu_offsets(info)[cu])
+
+
+def _edit_list(lib, out, cu, tag, name):
+    """LIB copied to OUT with one expression of the location list of CU's
+    DIE TAG NAME changed (its first register op names the next register):
+    DWARF 5, DW_FORM_sec_offset.  False when there is no such list."""
+    data, secs, de, dies = _cu_dies(lib, cu)
+    info_off = secs[".debug_info"][0]
+    lists_off = secs[".debug_loclists"][0]
+    for _, t, vals, _ in dies:
         loc = vals.get(0x02)  # DW_AT_location
         n = vals.get(0x03)
         if t != tag or not loc or loc[0] != 0x17 or not n or \
@@ -263,6 +271,81 @@ def test_relink_local_lists(ctx):
     assert got == _want(ctx, param) and reused == NR_BATCHES - 1, reused
 
 
+# Bytes of the fixed-size forms an attribute edit rewrites in place: data1,
+# data2, data4, data8, strp (32-bit DWARF), strx1, strx2, sec_offset.
+_FORM_BYTES = {0x0b: 1, 0x05: 2, 0x06: 4, 0x07: 8, 0x0e: 4, 0x25: 1,
+               0x26: 2, 0x17: 4}
+
+
+def _edit_attr(lib, out, cu, tag, attrs, change):
+    """LIB copied to OUT with the first of ATTRS that CU's first DIE TAG
+    with one of them in a fixed-size form has set to CHANGE(its value), in
+    place; False when no DIE has one so."""
+    data, secs, _, dies = _cu_dies(lib, cu)
+    info_off = secs[".debug_info"][0]
+    for _, t, vals, _ in dies:
+        at = [a for a in attrs if a in vals and vals[a][0] in _FORM_BYTES]
+        if t != tag or not at:
+            continue
+        form, v, where = vals[at[0]]
+        n = _FORM_BYTES[form]
+        at = info_off + where
+        data[at:at + n] = change(v).to_bytes(n, "little")
+        with open(out, "wb") as f:
+            f.write(data)
+        return True
+    return False
+
+
+# What the encoder reads of a DIE (cu/cu_die.c's attribute slots), one of
+# each changed in CU 40 (the second batch): (what, tag, attributes,
+# change); an array's length is clang's DW_AT_count, gcc's upper bound.
+# The digest must take in all of it (cache/cu_digest.c), or a cached batch
+# would give the BTF of the DWARF before the change.
+READ_ATTRS = [
+    ("a struct's size", 0x13, (0x0b,), lambda v: v + 8),
+    ("a member's offset", 0x0d, (0x38,), lambda v: v + 1),
+    ("an int's encoding", 0x24, (0x3e,), lambda v: 7 if v == 5 else 5),
+    ("an array's length", 0x21, (0x2f, 0x37), lambda v: v + 1),
+    ("a struct's name", 0x13, (0x03,), lambda v: v + 1),
+]
+
+
+def test_relink_digest_holds_what_the_encoder_reads(ctx):
+    """One attribute the encoder reads, changed in place in one CU: the
+    output changes, and so does that batch's key (the cache gives the
+    bytes of a run without it, the other batches read back).  An
+    attribute it never reads (the unit's DW_AT_stmt_list, which a relink
+    moves) changes neither: every batch is read back."""
+    bad = []
+    for cc, dwarf in (("gcc", 4), ("gcc", 5), ("clang", 5)):
+        cache = os.path.join(ctx.tmp, "cache-%s-%d" % (cc, dwarf))
+        lib = _lib(ctx, cc, dwarf, "base")
+        want = _want(ctx, lib)
+        got, reused = _encode(ctx, lib, cache)
+        assert got == want and reused == 0
+        edited = os.path.join(ctx.tmp, "edited.so")
+        for what, tag, attrs, change in READ_ATTRS:
+            assert _edit_attr(lib, edited, 40, tag, attrs, change), \
+                "%s %d: no %s in CU 40" % (cc, dwarf, what)
+            new = _want(ctx, edited)
+            got, reused = _encode(ctx, edited, cache)
+            if new == want:
+                bad.append("%s %d %s: the output is the same" %
+                           (cc, dwarf, what))
+            if got != new or reused != NR_BATCHES - 1:
+                bad.append("%s %d %s: %d read back (want %d), same %s" %
+                           (cc, dwarf, what, reused, NR_BATCHES - 1,
+                            got == new))
+        assert _edit_attr(lib, edited, 40, 0x11, (0x10,), lambda v: v + 1), \
+            "%s %d: no DW_AT_stmt_list in CU 40" % (cc, dwarf)
+        got, reused = _encode(ctx, edited, cache)
+        if got != want or reused != NR_BATCHES:
+            bad.append("%s %d DW_AT_stmt_list: %d read back, same %s" %
+                       (cc, dwarf, reused, got == want))
+    assert not bad, "\n".join(bad)
+
+
 def test_relink_damaged_entries(ctx):
     """A damaged entry is ignored and stored again; the output stays the
     bytes of a run without cache."""
@@ -287,7 +370,7 @@ def test_relink_foreign_entry(ctx):
     assert got == want and reused == NR_BATCHES - 1
 
 
-# struct entry_hdr (src/cu/batch_cache.c): 8 parts
+# struct entry_hdr (src/cache/batch_cache.c): 8 parts
 _HDR = 8 + 4 + 4 + 16 + 8 + 8 + 8 + 4 + 4 + 8 * 8 * 2
 _CHECKSUM_AT = 8 + 4 + 4 + 16 + 8
 _COUNT_AT = _CHECKSUM_AT + 8 + 8 + 8

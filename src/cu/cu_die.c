@@ -36,6 +36,12 @@ Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out)
 	return dwarf_offdie(alt, off, out);
 }
 
+/*
+ * Whatever the encoder reads of a DIE, here or through libdw, is in the
+ * batch cache's key: the digest (cache/cu_digest.c, offset_unread()) leaves
+ * out only what the encoder never reads.  A value read here for the first
+ * time must not be one it leaves out, or a cache hit gives stale BTF.
+ */
 int die_attr_slot(unsigned int name)
 {
 	switch (name) {

@@ -14,7 +14,6 @@
 #include <elfutils/libdw.h>
 
 #include "cu/fragment.h"
-#include "input/cu_digest.h"
 #include "input/debug_sections.h"
 #include "input/elf_file.h"
 #include "input/symtab.h"
@@ -66,7 +65,7 @@ struct encode_env {
 	size_t str_size;
 	/* the raw sections, when mapped and not compressed (cu_digest.h) */
 	struct dwarf_sects sects;
-	/* encodings of earlier runs (batch_cache.h); NULL: none */
+	/* encodings of earlier runs (cache/batch_cache.h); NULL: none */
 	const struct batch_cache *batch_cache;
 };
 

@@ -41,7 +41,7 @@ struct encode_opts {
 	/* `dwarf2btf explain`: hashes of the names whose variable DIEs get a
 	 * var_note (fragment.h); NULL: none */
 	const struct key_set *explain_names;
-	/* a var_note for each variable placed (cu/batch_cache.h) */
+	/* a var_note for each variable placed (cache/batch_cache.h) */
 	bool place_notes;
 	/* declarations batches leave to the final dedup (fwd_names.h) */
 	const struct key_set *keep_fwds;

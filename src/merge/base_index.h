@@ -61,7 +61,7 @@ struct base_index {
 	uint32_t str_len;
 	uint32_t *str_slots;
 	uint32_t str_mask;
-	/* read from the cache (base_cache.c): the arrays point into this */
+	/* read from the cache (cache/base_cache.c): the arrays point into this */
 	void *map;
 	size_t map_len;
 	bool map_borrowed;	/* not ours to unmap (tests, fuzzing) */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/lib/cache_dir.c, staged entries: written under a name of their own
+ * src/cache/cache_dir.c, staged entries: written under a name of their own
  * that the trim counts (staged-*.d2b), read back whole and removed; one
  * that grew, shrank or went is an error, and is gone after it.  Without a
  * directory nothing is staged.  Prints "ok" and exits 0, else names the
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/cache_dir.h"
+#include "cache/cache_dir.h"
 #include "check.h"
 
 static int stage(const struct cache_dir *c, char **path)

@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "cu/batch_cache.h"
-#include "cu_queue.h"
+#include "cache/batch_cache.h"
+#include "cache/cache_dir.h"
 #include "lib/btf_load.h"
-#include "lib/cache_dir.h"
+#include "lib/cu_batch.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
 
@@ -24,6 +24,9 @@ struct batch_cache {
 	uint64_t family[2];	/* batch_cache__family() */
 	bool defer;
 };
+
+/* Every batch the queue makes fits a probe. */
+_Static_assert(CU_BATCH <= BATCH_MAX_CUS, "CU_BATCH over BATCH_MAX_CUS");
 
 #define FAMILY_MAGIC	"D2BTFFAM"
 

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "lib/cache_dir.h"
+#include "cache/cache_dir.h"
 
 int cache_dir__init(struct cache_dir *c, const char *dir, const char *env_dir,
 		    const char *xdg, const char *home, bool off,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a CU's DWARF means, as a digest that a relink does not move: the
- * key of cached encodings (cu/batch_cache.h).  A relink moves addresses,
+ * key of cached encodings (batch_cache.h).  A relink moves addresses,
  * offsets into .debug_str, .debug_line, .debug_loclists and the like, and
  * the CU itself in .debug_info; none of those are in the digest.  Strings
  * are in it by content, references inside the CU as they are (relative to

@@ -8,7 +8,7 @@
 #include <bpf/btf.h>
 
 #include "lib/hash.h"
-#include "merge/base_cache.h"
+#include "cache/base_cache.h"
 
 /* The bytes of each part, from the header's counts. */
 static void part_sizes(const struct base_cache_hdr *h, size_t *len)

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/cache_dir.h"
+#include "cache/cache_dir.h"
 #include "merge/base_index.h"
 
 /* An entry: this header, then the parts it locates. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A batch's encoding (its deduplicated fragment) kept in the cache
- * directory, keyed by what its CUs mean (input/cu_digest.h) and by all else
+ * directory, keyed by what its CUs mean (cu_digest.h) and by all else
  * the encoding reads: this binary, the options, the ELF's machine, the
  * names of its function symbols.  After a relink in which one CU changed,
  * every other batch is read back instead of encoded again.
@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache/cu_digest.h"
 #include "cu/cu_encoder.h"
-#include "input/cu_digest.h"
 
 struct cache_dir;
 
@@ -72,7 +72,7 @@ void batch_cache__free(struct batch_cache *bc);
 bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
 
-/* The CUs of a batch the cache keeps at most (cu_queue.h: CU_BATCH) */
+/* The CUs of a batch the cache keeps at most (lib/cu_batch.h: CU_BATCH) */
 #define BATCH_MAX_CUS	64
 
 /* One batch's key and the addresses of its CUs' DIEs, made by a worker. */

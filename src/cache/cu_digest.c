@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cu_digest.h"
+#include "cache/cu_digest.h"
 #include "input/symtab.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
@@ -123,7 +123,7 @@ static inline void feed(struct walk *w, uint64_t v)
 	FEED(w->a, w->b, v);
 }
 
-/* Little-endian only: the caller checks (cu/batch_cache.c). */
+/* Little-endian only: the caller checks (batch_cache.c). */
 static bool fixed(const unsigned char **p, const unsigned char *end,
 		  unsigned int n, uint64_t *v)
 {
@@ -163,7 +163,18 @@ static uint8_t fast_kind(uint64_t form)
 	}
 }
 
-/* Section offsets whose target no encoding reads (ours: no line info). */
+/*
+ * The digest leaves out only what the encoder never reads: every value the
+ * encoder's DIE reader (cu/cu_die.c's attribute slots, and libdw's calls
+ * in cu/) takes must change the digest, or a cache hit would give the BTF
+ * of DWARF that has changed since.  What is left out follows: offsets into
+ * sections no encoding reads, a local's location list, and addresses (the
+ * ones the encoder reads are kept aside, keep_addr()).
+ * tests/test_relink.py changes one attribute of each kind the encoder
+ * reads and checks that the key changes with the output.
+ *
+ * Section offsets whose target no encoding reads (ours: no line info).
+ */
 static bool offset_unread(unsigned int name)
 {
 	switch (name) {
@@ -851,6 +862,7 @@ static int fname_feed(struct walk *w, unsigned int form, uint64_t v,
 /*
  * One attribute value: fed to the digest (unless @prescan: the unit DIE is
  * read first for the bases its other attributes need), then skipped.
+ * Nothing the encoder reads may be left out (offset_unread(), above).
  */
 static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 		     const struct abbrev_attr *at, unsigned int form,
