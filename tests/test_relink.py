@@ -189,10 +189,10 @@ def _edit_list(lib, out, cu, tag, name):
     DWARF 5, DW_FORM_sec_offset.  False when there is no such list."""
     import importlib.util
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts", "lib"))
     from elfsections import sections
     spec = importlib.util.spec_from_file_location(
-        "dwarf_edit", os.path.join(os.path.dirname(HERE), "scripts",
+        "dwarf_edit", os.path.join(os.path.dirname(HERE), "scripts", "lib",
                                    "dwarf-edit.py"))
     de = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(de)
@@ -386,7 +386,7 @@ def test_relink_bad_dwarf(ctx):
     what the run without it says (one line naming the CU, exit 1, nothing
     written), and stores nothing for that batch."""
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts", "lib"))
     from elfsections import sections
     for dwarf in (4, 5):
         lib = _lib(ctx, "gcc", dwarf, "base")
