@@ -42,7 +42,7 @@ all: $(BIN)
 # The libraries must be there: a missing one is named, nothing installed.
 # For check and demo, test-deps (which installs them) comes first.
 $(DEPS_STAMP): | $(if $(filter check demo fuzz,$(MAKECMDGOALS)),test-deps)
-	@PKG_CONFIG=$(PKG_CONFIG) ./scripts/check-build-deps.sh $(PKGS)
+	@PKG_CONFIG=$(PKG_CONFIG) ./scripts/lib/check-build-deps.sh $(PKGS)
 	@mkdir -p $(BUILD)
 	@touch $@
 

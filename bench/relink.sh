@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The relink: a vmlinux encoded again with the cache warm, and a copy of
-# it with one CU's DWARF changed (scripts/dwarf-edit.py: a member's offset,
+# it with one CU's DWARF changed (scripts/lib/dwarf-edit.py: a member's offset,
 # a type's name) encoded with the cache of the original, side by side with
 # pahole -j2, with our run without cache, and with an empty cache (the
 # first run, which stores every batch).
@@ -39,8 +39,8 @@ bench_vmlinux "${@:2}"
 bench_dir relink
 
 edited=$dir/vmlinux.edited
-"$repo/scripts/dwarf-edit.py" ${BENCH_CU:+--cu "$BENCH_CU"} "$vmlinux" \
-	"$edited" >&2 || die "scripts/dwarf-edit.py failed"
+"$repo/scripts/lib/dwarf-edit.py" ${BENCH_CU:+--cu "$BENCH_CU"} "$vmlinux" \
+	"$edited" >&2 || die "scripts/lib/dwarf-edit.py failed"
 
 : > "$dir/results"
 # usage: run LABEL OUTPUT CMD...

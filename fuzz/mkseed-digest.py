@@ -8,7 +8,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "scripts"))
+                                "..", "scripts", "lib"))
 from elfsections import sections  # noqa: E402
 
 NAMES = (".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",

@@ -7,7 +7,7 @@
 # with KBUILD_SRC_PKG), tinyconfig plus what BTF, a serial console, an
 # initramfs and fentry need, modules configfs and binfmt_misc, built with
 # `make PAHOLE=<dwarf2btf as pahole>`.  It boots under QEMU with an
-# initramfs of Debian's busybox-static and scripts/boot/probe (static,
+# initramfs of Debian's busybox-static and scripts/lib/boot/probe (static,
 # Debian's libbpf.a), which in the guest:
 #   - loads the modules; /sys/kernel/btf/{vmlinux,configfs,binfmt_misc}
 #     exist;
@@ -44,8 +44,8 @@ set -u -o pipefail
 [ $# = 1 ] || { echo "usage: $0 BIN" >&2; exit 2; }
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/check-lib.sh
-. "$here/check-lib.sh"
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 pkg=$(kernel_source_pkg linux-source-6.12)
 cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/kbuild
 src=$cache/src-$pkg
@@ -115,9 +115,9 @@ initramfs() {
 		fn=do_file_open
 	clang -g -O2 -target bpf -fms-extensions -Wno-microsoft-anon-tag \
 		-D__TARGET_ARCH_x86 -DOPEN_FN="$fn" -I"$work" \
-		-c "$here/boot/probe.bpf.c" -o "$work/probe.bpf.o" &&
+		-c "$here/lib/boot/probe.bpf.c" -o "$work/probe.bpf.o" &&
 	bpftool gen skeleton "$work/probe.bpf.o" > "$work/probe.skel.h" &&
-	gcc -static -O2 -DOPEN_FN="$fn" -I"$work" "$here/boot/probe.c" \
+	gcc -static -O2 -DOPEN_FN="$fn" -I"$work" "$here/lib/boot/probe.c" \
 		-lbpf -lelf -lz -lzstd -o "$work/root/probe" 2> "$work/cc.log" ||
 		return 1
 	cp "$(command -v busybox)" "$work/root/bin/" || return 1

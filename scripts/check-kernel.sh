@@ -31,7 +31,7 @@
 #            default FUNC is there under its name or its clone's, and
 #            nothing but functions changes
 #   hub      a copy in which one CU names its struct list_head otherwise
-#            (scripts/dwarf-edit.py --rename): the batches cannot decide
+#            (scripts/lib/dwarf-edit.py --rename): the batches cannot decide
 #            the declarations of the structs that reach it, the run made
 #            again gives way to one dedup of everything, and the output is
 #            the bytes --plain-dedup gives for the copy
@@ -86,8 +86,8 @@ tmo=${DWARF2BTF_TIMEOUT:-900}
 max_pct=0.5
 # shellcheck disable=SC2206
 flags=(${DWARF2BTF_CHECK_FLAGS:---btf_features=default})
-# shellcheck source=scripts/check-lib.sh
-. "$here/check-lib.sh"
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 info() { echo "     $*"; }
 
 # The first lines of a log, indented under the FAIL line.
@@ -173,7 +173,7 @@ if [ -z "$ref" ] && [ -n "${PAHOLE_REF:-}" ]; then
 fi
 # pahole 1.31's header is longer than libbpf 1.1 (bpftool's) reads in the
 # other byte order (btf_header.py says why): a copy without the extra bytes.
-if [ -n "$ref" ] && python3 "$here/btf_header.py" "$ref" "$work/ref.btf"; then
+if [ -n "$ref" ] && python3 "$here/lib/btf_header.py" "$ref" "$work/ref.btf"; then
 	ref=$work/ref.btf
 fi
 [ -z "$ref" ] || info "reference: $ref"
@@ -283,7 +283,7 @@ fi
 # 24-byte header when it has a longer one (pahole 1.31's, or ours with the
 # layout feature: libbpf 1.1 reads those only in the host's byte order).
 bt() {
-	if python3 "$here/btf_header.py" --no-layout "$1" "$1.bt" 2> /dev/null
+	if python3 "$here/lib/btf_header.py" --no-layout "$1" "$1.bt" 2> /dev/null
 	then
 		echo "$1.bt"
 	else
@@ -620,7 +620,7 @@ fi
 hub=$work/vmlinux.hub
 if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
 	skip "hub: BIN not run"
-elif ! "$here/dwarf-edit.py" --rename list_head "$vmlinux" "$hub" \
+elif ! "$here/lib/dwarf-edit.py" --rename list_head "$vmlinux" "$hub" \
 		> "$work/hub-edit.log" 2>&1; then
 	skip "hub: no CU of this kernel to edit"
 	show "$work/hub-edit.log"
@@ -654,15 +654,15 @@ if [ -n "$bits" ] && [ "$bits" != "$(getconf LONG_BIT)" ]; then
 	res="skip: a $bits-bit kernel's BTF; this kernel is $(getconf LONG_BIT)-bit"
 	rc=0
 else
-	res=$(python3 "$here/btf-load.py" "$out" 2>&1)
+	res=$(python3 "$here/lib/btf-load.py" "$out" 2>&1)
 	rc=$?
 	# A kernel before 6.19 knows no layout section (the layout feature,
 	# which 7.x's kbuild asks for): load the rest.
 	case $res in
 	*"Unsupported btf_header"*)
-		if python3 "$here/btf_header.py" --no-layout "$out" \
+		if python3 "$here/lib/btf_header.py" --no-layout "$out" \
 				"$work/no-layout.btf"; then
-			res=$(python3 "$here/btf-load.py" "$work/no-layout.btf" 2>&1)
+			res=$(python3 "$here/lib/btf-load.py" "$work/no-layout.btf" 2>&1)
 			rc=$?
 			res="$res (without its layout section, which this kernel predates)"
 		fi ;;

@@ -30,8 +30,8 @@ cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
 pkg=linux-source-6.12
 src=$cache/kbuild/src-$pkg
 work=$cache/layouts
-# shellcheck source=scripts/check-lib.sh
-. "$here/check-lib.sh"
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 
 kernel_source "$pkg" "$cache/kbuild" || exit 1
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1

@@ -57,7 +57,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "lib"))
 import btf_header  # noqa: E402
 import struct  # noqa: E402
 REPO = os.path.dirname(HERE)

@@ -67,8 +67,8 @@ fi
 cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/kbuild
 ref=${PAHOLE_REF:-pahole}
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/check-lib.sh
-. "$here/check-lib.sh"
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 pkg=$(kernel_source_pkg linux-source-6.12)
 
 need="bc bison flex libssl-dev cpio kmod libelf-dev"

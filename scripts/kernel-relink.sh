@@ -28,8 +28,8 @@ file=${RELINK_FILE:-kernel/sys.c}
 ref=${PAHOLE_REF:-pahole}
 cache=${DWARF2BTF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/kbuild
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/check-lib.sh
-. "$here/check-lib.sh"
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 
 src=$cache/src-$pkg
 obj=$cache/build-$pkg-gcc

@@ -385,10 +385,10 @@ def _layout_check(ctx, obj, order, base=None):
              for i in range(20)]
     if table != LAYOUT:
         raise AssertionError("layout table %s" % table)
-    # scripts/btf_header.py --no-layout (what check-kernel.sh loads into a
-    # kernel before 6.19) gives back the bytes without the feature.
+    # scripts/lib/btf_header.py --no-layout (what check-kernel.sh loads into
+    # a kernel before 6.19) gives back the bytes without the feature.
     copy = os.path.join(ctx.tmp, "no-layout.btf")
-    p = ctx.run(["python3", os.path.join(ctx.root, "scripts",
+    p = ctx.run(["python3", os.path.join(ctx.root, "scripts", "lib",
                                          "btf_header.py"),
                  "--no-layout", os.path.join(ctx.tmp, "layout%d.btf"
                                              % (len(DEFAULT) + 1)), copy])

@@ -184,15 +184,15 @@ def test_relink_keys_after_encoding(ctx):
 
 
 def _cu_dies(lib, cu):
-    """LIB's bytes, its sections, scripts/dwarf-edit.py as a module, and
+    """LIB's bytes, its sections, scripts/lib/dwarf-edit.py as a module, and
     the DIEs of LIB's unit CU (dwarf-edit.py's dies(): value offsets from
     the start of .debug_info)."""
     import importlib.util
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts", "lib"))
     from elfsections import sections
     spec = importlib.util.spec_from_file_location(
-        "dwarf_edit", os.path.join(os.path.dirname(HERE), "scripts",
+        "dwarf_edit", os.path.join(os.path.dirname(HERE), "scripts", "lib",
                                    "dwarf-edit.py"))
     de = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(de)
@@ -469,7 +469,7 @@ def test_relink_bad_dwarf(ctx):
     what the run without it says (one line naming the CU, exit 1, nothing
     written), and stores nothing for that batch."""
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts", "lib"))
     from elfsections import sections
     for dwarf in (4, 5):
         lib = _lib(ctx, "gcc", dwarf, "base")

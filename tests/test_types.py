@@ -121,8 +121,8 @@ PAHOLE_DIFFERS = {
 }
 
 
-# (fixture, compiler) our encoder does not handle yet, with the issue that
-# adds it.  Remove the entry with the feature: the expectation is final.
+# (fixture, compiler) our encoder does not handle yet, with what is missing.
+# Remove the entry with the feature: the expectation is final.
 NOT_YET = {
 }
 

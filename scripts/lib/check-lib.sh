@@ -57,7 +57,7 @@ kernel_source_pkg() {
 # .deb of $1 is given (one of another package is not $1's).
 kernel_source() {
 	local pkg=$1 dir=$2 src=$2/src-$1 deb=${KBUILD_SRC_DEB:-} sid f
-	sid=${KBUILD_SID:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." &&
+	sid=${KBUILD_SID:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
 		pwd)/../shared/tools/sid.sh}
 
 	mkdir -p "$dir" && cd "$dir" || return 1

@@ -10,7 +10,7 @@ of the original.  With --rename NAME, only the CU's first struct NAME is
 named by its tail, nothing else changed: a header's struct that the CU
 sees otherwise than all the others (scripts/check-kernel.sh).
 
-usage: scripts/dwarf-edit.py IN OUT [--cu N] [--rename NAME]
+usage: scripts/lib/dwarf-edit.py IN OUT [--cu N] [--rename NAME]
   N: the CU (0-based, in .debug_info order; default: the middle one).
 Prints what it changed; exit 1 when the CU has no such struct.
 """

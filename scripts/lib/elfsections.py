@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The sections of a 64-bit little-endian ELF file, for the scripts that
-edit or take apart DWARF (scripts/dwarf-edit.py, fuzz/mkseed-digest.py)."""
+edit or take apart DWARF (scripts/lib/dwarf-edit.py,
+fuzz/mkseed-digest.py)."""
 import struct
 import sys
 
