@@ -20,8 +20,10 @@
 struct batch_cache {
 	const struct encode_env *env;
 	const struct cache_dir *dir;
-	uint64_t key[2];	/* all but the CUs' digests */
-	uint64_t family[2];	/* batch_cache__family() */
+	/* What every key holds; a probe adds its CUs' digests. */
+	uint64_t key[2];
+	/* The key with the first CU's names: batch_cache__family(). */
+	uint64_t family[2];
 	bool defer;
 };
 
@@ -33,9 +35,13 @@ _Static_assert(CU_BATCH <= BATCH_MAX_CUS, "CU_BATCH over BATCH_MAX_CUS");
 #define NO_STR	UINT32_MAX
 
 struct entry_func {
-	uint32_t key, cu_name;	/* string offsets */
+	uint32_t key, cu_name;	/* Offsets in the entry's strings. */
 	uint32_t cu, has_addr;
-	uint64_t die_off;	/* in CU cu */
+	/*
+	 * Relative to CU cu: the same CU lies elsewhere in the .debug_info
+	 * of a build whose other files changed.
+	 */
+	uint64_t die_off;
 	struct func_why why;
 	uint32_t ret_type, first_param, nr_params, flags, first_tag, nr_tags;
 };
@@ -177,9 +183,11 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 
 	*out = NULL;
 	/*
-	 * Batches deduplicated alone, over mapped uncompressed sections that
-	 * the digest reads little-endian, in a linked file whose addresses
-	 * the DWARF holds as they are; nothing asked only of this run.
+	 * An entry holds a batch deduplicated alone.  Its key is a digest of
+	 * mapped, uncompressed sections read as little-endian, and a hit takes
+	 * addresses from the DWARF as they are, which holds in linked files
+	 * only.  A run that asks for more than the BTF (explanations, kept
+	 * forwards) must encode, so it makes no entries either.
 	 */
 	if (!dir || !dir->path || !env->dwarf_reopen || !env->sects.info ||
 	    !env->sects.abbrev || env->rel_addr || env->ef->big_endian ||
@@ -211,7 +219,7 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	key_mix(bc->key, o->nr_langs);
 	for (i = 0; i < (size_t)o->nr_langs && i < MAX_LANGS; i++)
 		key_mix(bc->key, o->langs[i]);
-	/* which subprograms are candidates: in the CUs' digests */
+	/* Which subprograms are candidates is in the CUs' digests, not here. */
 
 	batch_cache__family(bc, cus, nr_cus);
 	*out = bc;
@@ -247,7 +255,8 @@ int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
 		if (err == -ENOMEM)
 			return err;
 		if (err)
-			return 0;	/* the encoder reads it, or says why not */
+			/* Not cacheable: the encoder reads it or says why not. */
+			return 0;
 		key_mix(probe->key, dg.h[0]);
 		key_mix(probe->key, dg.h[1]);
 		probe->cu_off[i] = cu_off[i];
@@ -302,7 +311,11 @@ static int note__place(const struct encode_env *env, const char *name,
 	case VAR_CANDIDATE:
 		return now == VAR_CANDIDATE && *off <= UINT32_MAX ? 0 : -ESTALE;
 	case VAR_NO_TYPE: case VAR_BAD_SIZE:
-		/* decided by the type, unless by the offset's size */
+		/*
+		 * Placing found a candidate and its type decided these; the
+		 * type is the same on a hit, but an offset over 32 bits may
+		 * have decided them instead, so its side must not change.
+		 */
 		return now == VAR_CANDIDATE &&
 		       (old_off > UINT32_MAX) == (*off > UINT32_MAX) ? 0 : -ESTALE;
 	default:
@@ -310,7 +323,10 @@ static int note__place(const struct encode_env *env, const char *name,
 	}
 }
 
-/* Strings of an entry: appended as met, the same pointer once in a row. */
+/*
+ * The strings of an entry, appended as met.  A string passed again right
+ * away (the CU name of each of a CU's functions) is stored once.
+ */
 struct str_out {
 	char *buf;
 	size_t len, cap;
@@ -364,53 +380,70 @@ static int cus__cu_of(const uint64_t *cu_off, size_t nr_cus,
 	return -ERANGE;
 }
 
-int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
-		      size_t nr_cus, const struct cu_fragment *frag,
-		      struct batch_pack *out)
-{
-	const struct encode_env *env = bc->env;
-	struct batch_entry_hdr h = { .version = BATCH_CACHE_VERSION,
-			       .hdr_size = sizeof(h) };
-	struct str_out so = { 0 };
-	struct entry_func *ef = NULL;
-	struct entry_param *ep = NULL;
-	struct entry_var *ev = NULL;
-	struct entry_note *en = NULL;
-	struct entry_tag *et = NULL;
-	uint64_t *func_addr = NULL;
-	const void *btf_raw = NULL;
-	uint32_t btf_size = 0;
-	size_t at, k, nv = 0;
-	char *buf = NULL;
-	int err = -ENOMEM, i;
+/*
+ * The arrays of an entry as they are filled from a fragment, before
+ * entry_parts__join() lays them out in one buffer.
+ */
+struct entry_parts {
+	struct entry_func *funcs;
+	uint64_t *func_addr;	/* Checked against the probe when sealed. */
+	struct entry_param *params;
+	struct entry_var *vars;
+	struct entry_note *notes;
+	struct entry_tag *tags;
+	struct str_out strs;
+};
 
-	memset(out, 0, sizeof(*out));
-	if (!frag->btf || !nr_cus || nr_cus > BATCH_MAX_CUS)
-		return -EINVAL;
-	btf_raw = btf__raw_data(frag->btf, &btf_size);
-	if (!btf_raw)
+static int entry_parts__alloc(struct entry_parts *p,
+			      const struct cu_fragment *frag)
+{
+	p->funcs = calloc(frag->nr_funcs + 1, sizeof(*p->funcs));
+	p->func_addr = calloc(frag->nr_funcs + 1, sizeof(*p->func_addr));
+	p->params = calloc(frag->nr_params + 1, sizeof(*p->params));
+	p->vars = calloc(frag->nr_vars + 1, sizeof(*p->vars));
+	p->notes = calloc(frag->nr_var_notes + 1, sizeof(*p->notes));
+	p->tags = calloc(frag->nr_tags + 1, sizeof(*p->tags));
+	if (!p->funcs || !p->func_addr || !p->params || !p->vars ||
+	    !p->notes || !p->tags)
 		return -ENOMEM;
-	ef = calloc(frag->nr_funcs + 1, sizeof(*ef));
-	func_addr = calloc(frag->nr_funcs + 1, sizeof(*func_addr));
-	ep = calloc(frag->nr_params + 1, sizeof(*ep));
-	ev = calloc(frag->nr_vars + 1, sizeof(*ev));
-	en = calloc(frag->nr_var_notes + 1, sizeof(*en));
-	et = calloc(frag->nr_tags + 1, sizeof(*et));
-	if (!ef || !func_addr || !ep || !ev || !en || !et)
-		goto out;
-	/* what a hit would compute again must come out as it is here */
-	err = -ESTALE;
+	return 0;
+}
+
+static void entry_parts__free(struct entry_parts *p)
+{
+	free(p->funcs);
+	free(p->func_addr);
+	free(p->params);
+	free(p->vars);
+	free(p->notes);
+	free(p->tags);
+	free(p->strs.buf);
+}
+
+/*
+ * The functions of @frag, each with its DIE as CU and offset in it.
+ * -ESTALE when a DIE lies outside the batch's CUs: a hit could not find
+ * it again, so the fragment is not stored.
+ */
+static int entry_parts__add_funcs(struct entry_parts *p,
+				  const struct encode_env *env,
+				  const uint64_t *cu_off, size_t nr_cus,
+				  const struct cu_fragment *frag)
+{
+	size_t k;
+
 	for (k = 0; k < frag->nr_funcs; k++) {
 		const struct func_cand *c = &frag->funcs[k];
-		struct entry_func *e = &ef[k];
+		struct entry_func *e = &p->funcs[k];
 
 		if (cus__cu_of(cu_off, nr_cus, env, c->die_off, &e->cu,
 			       &e->die_off))
-			goto out;
-		func_addr[k] = c->addr;	/* and has_addr: batch_pack__seal() */
-		if (str_out__add(&so, c->key, &e->key) ||
-		    str_out__add(&so, c->cu_name, &e->cu_name))
-			goto out_nomem;
+			return -ESTALE;
+		/* The address is only checked here; has_addr is set when sealed. */
+		p->func_addr[k] = c->addr;
+		if (str_out__add(&p->strs, c->key, &e->key) ||
+		    str_out__add(&p->strs, c->cu_name, &e->cu_name))
+			return -ENOMEM;
 		e->why = c->why;
 		e->ret_type = c->ret_type;
 		e->first_param = c->first_param;
@@ -419,48 +452,95 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 		e->first_tag = c->first_tag;
 		e->nr_tags = c->nr_tags;
 	}
+	return 0;
+}
+
+/*
+ * The notes of @frag's variables.  A hit places each variable again, so
+ * only placed ones can be stored, and the candidates among them must be
+ * the fragment's variables in order (-ESTALE otherwise).
+ */
+static int entry_parts__add_notes(struct entry_parts *p,
+				  const struct encode_env *env,
+				  const uint64_t *cu_off, size_t nr_cus,
+				  const struct cu_fragment *frag)
+{
+	size_t k, nv = 0;
+
 	for (k = 0; k < frag->nr_var_notes; k++) {
 		const struct var_note *n = &frag->var_notes[k];
-		struct entry_note *e = &en[k];
+		struct entry_note *e = &p->notes[k];
 
 		if (!var_fate__placed(n->fate) ||
 		    cus__cu_of(cu_off, nr_cus, env, n->die_off, &e->cu,
 			       &e->die_off))
-			goto out;
+			return -ESTALE;
 		if (n->fate == VAR_CANDIDATE &&
 		    (nv >= frag->nr_vars || strcmp(frag->vars[nv++].name, n->name)))
-			goto out;
-		if (str_out__add(&so, n->name, &e->name))
-			goto out_nomem;
+			return -ESTALE;
+		if (str_out__add(&p->strs, n->name, &e->name))
+			return -ENOMEM;
 		e->offset = n->offset;
 		e->shndx = n->shndx;
 		e->fate = n->fate;
 	}
-	if (nv != frag->nr_vars)
-		goto out;
-	for (k = 0; k < frag->nr_params; k++)
-		if (str_out__add(&so, frag->params[k].name, &ep[k].name))
-			goto out_nomem;
-		else
-			ep[k].type_id = frag->params[k].type_id;
+	return nv == frag->nr_vars ? 0 : -ESTALE;
+}
+
+/* The parameters, variables and tags of @frag, copied as they are. */
+static int entry_parts__add_plain(struct entry_parts *p,
+				  const struct cu_fragment *frag)
+{
+	size_t k;
+
+	for (k = 0; k < frag->nr_params; k++) {
+		if (str_out__add(&p->strs, frag->params[k].name,
+				 &p->params[k].name))
+			return -ENOMEM;
+		p->params[k].type_id = frag->params[k].type_id;
+	}
 	for (k = 0; k < frag->nr_vars; k++) {
 		const struct var_cand *v = &frag->vars[k];
+		struct entry_var *e = &p->vars[k];
 
-		if (str_out__add(&so, v->name, &ev[k].name))
-			goto out_nomem;
-		ev[k].size = v->size;
-		ev[k].type_id = v->type_id;
-		ev[k].first_tag = v->first_tag;
-		ev[k].nr_tags = v->nr_tags;
-		ev[k].external = v->external;
+		if (str_out__add(&p->strs, v->name, &e->name))
+			return -ENOMEM;
+		e->size = v->size;
+		e->type_id = v->type_id;
+		e->first_tag = v->first_tag;
+		e->nr_tags = v->nr_tags;
+		e->external = v->external;
 	}
-	for (k = 0; k < frag->nr_tags; k++)
-		if (str_out__add(&so, frag->tags[k].value, &et[k].value))
-			goto out_nomem;
-		else
-			et[k].component = frag->tags[k].component;
-	if (!so.len && str_out__add(&so, "", &(uint32_t){ 0 }))
-		goto out_nomem;
+	for (k = 0; k < frag->nr_tags; k++) {
+		if (str_out__add(&p->strs, frag->tags[k].value,
+				 &p->tags[k].value))
+			return -ENOMEM;
+		p->tags[k].component = frag->tags[k].component;
+	}
+	/* A reader checks that the strings end in a NUL, so there is one. */
+	if (!p->strs.len && str_out__add(&p->strs, "", &(uint32_t){ 0 }))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The header of the entry and the buffer holding it and every part, each
+ * part at an offset aligned to 8 so that a mapped entry is read in place.
+ */
+static int entry_parts__join(const struct entry_parts *p,
+			     const struct cu_fragment *frag, size_t nr_cus,
+			     const void *btf_raw, uint32_t btf_size,
+			     struct batch_pack *out)
+{
+	struct batch_entry_hdr h = { .version = BATCH_CACHE_VERSION,
+				     .hdr_size = sizeof(h) };
+	const void *src[NR_BPARTS] = {
+		btf_raw, p->funcs, p->params, p->vars, p->notes, p->tags,
+		frag->fwd_names.keys, p->strs.buf,
+	};
+	size_t at;
+	char *buf;
+	int i;
 
 	memcpy(h.magic, BATCH_CACHE_MAGIC, 8);
 	h.nr_cus = nr_cus;
@@ -472,7 +552,7 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 	h.count[BPART_NOTES] = frag->nr_var_notes;
 	h.count[BPART_TAGS] = frag->nr_tags;
 	h.count[BPART_FWDS] = frag->fwd_names.nr;
-	h.count[BPART_STRS] = so.len;
+	h.count[BPART_STRS] = p->strs.len;
 	at = sizeof(h);
 	for (i = 0; i < NR_BPARTS; i++) {
 		h.off[i] = at;
@@ -481,39 +561,54 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 	h.file_size = at;
 	buf = calloc(1, at);
 	if (!buf)
-		goto out_nomem;
-	{
-		const void *src[NR_BPARTS] = {
-			btf_raw, ef, ep, ev, en, et, frag->fwd_names.keys,
-			so.buf,
-		};
+		return -ENOMEM;
+	for (i = 0; i < NR_BPARTS; i++) {
+		size_t len = h.count[i] * item_size[i];
 
-		for (i = 0; i < NR_BPARTS; i++) {
-			size_t len = h.count[i] * item_size[i];
-
-			if (len)
-				memcpy(buf + h.off[i], src[i], len);
-		}
+		if (len)
+			memcpy(buf + h.off[i], src[i], len);
 	}
 	memcpy(buf, &h, sizeof(h));
 	out->buf = buf;
 	out->len = at;
-	out->func_addr = func_addr;
-	func_addr = NULL;
-	memcpy(out->cu_off, cu_off, nr_cus * sizeof(*cu_off));
-	out->nr_cus = nr_cus;
-	err = 0;
-	goto out;
-out_nomem:
-	err = -ENOMEM;
-out:
-	free(ef);
-	free(func_addr);
-	free(ep);
-	free(ev);
-	free(en);
-	free(et);
-	free(so.buf);
+	return 0;
+}
+
+int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
+		      size_t nr_cus, const struct cu_fragment *frag,
+		      struct batch_pack *out)
+{
+	struct entry_parts parts = { 0 };
+	const void *btf_raw;
+	uint32_t btf_size = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!frag->btf || !nr_cus || nr_cus > BATCH_MAX_CUS)
+		return -EINVAL;
+	btf_raw = btf__raw_data(frag->btf, &btf_size);
+	if (!btf_raw)
+		return -ENOMEM;
+	/* What a hit would compute again must come out as it is here. */
+	err = entry_parts__alloc(&parts, frag);
+	if (!err)
+		err = entry_parts__add_funcs(&parts, bc->env, cu_off, nr_cus,
+					     frag);
+	if (!err)
+		err = entry_parts__add_notes(&parts, bc->env, cu_off, nr_cus,
+					     frag);
+	if (!err)
+		err = entry_parts__add_plain(&parts, frag);
+	if (!err)
+		err = entry_parts__join(&parts, frag, nr_cus, btf_raw, btf_size,
+					out);
+	if (!err) {
+		out->func_addr = parts.func_addr;
+		parts.func_addr = NULL;
+		memcpy(out->cu_off, cu_off, nr_cus * sizeof(*cu_off));
+		out->nr_cus = nr_cus;
+	}
+	entry_parts__free(&parts);
 	return err;
 }
 
@@ -553,7 +648,7 @@ int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 		pack->staged = NULL;
 		if (err)
 			return err;
-		/* a file in a shared directory: checked as entries are */
+		/* The file lies in a shared directory: check it as entries are. */
 		if (hash_bytes(pack->buf, pack->len) != pack->sum)
 			return -ESTALE;
 	}
@@ -566,7 +661,7 @@ int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 	ef = (void *)((char *)pack->buf + h->off[BPART_FUNCS]);
 	en = (const void *)((char *)pack->buf + h->off[BPART_NOTES]);
 	strs = (const char *)pack->buf + h->off[BPART_STRS];
-	/* the addresses a hit would take from the digests */
+	/* A hit takes the addresses from the digests: they must match. */
 	for (k = 0; k < h->count[BPART_FUNCS]; k++) {
 		uint64_t addr = 0;
 
@@ -624,24 +719,36 @@ static bool str_ok(uint32_t off, size_t len, bool may_be_none)
 	return off < len || (may_be_none && off == NO_STR);
 }
 
-int batch_cache__read(const struct encode_env *env,
-		      const struct batch_probe *probe, const void *map,
-		      size_t len, bool check_sum, struct cu_fragment *out)
+/*
+ * An entry's parts where they lie in the mapping, found through a header
+ * that entry_view__open() checked against the mapping's length.
+ */
+struct entry_view {
+	const struct batch_entry_hdr *h;
+	const struct entry_func *funcs;
+	const struct entry_param *params;
+	const struct entry_var *vars;
+	const struct entry_note *notes;
+	const struct entry_tag *tags;
+	const uint64_t *fwds;
+	const char *strs;	/* The fragment's copy once it has one. */
+	size_t strs_len;
+	size_t nr_types;	/* In the fragment's BTF, once read. */
+};
+
+/*
+ * -ENOENT unless @map holds an entry for @probe made by this binary whose
+ * parts all lie inside it.  A fuzzer leaves the checksum unchecked to
+ * reach the checks behind it.
+ */
+static int entry_view__open(struct entry_view *v,
+			    const struct batch_probe *probe, const void *map,
+			    size_t len, bool check_sum)
 {
 	const struct batch_entry_hdr *h = map;
 	const unsigned char *p = map;
-	const struct entry_func *ef;
-	const struct entry_param *ep;
-	const struct entry_var *ev;
-	const struct entry_note *en;
-	const struct entry_tag *et;
-	const uint64_t *fw;
-	const char *strs;
-	size_t k, nv = 0, slen, ntypes;
-	struct cu_fragment f = { 0 };
-	int i, err = -ENOENT;
+	int i;
 
-	memset(out, 0, sizeof(*out));
 	if (len < sizeof(*h) || memcmp(h->magic, BATCH_CACHE_MAGIC, 8) ||
 	    h->version != BATCH_CACHE_VERSION || h->hdr_size != sizeof(*h) ||
 	    h->key[0] != probe->key[0] || h->key[1] != probe->key[1] ||
@@ -655,74 +762,126 @@ int batch_cache__read(const struct encode_env *env,
 	if (check_sum &&
 	    hash_bytes(p + sizeof(*h), len - sizeof(*h)) != h->checksum)
 		return -ENOENT;
-	slen = h->count[BPART_STRS];
-	strs = (const char *)p + h->off[BPART_STRS];
-	if (!slen || strs[slen - 1] || h->count[BPART_BTF] > UINT32_MAX)
+	v->h = h;
+	v->strs_len = h->count[BPART_STRS];
+	v->strs = (const char *)p + h->off[BPART_STRS];
+	/* Strings end in a NUL, so none read past the part. */
+	if (!v->strs_len || v->strs[v->strs_len - 1] ||
+	    h->count[BPART_BTF] > UINT32_MAX)
 		return -ENOENT;
-	ef = (const void *)(p + h->off[BPART_FUNCS]);
-	ep = (const void *)(p + h->off[BPART_PARAMS]);
-	ev = (const void *)(p + h->off[BPART_VARS]);
-	en = (const void *)(p + h->off[BPART_NOTES]);
-	et = (const void *)(p + h->off[BPART_TAGS]);
-	fw = (const void *)(p + h->off[BPART_FWDS]);
+	v->funcs = (const void *)(p + h->off[BPART_FUNCS]);
+	v->params = (const void *)(p + h->off[BPART_PARAMS]);
+	v->vars = (const void *)(p + h->off[BPART_VARS]);
+	v->notes = (const void *)(p + h->off[BPART_NOTES]);
+	v->tags = (const void *)(p + h->off[BPART_TAGS]);
+	v->fwds = (const void *)(p + h->off[BPART_FWDS]);
+	return 0;
+}
 
-	f.btf = btf__new(p + h->off[BPART_BTF], h->count[BPART_BTF]);
-	if (!f.btf)
+/* The entry's BTF as @f's, -ENOENT unless libbpf and our checks accept it. */
+static int entry_view__read_btf(struct entry_view *v,
+				const struct encode_env *env,
+				struct cu_fragment *f)
+{
+	const unsigned char *p = (const void *)v->h;
+
+	f->btf = btf__new(p + v->h->off[BPART_BTF], v->h->count[BPART_BTF]);
+	if (!f->btf)
 		return -ENOENT;
-	if (btf_load__validate(f.btf, NULL)) {
-		btf__free(f.btf);
+	if (btf_load__validate(f->btf, NULL)) {
+		btf__free(f->btf);
+		f->btf = NULL;
 		return -ENOENT;
 	}
-	btf__set_pointer_size(f.btf, env->ef->ptr_size);
-	ntypes = btf__type_cnt(f.btf);
-	f.nr_types_in = h->nr_types_in;
-	f.nr_funcs = h->count[BPART_FUNCS];
-	f.nr_params = h->count[BPART_PARAMS];
-	f.nr_vars = h->count[BPART_VARS];
-	f.nr_tags = h->count[BPART_TAGS];
-	f.funcs = calloc(f.nr_funcs + 1, sizeof(*f.funcs));
-	f.params = calloc(f.nr_params + 1, sizeof(*f.params));
-	f.vars = calloc(f.nr_vars + 1, sizeof(*f.vars));
-	f.tags = calloc(f.nr_tags + 1, sizeof(*f.tags));
-	/* the names live as long as the fragment's other copies */
-	strs = str_arena__copy(&f.strs, strs, slen);
-	if (!f.funcs || !f.params || !f.vars || !f.tags || !strs) {
-		err = -ENOMEM;
-		goto fail;
+	btf__set_pointer_size(f->btf, env->ef->ptr_size);
+	v->nr_types = btf__type_cnt(f->btf);
+	return 0;
+}
+
+/*
+ * The arrays of @f, sized by the entry, and a copy of its strings: the
+ * names must live as long as the fragment, not as long as the mapping.
+ */
+static int entry_view__alloc(struct entry_view *v, struct cu_fragment *f)
+{
+	const struct batch_entry_hdr *h = v->h;
+
+	f->nr_types_in = h->nr_types_in;
+	f->nr_funcs = h->count[BPART_FUNCS];
+	f->nr_params = h->count[BPART_PARAMS];
+	f->nr_vars = h->count[BPART_VARS];
+	f->nr_tags = h->count[BPART_TAGS];
+	f->funcs = calloc(f->nr_funcs + 1, sizeof(*f->funcs));
+	f->params = calloc(f->nr_params + 1, sizeof(*f->params));
+	f->vars = calloc(f->nr_vars + 1, sizeof(*f->vars));
+	f->tags = calloc(f->nr_tags + 1, sizeof(*f->tags));
+	v->strs = str_arena__copy(&f->strs, v->strs, v->strs_len);
+	if (!f->funcs || !f->params || !f->vars || !f->tags || !v->strs)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The parameters and tags, each checked against the strings and types. */
+static int entry_view__read_params_tags(const struct entry_view *v,
+					struct cu_fragment *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nr_params; k++) {
+		const struct entry_param *e = &v->params[k];
+
+		if (!str_ok(e->name, v->strs_len, false) ||
+		    e->type_id >= v->nr_types)
+			return -ENOENT;
+		f->params[k].name = v->strs + e->name;
+		f->params[k].type_id = e->type_id;
 	}
-	for (k = 0; k < f.nr_params; k++) {
-		if (!str_ok(ep[k].name, slen, false) || ep[k].type_id >= ntypes)
-			goto fail;
-		f.params[k].name = strs + ep[k].name;
-		f.params[k].type_id = ep[k].type_id;
+	for (k = 0; k < f->nr_tags; k++) {
+		const struct entry_tag *e = &v->tags[k];
+
+		if (!str_ok(e->value, v->strs_len, false) || e->component < -1)
+			return -ENOENT;
+		f->tags[k].value = v->strs + e->value;
+		f->tags[k].component = e->component;
 	}
-	for (k = 0; k < f.nr_tags; k++) {
-		if (!str_ok(et[k].value, slen, false) || et[k].component < -1)
-			goto fail;
-		f.tags[k].value = strs + et[k].value;
-		f.tags[k].component = et[k].component;
-	}
-	for (k = 0; k < f.nr_funcs; k++) {
-		const struct entry_func *e = &ef[k];
-		struct func_cand *c = &f.funcs[k];
+	return 0;
+}
+
+/*
+ * The functions, each found again in this input's symbol table and given
+ * the address its DIE has now (from the probe's digests): a relinked
+ * file moves functions without changing their DWARF otherwise.
+ */
+static int entry_view__read_funcs(const struct entry_view *v,
+				  const struct encode_env *env,
+				  const struct batch_probe *probe,
+				  struct cu_fragment *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nr_funcs; k++) {
+		const struct entry_func *e = &v->funcs[k];
+		struct func_cand *c = &f->funcs[k];
 		const struct elf_func_key *key;
 		uint64_t addr = 0;
 
-		if (!str_ok(e->key, slen, false) ||
-		    !str_ok(e->cu_name, slen, true) || e->cu >= h->nr_cus ||
-		    e->ret_type >= ntypes || e->first_param > f.nr_params ||
-		    e->nr_params > f.nr_params - e->first_param ||
-		    e->first_tag > f.nr_tags ||
-		    e->nr_tags > f.nr_tags - e->first_tag)
-			goto fail;
-		key = elf_symtab__find_key(env->syms, strs + e->key);
+		if (!str_ok(e->key, v->strs_len, false) ||
+		    !str_ok(e->cu_name, v->strs_len, true) ||
+		    e->cu >= v->h->nr_cus || e->ret_type >= v->nr_types ||
+		    e->first_param > f->nr_params ||
+		    e->nr_params > f->nr_params - e->first_param ||
+		    e->first_tag > f->nr_tags ||
+		    e->nr_tags > f->nr_tags - e->first_tag)
+			return -ENOENT;
+		key = elf_symtab__find_key(env->syms, v->strs + e->key);
 		if (!key || (e->has_addr &&
 			     probe__addr(probe, e->cu, e->die_off, &addr)))
-			goto fail;
+			return -ENOENT;
 		c->key = key->key;
 		c->addr = addr;
 		c->die_off = probe->cu_off[e->cu] + e->die_off;
-		c->cu_name = e->cu_name == NO_STR ? NULL : strs + e->cu_name;
+		c->cu_name = e->cu_name == NO_STR ? NULL :
+			     v->strs + e->cu_name;
 		c->why = e->why;
 		c->ret_type = e->ret_type;
 		c->first_param = e->first_param;
@@ -731,51 +890,110 @@ int batch_cache__read(const struct encode_env *env,
 		c->first_tag = e->first_tag;
 		c->nr_tags = e->nr_tags;
 	}
-	for (k = 0; k < f.nr_vars; k++) {
-		const struct entry_var *e = &ev[k];
+	return 0;
+}
 
-		if (!str_ok(e->name, slen, false) || !e->type_id ||
-		    e->type_id >= ntypes || e->first_tag > f.nr_tags ||
-		    e->nr_tags > f.nr_tags - e->first_tag)
-			goto fail;
-		f.vars[k].name = strs + e->name;
-		f.vars[k].size = e->size;
-		f.vars[k].type_id = e->type_id;
-		f.vars[k].first_tag = e->first_tag;
-		f.vars[k].nr_tags = e->nr_tags;
-		f.vars[k].external = e->external;
+/* The variables, without their place: entry_view__place_vars() gives it. */
+static int entry_view__read_vars(const struct entry_view *v,
+				 struct cu_fragment *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nr_vars; k++) {
+		const struct entry_var *e = &v->vars[k];
+		struct var_cand *c = &f->vars[k];
+
+		if (!str_ok(e->name, v->strs_len, false) || !e->type_id ||
+		    e->type_id >= v->nr_types || e->first_tag > f->nr_tags ||
+		    e->nr_tags > f->nr_tags - e->first_tag)
+			return -ENOENT;
+		c->name = v->strs + e->name;
+		c->size = e->size;
+		c->type_id = e->type_id;
+		c->first_tag = e->first_tag;
+		c->nr_tags = e->nr_tags;
+		c->external = e->external;
 	}
-	/* every variable placed again, at its address in this input */
-	for (k = 0; k < h->count[BPART_NOTES]; k++) {
-		const struct entry_note *e = &en[k];
+	return 0;
+}
+
+/*
+ * Every variable of a note placed again at its address in this input:
+ * -ENOENT when one would now meet another fate than the entry says, or
+ * when the candidates are not the fragment's variables in order.
+ */
+static int entry_view__place_vars(const struct entry_view *v,
+				  const struct encode_env *env,
+				  const struct batch_probe *probe,
+				  struct cu_fragment *f)
+{
+	size_t k, nv = 0;
+
+	for (k = 0; k < v->h->count[BPART_NOTES]; k++) {
+		const struct entry_note *e = &v->notes[k];
 		uint64_t addr, off;
 		uint32_t shndx;
 
-		if (!str_ok(e->name, slen, false) || e->cu >= h->nr_cus ||
-		    !var_fate__placed(e->fate) || e->fate > VAR_FATE_LAST ||
+		if (!str_ok(e->name, v->strs_len, false) ||
+		    e->cu >= v->h->nr_cus || !var_fate__placed(e->fate) ||
+		    e->fate > VAR_FATE_LAST ||
 		    probe__addr(probe, e->cu, e->die_off, &addr) ||
-		    note__place(env, strs + e->name, e->fate, e->offset, addr,
-				&shndx, &off))
-			goto fail;
+		    note__place(env, v->strs + e->name, e->fate, e->offset,
+				addr, &shndx, &off))
+			return -ENOENT;
 		if (e->fate != VAR_CANDIDATE)
 			continue;
-		if (nv >= f.nr_vars || strcmp(f.vars[nv].name, strs + e->name))
-			goto fail;
-		f.vars[nv].shndx = shndx;
-		f.vars[nv++].offset = off;
+		if (nv >= f->nr_vars ||
+		    strcmp(f->vars[nv].name, v->strs + e->name))
+			return -ENOENT;
+		f->vars[nv].shndx = shndx;
+		f->vars[nv++].offset = off;
 	}
-	if (nv != f.nr_vars)
-		goto fail;
-	for (k = 0; k < h->count[BPART_FWDS]; k++)
-		if (key_set__add(&f.fwd_names, fw[k])) {
-			err = -ENOMEM;
-			goto fail;
-		}
+	return nv == f->nr_vars ? 0 : -ENOENT;
+}
+
+static int entry_view__read_fwds(const struct entry_view *v,
+				 struct cu_fragment *f)
+{
+	size_t k;
+
+	for (k = 0; k < v->h->count[BPART_FWDS]; k++)
+		if (key_set__add(&f->fwd_names, v->fwds[k]))
+			return -ENOMEM;
+	return 0;
+}
+
+int batch_cache__read(const struct encode_env *env,
+		      const struct batch_probe *probe, const void *map,
+		      size_t len, bool check_sum, struct cu_fragment *out)
+{
+	struct entry_view v = { 0 };
+	struct cu_fragment f = { 0 };
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = entry_view__open(&v, probe, map, len, check_sum);
+	if (!err)
+		err = entry_view__read_btf(&v, env, &f);
+	if (err)
+		return err;
+	err = entry_view__alloc(&v, &f);
+	if (!err)
+		err = entry_view__read_params_tags(&v, &f);
+	if (!err)
+		err = entry_view__read_funcs(&v, env, probe, &f);
+	if (!err)
+		err = entry_view__read_vars(&v, &f);
+	if (!err)
+		err = entry_view__place_vars(&v, env, probe, &f);
+	if (!err)
+		err = entry_view__read_fwds(&v, &f);
+	if (err) {
+		cu_fragment__free(&f);
+		return err;
+	}
 	*out = f;
 	return 0;
-fail:
-	cu_fragment__free(&f);
-	return err;
 }
 
 int batch_cache__load(const struct batch_cache *bc,
