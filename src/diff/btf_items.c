@@ -28,8 +28,10 @@
  * anonymous types shared many times could expand exponentially
  * (sbuf.h's SBUF_MAX bounds one rendering).
  */
-#define RENDER_MAX_DEPTH	128		/* nested anonymous types / protos */
-#define MAX_CHAIN	256		/* modifiers in a row */
+/* Anonymous types and prototypes nested in one another. */
+#define RENDER_MAX_DEPTH	128
+/* Pointers, arrays and qualifiers in a row. */
+#define MAX_CHAIN	256
 
 const char *const btf_item_cat_names[CAT_NR] = {
 	"types", "funcs", "vars", "tags",
@@ -38,9 +40,13 @@ const char *const btf_item_cat_names[CAT_NR] = {
 struct render {
 	const struct btf *btf;
 	uint32_t cnt;
-	/* by id: inline text of anonymous types, parameter lists of protos */
+	/*
+	 * By id, the inline text of anonymous types and the parameter lists
+	 * of prototypes: each is spelled the same wherever it is used.
+	 */
 	char **memo;
-	int err;	/* first error: -ELOOP, -E2BIG, -ENOMEM, -EINVAL */
+	/* The first error (-ELOOP, -E2BIG, -ENOMEM, -EINVAL) stops it all. */
+	int err;
 	bool flat_arrays;
 };
 
@@ -117,7 +123,7 @@ static const char *render__name(struct render *r, uint32_t off)
 	return s ? s : "?";
 }
 
-/* the word after an INT type: encoding, offset and bits */
+/* The word after an INT type holds its encoding, offset and bits. */
 static uint32_t int_word(const struct btf_type *t)
 {
 	return *(const uint32_t *)(t + 1);
@@ -164,7 +170,10 @@ static void render__enum(struct render *r, const struct btf_type *t,
 			const char *kw, const char *name,
 			struct sbuf *disp, struct sbuf *comps);
 
-/* Anonymous struct/union/enum spelled inline by layout, memoised. */
+/*
+ * An anonymous struct, union or enum, spelled inline by its layout: it
+ * has no name to spell.  Memoised, as a type used often is spelled once.
+ */
 static void render__anon(struct render *r, uint32_t id, const struct btf_type *t,
 			struct sbuf *out, int depth)
 {
@@ -221,7 +230,10 @@ static void render__leaf(struct render *r, uint32_t id, struct sbuf *out,
 	case BTF_KIND_TYPEDEF:
 		break;
 	default:
-		/* not a type (func, var, ...): malformed, but say what it is */
+		/*
+		 * Not a type (a func, a var, ...): the BTF is malformed,
+		 * but the text still says what it found.
+		 */
 		sbuf__addc(out, '<');
 		sbuf__add(out, kind_name(btf_kind(t)));
 		sbuf__add(out, *name ? " " : "");
@@ -232,7 +244,7 @@ static void render__leaf(struct render *r, uint32_t id, struct sbuf *out,
 	sbuf__add_name(out, *name ? name : "(anon)");
 }
 
-/* "(int a, char *b, ...)" of prototype @id, memoised */
+/* "(int a, char *b, ...)" of prototype @id, memoised as anonymous types are. */
 static void render__params(struct render *r, uint32_t id,
 			  const struct btf_type *t, struct sbuf *out,
 			  int depth)
@@ -268,6 +280,91 @@ static void render__params(struct render *r, uint32_t id,
 }
 
 /*
+ * A declarator as render__decl() grows it from the name outwards, the
+ * order in which C reads it.
+ */
+struct declarator {
+	struct sbuf inner;	/* The name and the operators around it. */
+	struct sbuf prefix;	/* Qualifiers that go before the leaf type. */
+	bool wrap;		/* Whether inner starts with a prefix operator. */
+};
+
+/* Arrays and prototypes bind tighter than prefix operators: "(*p)[3]". */
+static void declarator__paren(struct declarator *d)
+{
+	if (d->wrap) {
+		sbuf__prepend(&d->inner, "(");
+		sbuf__addc(&d->inner, ')');
+		d->wrap = false;
+	}
+}
+
+/* A type tag where the kernel puts one: "int __tag(user) *p". */
+static void declarator__type_tag(struct render *r, struct declarator *d,
+				 const struct btf_type *t)
+{
+	struct sbuf tag = {};
+
+	if (d->inner.len)
+		sbuf__prepend(&d->inner, " ");
+	sbuf__prepend(&d->inner, ")");
+	if (d->inner.err)
+		return;
+	/* With kind_flag set it is an attribute, not a tag. */
+	sbuf__add(&tag, btf_kflag(t) ? "__attribute__(" : "__tag(");
+	sbuf__add_name(&tag, render__name(r, t->name_off));
+	sbuf__add_sb(&tag, &d->inner);
+	sbuf__free(&d->inner);
+	d->inner = tag;
+	d->wrap = true;
+}
+
+/*
+ * A qualifier goes before the type it qualifies when that is spelled by
+ * name ("const int", as people write it, not "int const"), else after
+ * the operator it qualifies ("char *const p").
+ */
+static void declarator__qualifier(struct render *r, struct declarator *d,
+				  const struct btf_type *t)
+{
+	const char *q = btf_is_const(t) ? "const" :
+			btf_is_volatile(t) ? "volatile" : "restrict";
+
+	if (render__leaf_after_modifiers(r, t->type)) {
+		sbuf__add(&d->prefix, q);
+		sbuf__addc(&d->prefix, ' ');
+		return;
+	}
+	if (d->inner.len)
+		sbuf__prepend(&d->inner, " ");
+	sbuf__prepend(&d->inner, q);
+	d->wrap = true;
+}
+
+/*
+ * "[N]" of array @t; returns the type of its elements.  With flat_arrays
+ * an array of arrays is one array of all their elements, as pahole up to
+ * 1.31 wrote int[2][3] (int[6]), so that BTF it made compares equal;
+ * each array folded in counts as a step of the chain (*@steps).
+ */
+static uint32_t declarator__array(struct render *r, struct declarator *d,
+				  const struct btf_type *t, int *steps)
+{
+	unsigned long long n = btf_array(t)->nelems;
+	uint32_t id = btf_array(t)->type;
+
+	declarator__paren(d);
+	while (r->flat_arrays && (*steps)++ <= MAX_CHAIN &&
+	       (t = render__type(r, id)) && btf_is_array(t)) {
+		if (__builtin_mul_overflow(n, btf_array(t)->nelems, &n))
+			n = ULLONG_MAX;
+		id = btf_array(t)->type;
+	}
+	sbuf__addf(&d->inner, "[%llu]", n);
+	return id;
+}
+
+/*
  * Append the C declaration of @name (may be "") with type @id: the chain of
  * pointers, arrays, prototypes and qualifiers wraps the declarator from the
  * inside out, as C reads it ("char *(*fn)(int)", "struct list_head *").
@@ -275,10 +372,8 @@ static void render__params(struct render *r, uint32_t id,
 static void render__decl(struct render *r, uint32_t id, const char *name,
 			struct sbuf *out, int depth)
 {
-	struct sbuf inner = {}, prefix = {};
+	struct declarator d = {};
 	const struct btf_type *t;
-	bool wrap = false;	/* inner starts with a prefix operator */
-	const char *q;
 	int steps;
 
 	if (depth > RENDER_MAX_DEPTH) {
@@ -286,8 +381,8 @@ static void render__decl(struct render *r, uint32_t id, const char *name,
 			r->err = -ELOOP;
 		return;
 	}
-	sbuf__add_name(&inner, name);
-	for (steps = 0; id && !render__failed(r, &inner); steps++) {
+	sbuf__add_name(&d.inner, name);
+	for (steps = 0; id && !render__failed(r, &d.inner); steps++) {
 		if (steps > MAX_CHAIN) {
 			r->err = -ELOOP;
 			break;
@@ -297,89 +392,38 @@ static void render__decl(struct render *r, uint32_t id, const char *name,
 			break;
 		switch (btf_kind(t)) {
 		case BTF_KIND_PTR:
-			sbuf__prepend(&inner, "*");
-			wrap = true;
+			sbuf__prepend(&d.inner, "*");
+			d.wrap = true;
 			break;
 		case BTF_KIND_TYPE_TAG:
-			/* like the kernel's "int __user *p" */
-			if (inner.len)
-				sbuf__prepend(&inner, " ");
-			sbuf__prepend(&inner, ")");
-			if (inner.err)
-				break;
-			{
-				struct sbuf tag = {};
-
-				/* kind_flag: an attribute, not a tag */
-				sbuf__add(&tag, btf_kflag(t) ? "__attribute__(" :
-							    "__tag(");
-				sbuf__add_name(&tag, render__name(r, t->name_off));
-				sbuf__add_sb(&tag, &inner);
-				sbuf__free(&inner);
-				inner = tag;
-			}
-			wrap = true;
+			declarator__type_tag(r, &d, t);
 			break;
 		case BTF_KIND_CONST:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_RESTRICT:
-			q = btf_is_const(t) ? "const" : btf_is_volatile(t) ?
-			    "volatile" : "restrict";
-			if (render__leaf_after_modifiers(r, t->type)) {
-				/* "const int", not "int const" */
-				sbuf__add(&prefix, q);
-				sbuf__addc(&prefix, ' ');
-			} else {
-				if (inner.len)
-					sbuf__prepend(&inner, " ");
-				sbuf__prepend(&inner, q);
-				wrap = true;
-			}
+			declarator__qualifier(r, &d, t);
 			break;
-		case BTF_KIND_ARRAY: {
-			unsigned long long n = btf_array(t)->nelems;
-
-			if (wrap) {
-				sbuf__prepend(&inner, "(");
-				sbuf__addc(&inner, ')');
-				wrap = false;
-			}
-			id = btf_array(t)->type;
-			/*
-			 * An array of arrays as one array of all their
-			 * elements, as pahole up to 1.31 wrote int[2][3]
-			 * (int[6]): to compare with BTF it made.
-			 */
-			while (r->flat_arrays && steps++ <= MAX_CHAIN &&
-			       (t = render__type(r, id)) && btf_is_array(t)) {
-				if (__builtin_mul_overflow(n, btf_array(t)->nelems, &n))
-					n = ULLONG_MAX;
-				id = btf_array(t)->type;
-			}
-			sbuf__addf(&inner, "[%llu]", n);
+		case BTF_KIND_ARRAY:
+			id = declarator__array(r, &d, t, &steps);
 			continue;
-		}
 		case BTF_KIND_FUNC_PROTO:
-			if (wrap) {
-				sbuf__prepend(&inner, "(");
-				sbuf__addc(&inner, ')');
-				wrap = false;
-			}
-			render__params(r, id, t, &inner, depth);
+			declarator__paren(&d);
+			render__params(r, id, t, &d.inner, depth);
 			break;
 		}
 		id = t->type;
 	}
-	if (!render__failed(r, &inner) && !render__failed(r, &prefix)) {
-		sbuf__add_sb(out, &prefix);
+	if (!render__failed(r, &d.inner) && !render__failed(r, &d.prefix)) {
+		sbuf__add_sb(out, &d.prefix);
 		render__leaf(r, id, out, depth);
-		if (inner.len && inner.s[0] != '[')
+		/* No space between a type and its array bounds: "int[4]". */
+		if (d.inner.len && d.inner.s[0] != '[')
 			sbuf__addc(out, ' ');
-		sbuf__add_sb(out, &inner);
+		sbuf__add_sb(out, &d.inner);
 		render__failed(r, out);
 	}
-	sbuf__free(&inner);
-	sbuf__free(&prefix);
+	sbuf__free(&d.inner);
+	sbuf__free(&d.prefix);
 }
 
 /*
@@ -409,7 +453,7 @@ static void render__composite(struct render *r, const struct btf_type *t,
 			    depth + 1);
 		bits = btf_member_bitfield_size(t, i);
 		if (!btf_kflag(t) && m[i].type) {
-			/* old style: the bitfield width sits in the int */
+			/* Without kind_flag the int holds the bitfield's width. */
 			const struct btf_type *mt = render__type(r, m[i].type);
 
 			if (mt && btf_is_int(mt) &&
@@ -523,7 +567,7 @@ static void render__datasec(struct render *r, const struct btf_type *t,
 		v[i].size = vs[i].size;
 		v[i].name = vt ? render__name(r, vt->name_off) : "?";
 	}
-	/* the entry order carries no meaning */
+	/* The order of the entries carries no meaning: sort them to compare. */
 	qsort(v, vlen, sizeof(*v), secinfo_cmp);
 	for (i = 0; i < vlen; i++) {
 		eb.len = 0;
@@ -644,147 +688,156 @@ static void mark_refs(const struct btf *btf, uint32_t start, uint32_t cnt,
 }
 
 /*
- * Make the item of type @id.  Types that are no items of their own (or of
- * a category not compared) get it->cat == CAT_NR.  Returns 0 or -errno.
+ * The category of type @t (@id), CAT_NR when it is no item of its own:
+ * an anonymous struct, union or enum is spelled inline where it is used,
+ * so it is an item only when nothing uses it.  *@anon_key: the item is
+ * keyed by its rendering, as tags are, whose names need not be unique.
  */
-static int render__item(struct render *r, uint32_t id, const unsigned char *refd,
-		       const bool *kinds, struct btf_item *it)
+static enum btf_item_cat item_category(const struct btf_type *t, uint32_t id,
+				       const char *name,
+				       const unsigned char *refd,
+				       bool *anon_key)
 {
-	const struct btf_type *t = render__type(r, id);
-	struct sbuf key = {}, disp = {}, comps = {};
-	bool anon_key = false;
-	const char *name;
-	int err = 0;
-	uint16_t kind;
-
-	memset(it, 0, sizeof(*it));
-	it->cat = CAT_NR;
-	if (!t)
-		return r->err;
-	kind = btf_kind(t);
-	name = render__name(r, t->name_off);
-
-	switch (kind) {
+	*anon_key = false;
+	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		/* anonymous ones count only where nothing spells them inline */
 		if (!*name && refd[id])
-			return 0;
-		/* fall through */
+			return CAT_NR;
+		return CAT_TYPES;
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_FWD:
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
-		it->cat = CAT_TYPES;
-		break;
+		return CAT_TYPES;
 	case BTF_KIND_FUNC:
-		it->cat = CAT_FUNCS;
-		break;
+		return CAT_FUNCS;
 	case BTF_KIND_VAR:
 	case BTF_KIND_DATASEC:
-		it->cat = CAT_VARS;
-		break;
+		return CAT_VARS;
 	case BTF_KIND_DECL_TAG:
 	case BTF_KIND_TYPE_TAG:
-		it->cat = CAT_TAGS;
-		anon_key = true;
-		break;
+		*anon_key = true;
+		return CAT_TAGS;
 	default:
-		return 0;
+		return CAT_NR;
 	}
-	if (!kinds[it->cat]) {
-		it->cat = CAT_NR;
-		return 0;
-	}
+}
 
-	if (*name && !anon_key) {
-		sbuf__add(&key, kind_name(kind));
-		sbuf__addc(&key, ' ');
-		sbuf__add_name(&key, name);
-	} else {
-		anon_key = true;
-	}
+/* "int long int (size 8, bits 64, signed)" */
+static void render__int(const struct btf_type *t, const char *name,
+			struct sbuf *disp)
+{
+	uint32_t enc = int_word(t);
+	uint8_t e = BTF_INT_ENCODING(enc);
+
+	sbuf__add(disp, "int ");
+	sbuf__add_name(disp, name);
+	sbuf__addf(disp, " (size %u, bits %u", t->size, BTF_INT_BITS(enc));
+	if (BTF_INT_OFFSET(enc))
+		sbuf__addf(disp, ", offset %u", BTF_INT_OFFSET(enc));
+	sbuf__add(disp, e & BTF_INT_SIGNED ? ", signed" : ", unsigned");
+	if (e & BTF_INT_CHAR)
+		sbuf__add(disp, ", char");
+	if (e & BTF_INT_BOOL)
+		sbuf__add(disp, ", bool");
+	if (e & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
+		sbuf__addf(disp, ", encoding 0x%x", e);
+	sbuf__addc(disp, ')');
+}
+
+/*
+ * "func global int f(int a)", "var static int x": the linkage and
+ * declaration are also the components, so that a diff of a function
+ * whose name stayed shows what changed.
+ */
+static void render__linked(struct render *r, const struct btf_type *t,
+			   const char *kw, unsigned int linkage,
+			   const char *name, struct sbuf *disp,
+			   struct sbuf *comps)
+{
+	sbuf__add(comps, linkage_name(linkage));
+	sbuf__addc(comps, ' ');
+	render__decl(r, t->type, name, comps, 0);
+	sbuf__add(disp, kw);
+	sbuf__add_sb(disp, comps);
+}
+
+/* The rendering of item @t into @disp, its components into @comps. */
+static void render__item_text(struct render *r, const struct btf_type *t,
+			      const char *name, struct sbuf *disp,
+			      struct sbuf *comps)
+{
+	uint16_t kind = btf_kind(t);
 
 	switch (kind) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		render__composite(r, t, kind_name(kind), name, &disp, &comps, 0);
+		render__composite(r, t, kind_name(kind), name, disp, comps, 0);
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		render__enum(r, t, kind_name(kind), name, &disp, &comps);
+		render__enum(r, t, kind_name(kind), name, disp, comps);
 		break;
 	case BTF_KIND_TYPEDEF:
-		sbuf__add(&disp, "typedef ");
-		render__decl(r, t->type, name, &disp, 0);
+		sbuf__add(disp, "typedef ");
+		render__decl(r, t->type, name, disp, 0);
 		break;
 	case BTF_KIND_FWD:
-		sbuf__add(&disp, btf_kflag(t) ? "fwd union " : "fwd struct ");
-		sbuf__add_name(&disp, name);
+		sbuf__add(disp, btf_kflag(t) ? "fwd union " : "fwd struct ");
+		sbuf__add_name(disp, name);
 		break;
-	case BTF_KIND_INT: {
-		uint32_t enc = int_word(t);
-		uint8_t e = BTF_INT_ENCODING(enc);
-
-		sbuf__add(&disp, "int ");
-		sbuf__add_name(&disp, name);
-		sbuf__addf(&disp, " (size %u, bits %u", t->size, BTF_INT_BITS(enc));
-		if (BTF_INT_OFFSET(enc))
-			sbuf__addf(&disp, ", offset %u", BTF_INT_OFFSET(enc));
-		sbuf__add(&disp, e & BTF_INT_SIGNED ? ", signed" : ", unsigned");
-		if (e & BTF_INT_CHAR)
-			sbuf__add(&disp, ", char");
-		if (e & BTF_INT_BOOL)
-			sbuf__add(&disp, ", bool");
-		if (e & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
-			sbuf__addf(&disp, ", encoding 0x%x", e);
-		sbuf__addc(&disp, ')');
+	case BTF_KIND_INT:
+		render__int(t, name, disp);
 		break;
-	}
 	case BTF_KIND_FLOAT:
-		sbuf__add(&disp, "float ");
-		sbuf__add_name(&disp, name);
-		sbuf__addf(&disp, " (size %u)", t->size);
+		sbuf__add(disp, "float ");
+		sbuf__add_name(disp, name);
+		sbuf__addf(disp, " (size %u)", t->size);
 		break;
 	case BTF_KIND_FUNC:
-		sbuf__add(&comps, linkage_name(btf_vlen(t)));
-		sbuf__addc(&comps, ' ');
-		render__decl(r, t->type, name, &comps, 0);
-		sbuf__add(&disp, "func ");
-		sbuf__add_sb(&disp, &comps);
+		render__linked(r, t, "func ", btf_vlen(t), name, disp, comps);
 		break;
 	case BTF_KIND_VAR:
-		sbuf__add(&comps, linkage_name(btf_var(t)->linkage));
-		sbuf__addc(&comps, ' ');
-		render__decl(r, t->type, name, &comps, 0);
-		sbuf__add(&disp, "var ");
-		sbuf__add_sb(&disp, &comps);
+		render__linked(r, t, "var ", btf_var(t)->linkage, name, disp,
+			       comps);
 		break;
 	case BTF_KIND_DATASEC:
-		render__datasec(r, t, &disp, &comps);
+		render__datasec(r, t, disp, comps);
 		break;
 	case BTF_KIND_DECL_TAG:
-		sbuf__add(&disp, btf_kflag(t) ? "decl_tag(attr) " : "decl_tag ");
-		sbuf__add_name(&disp, name);
-		sbuf__add(&disp, " -> ");
-		render__tag_target(r, t, &disp);
+		sbuf__add(disp, btf_kflag(t) ? "decl_tag(attr) " : "decl_tag ");
+		sbuf__add_name(disp, name);
+		sbuf__add(disp, " -> ");
+		render__tag_target(r, t, disp);
 		break;
 	case BTF_KIND_TYPE_TAG:
-		sbuf__add(&disp, "type_tag ");
-		sbuf__add_name(&disp, name);
-		sbuf__add(&disp, " -> ");
-		render__decl(r, t->type, "", &disp, 0);
+		sbuf__add(disp, "type_tag ");
+		sbuf__add_name(disp, name);
+		sbuf__add(disp, " -> ");
+		render__decl(r, t->type, "", disp, 0);
 		break;
 	}
+}
 
-	err = r->err;
-	it->disp = sbuf__take(&disp, &err);
-	it->comps = comps.len ? sbuf__take(&comps, &err) : NULL;
-	it->key = anon_key ? it->disp : sbuf__take(&key, &err);
-	sbuf__free(&comps);
-	sbuf__free(&key);
+/*
+ * Move the texts of the buffers into @it, which owns them then; an item
+ * keyed by its rendering shares that string as its key.  On failure
+ * (here or earlier in the rendering) @it is emptied and -errno returned.
+ */
+static int btf_item__take(struct btf_item *it, struct render *r,
+			  bool anon_key, struct sbuf *key, struct sbuf *disp,
+			  struct sbuf *comps)
+{
+	int err = r->err;
+
+	it->disp = sbuf__take(disp, &err);
+	it->comps = comps->len ? sbuf__take(comps, &err) : NULL;
+	it->key = anon_key ? it->disp : sbuf__take(key, &err);
+	sbuf__free(comps);
+	sbuf__free(key);
 	if (err || r->err) {
 		if (it->key != it->disp)
 			free(it->key);
@@ -795,6 +848,41 @@ static int render__item(struct render *r, uint32_t id, const unsigned char *refd
 		return err ? err : r->err;
 	}
 	return 0;
+}
+
+/*
+ * Make the item of type @id.  Types that are no items of their own (or of
+ * a category not compared) get it->cat == CAT_NR.  Returns 0 or -errno.
+ */
+static int render__item(struct render *r, uint32_t id, const unsigned char *refd,
+		       const bool *kinds, struct btf_item *it)
+{
+	const struct btf_type *t = render__type(r, id);
+	struct sbuf key = {}, disp = {}, comps = {};
+	bool anon_key;
+	const char *name;
+
+	memset(it, 0, sizeof(*it));
+	it->cat = CAT_NR;
+	if (!t)
+		return r->err;
+	name = render__name(r, t->name_off);
+	it->cat = item_category(t, id, name, refd, &anon_key);
+	if (it->cat == CAT_NR)
+		return 0;
+	if (!kinds[it->cat]) {
+		it->cat = CAT_NR;
+		return 0;
+	}
+	if (*name && !anon_key) {
+		sbuf__add(&key, kind_name(btf_kind(t)));
+		sbuf__addc(&key, ' ');
+		sbuf__add_name(&key, name);
+	} else {
+		anon_key = true;
+	}
+	render__item_text(r, t, name, &disp, &comps);
+	return btf_item__take(it, r, anon_key, &key, &disp, &comps);
 }
 
 int btf_items__collect(struct btf_items *items, const struct btf *btf,
