@@ -49,12 +49,15 @@ struct out_elf {
 	int cls;		/* ELFCLASS32 or ELFCLASS64 */
 	int enc;		/* ELFDATA2LSB or ELFDATA2MSB */
 	GElf_Ehdr ehdr;
-	size_t shnum;		/* real counts, extended numbering resolved */
+	/* The real counts: extended numbering is resolved when read. */
+	size_t shnum;
 	size_t shstrndx;
-	GElf_Shdr *shdrs;	/* shnum + 3 entries, room for new ones */
-	char *strs;		/* .shstrtab contents */
+	/* Three entries more than shnum, so new sections need no realloc. */
+	GElf_Shdr *shdrs;
+	char *strs;		/* What .shstrtab holds. */
 	size_t strs_size;
-	uint64_t keep_min;	/* end of ELF header, phdrs and segments */
+	/* The end of the ELF header, the phdrs and segments, which stay. */
+	uint64_t keep_min;
 	GElf_Phdr *phdrs;	/* program headers */
 	size_t phnum;
 };
@@ -305,7 +308,7 @@ static bool out_elf__tail_droppable(const struct out_elf *ef, uint64_t keep,
 	uint64_t pos = keep;
 	int i, j;
 
-	/* Tiny insertion sort by start. */
+	/* An insertion sort by start: there are at most three. */
 	for (i = 1; i < ndrop; i++)
 		for (j = i; j > 0 && drop[j].start < drop[j - 1].start; j--) {
 			struct range t = drop[j];
@@ -327,15 +330,17 @@ static bool out_elf__tail_droppable(const struct out_elf *ef, uint64_t keep,
 
 /* What changes in the ELF file, and where things go. */
 struct out_plan {
-	size_t idx;		/* index of the section we write */
+	size_t idx;		/* The index of the section we write. */
 	size_t new_shnum;
-	size_t shent;		/* size of one section header */
-	bool add;		/* the section is new */
-	bool str_moved;		/* .shstrtab grew (or is new): append it */
-	bool sec_in_place;	/* data overwrites the old contents */
-	bool table_moved;	/* section headers are appended */
+	size_t shent;		/* The size of one section header. */
+	bool add;		/* The section is new. */
+	/* .shstrtab grew (or is new), so it is appended. */
+	bool str_moved;
+	bool sec_in_place;	/* The data overwrites the old contents. */
+	bool table_moved;	/* The section headers are appended. */
 	uint64_t old_sec_size;
-	uint64_t keep;		/* bytes of the old file copied as they are */
+	/* The bytes of the old file that are copied as they are. */
+	uint64_t keep;
 	uint64_t str_off, sec_off, shoff;
 };
 
@@ -471,28 +476,29 @@ static uint64_t out_elf__data_align(const GElf_Shdr *sh)
 }
 
 /*
- * Decide what is copied and where the new things go:
- * [kept bytes of the old file][.shstrtab][section data][headers],
- * and update the headers to match.
+ * Whether the section header table is appended anew: the old one can stay
+ * only if no section is added or moves, and it lies whole and aligned in
+ * the file with entries of the size we write.
  */
-static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
-			    const char *name, size_t size)
+static bool out_elf__table_moves(const struct out_elf *ef,
+				 const struct out_plan *pl)
 {
-	GElf_Shdr *sh = &ef->shdrs[pl->idx];
-	struct range drop[3];
-	int ndrop = 0;
-	uint64_t off;
+	return pl->add || !pl->sec_in_place ||
+	       ef->ehdr.e_shentsize != pl->shent ||
+	       ef->ehdr.e_shoff % (ef->cls == ELFCLASS64 ? 8 : 4) ||
+	       ef->ehdr.e_shoff > ef->size ||
+	       (uint64_t)ef->shnum * pl->shent > ef->size - ef->ehdr.e_shoff;
+}
+
+/*
+ * Set pl->keep to the end of every byte anything still points to: the
+ * headers and segments, and each section but those rewritten elsewhere.
+ */
+static void out_elf__keep_referenced(const struct out_elf *ef,
+				     struct out_plan *pl)
+{
 	size_t i;
 
-	/* The old header table can stay only if nothing else moves. */
-	pl->table_moved = pl->add || !pl->sec_in_place ||
-			  ef->ehdr.e_shentsize != pl->shent ||
-			  ef->ehdr.e_shoff % (ef->cls == ELFCLASS64 ? 8 : 4) ||
-			  ef->ehdr.e_shoff > ef->size ||
-			  (uint64_t)ef->shnum * pl->shent >
-				ef->size - ef->ehdr.e_shoff;
-
-	/* Keep every byte anything still points to. */
 	pl->keep = ef->keep_min;
 	for (i = 1; i < ef->shnum; i++) {
 		const GElf_Shdr *s = &ef->shdrs[i];
@@ -509,6 +515,20 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 		if (end > pl->keep)
 			pl->keep = end;
 	}
+}
+
+/*
+ * Decide how much of the old file is copied (pl->keep): what is still
+ * referenced, and also the rest of the file unless that holds only things
+ * rewritten elsewhere (the old header table, section data, .shstrtab).
+ */
+static void out_elf__plan_keep(const struct out_elf *ef, struct out_plan *pl)
+{
+	const GElf_Shdr *sh = &ef->shdrs[pl->idx];
+	struct range drop[3];
+	int ndrop = 0;
+
+	out_elf__keep_referenced(ef, pl);
 	if (ef->shnum && ef->ehdr.e_shoff < ef->size) {
 		struct range r = { ef->ehdr.e_shoff, ef->ehdr.e_shoff +
 				   (uint64_t)ef->shnum * ef->ehdr.e_shentsize };
@@ -529,8 +549,44 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 	}
 	if (!out_elf__tail_droppable(ef, pl->keep, drop, ndrop))
 		pl->keep = ef->size;
+}
 
-	off = pl->keep;
+/* The header of our section, holding @size bytes at pl->sec_off now. */
+static void out_elf__set_shdr(GElf_Shdr *sh, const struct out_plan *pl,
+			      size_t size)
+{
+	if (sh->sh_flags & SHF_ALLOC) {
+		/*
+		 * Flags, address and alignment stay as the linker made them;
+		 * only where the bytes are and how many changes.
+		 */
+		sh->sh_type = SHT_PROGBITS;
+		sh->sh_offset = pl->sec_off;
+		sh->sh_size = size;
+	} else {
+		sh->sh_type = SHT_PROGBITS;
+		sh->sh_flags &= SHF_GROUP;	/* The group still lists it. */
+		sh->sh_addr = 0;
+		sh->sh_offset = pl->sec_off;
+		sh->sh_size = size;
+		sh->sh_link = 0;
+		sh->sh_info = 0;
+		sh->sh_addralign = OUTPUT_SECTION_ALIGN;
+		sh->sh_entsize = 0;
+	}
+}
+
+/*
+ * Place what is written after the kept bytes, in this order: .shstrtab,
+ * the section's data, the header table, each only if it moves.  Returns
+ * the end of the new file.
+ */
+static uint64_t out_elf__place(struct out_elf *ef, struct out_plan *pl,
+			       size_t size)
+{
+	GElf_Shdr *sh = &ef->shdrs[pl->idx];
+	uint64_t off = pl->keep;
+
 	if (pl->str_moved) {
 		pl->str_off = off;
 		ef->shdrs[ef->shstrndx].sh_offset = off;
@@ -544,25 +600,7 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 		pl->sec_off = off;
 		off += size;
 	}
-	if (sh->sh_flags & SHF_ALLOC) {
-		/*
-		 * Flags, address and alignment stay as the linker made them;
-		 * only where the bytes are and how many changes.
-		 */
-		sh->sh_type = SHT_PROGBITS;
-		sh->sh_offset = pl->sec_off;
-		sh->sh_size = size;
-	} else {
-		sh->sh_type = SHT_PROGBITS;
-		sh->sh_flags &= SHF_GROUP;	/* the group still lists it */
-		sh->sh_addr = 0;
-		sh->sh_offset = pl->sec_off;
-		sh->sh_size = size;
-		sh->sh_link = 0;
-		sh->sh_info = 0;
-		sh->sh_addralign = OUTPUT_SECTION_ALIGN;
-		sh->sh_entsize = 0;
-	}
+	out_elf__set_shdr(sh, pl, size);
 	if (pl->table_moved) {
 		off = ALIGN_UP(off, ef->cls == ELFCLASS64 ? 8 : 4);
 		pl->shoff = off;
@@ -570,11 +608,16 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 	} else {
 		pl->shoff = ef->ehdr.e_shoff;
 	}
-	if (ef->cls == ELFCLASS32 && off > UINT32_MAX)
-		return out_file__fail(ef->path, EFBIG, "too big for ELF32 with %s",
-				 name);
+	return off;
+}
 
-	/* Extended numbering lives in section 0 (gABI). */
+/*
+ * The ELF header's table fields; counts too large for it go to section
+ * 0, as the gABI's extended numbering says.
+ */
+static void out_elf__set_numbering(struct out_elf *ef,
+				   const struct out_plan *pl)
+{
 	ef->ehdr.e_shoff = pl->shoff;
 	ef->ehdr.e_shentsize = pl->shent;
 	if (pl->new_shnum >= SHN_LORESERVE) {
@@ -591,6 +634,25 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 		ef->ehdr.e_shstrndx = ef->shstrndx;
 		ef->shdrs[0].sh_link = 0;
 	}
+}
+
+/*
+ * Decide what is copied and where the new things go:
+ * [kept bytes of the old file][.shstrtab][section data][headers],
+ * and update the headers to match.
+ */
+static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
+			    const char *name, size_t size)
+{
+	uint64_t end;
+
+	pl->table_moved = out_elf__table_moves(ef, pl);
+	out_elf__plan_keep(ef, pl);
+	end = out_elf__place(ef, pl, size);
+	if (ef->cls == ELFCLASS32 && end > UINT32_MAX)
+		return out_file__fail(ef->path, EFBIG, "too big for ELF32 with %s",
+				 name);
+	out_elf__set_numbering(ef, pl);
 	return 0;
 }
 
@@ -686,7 +748,8 @@ int output__write_elf_sections(const char *path,
 					      secs[i].size);
 		/* Only now, with nothing left to refuse, create the file. */
 		if (!err) {
-			out_file__end(o);	/* the pass before last's temp file */
+			/* The pass before last's temp file is not needed now. */
+			out_file__end(o);
 			out_file__init(o, path, hooks);
 			err = out_file__open(o, &st);
 		}
@@ -701,13 +764,14 @@ int output__write_elf_sections(const char *path,
 		ef.strs = NULL;
 		if (err || i + 1 == nr)
 			break;
-		/* the next pass reads what this one wrote */
+		/* The next pass reads what this one wrote. */
 		close(ef.fd);
 		ef.fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
 		if (ef.fd < 0 || fstat(ef.fd, &cur))
 			err = out_file__error(path, errno, "cannot read back");
 	}
-	free(ef.shdrs);		/* left by a failed read */
+	/* A failed read may leave these. */
+	free(ef.shdrs);
 	free(ef.phdrs);
 	free(ef.strs);
 	if (!err)
