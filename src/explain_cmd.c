@@ -52,7 +52,7 @@ static const char usage[] =
 enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES, OPT_LANG,
        OPT_LANG_EXCLUDE };
 
-/* e_machine of PATH (register names), 0 when it cannot be read. */
+/* The e_machine of PATH, to name registers; 0 when it cannot be read. */
 static int machine_of(const char *path)
 {
 	struct elf_file ef;
@@ -65,7 +65,18 @@ static int machine_of(const char *path)
 	return m;
 }
 
-int explain_cmd__main(int argc, char **argv)
+/* What the command line asks for. */
+struct explain_args {
+	struct pipeline_opts opts;
+	struct explain_opts eo;
+	const char *base_path;
+};
+
+/*
+ * Read the command line into @a: the exit status when the command ends
+ * here (help, usage errors), else -1.
+ */
+static int explain_cmd__parse(int argc, char **argv, struct explain_args *a)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -79,44 +90,38 @@ int explain_cmd__main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pipeline_opts opts = { 0 };
-	struct explain_opts eo = { 0 };
-	const char *base_path = NULL;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct explain *e;
-	struct stats st = { 0 };
-	struct key_set names = { 0 };
 	bool features_seen = false;
-	int c, err, n;
+	int c;
 
-	opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
-	features__set_default(&opts.enc);
+	a->opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
+	features__set_default(&a->opts.enc);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ALL:
-			eo.all = true;
+			a->eo.all = true;
 			break;
 		case OPT_JSON:
-			eo.json = true;
+			a->eo.json = true;
 			break;
 		case OPT_BASE:
-			base_path = optarg;
+			a->base_path = optarg;
 			break;
 		case OPT_FEATURES:
 			if (features__parse(optarg, false, &features_seen,
-					    &opts.enc))
+					    &a->opts.enc))
 				return 2;
 			break;
 		case OPT_LANG:
 		case OPT_LANG_EXCLUDE:
 			if (features__parse_languages(optarg,
 						      c == OPT_LANG_EXCLUDE,
-						      &opts.enc))
+						      &a->opts.enc))
 				return 2;
 			break;
 		case 'j':
-			if (jobs__parse(optarg, &opts.jobs)) {
+			if (jobs__parse(optarg, &a->opts.jobs)) {
 				pr_err("explain: -j takes 1 to 1024, not '%s'", optarg);
 				return 2;
 			}
@@ -133,45 +138,70 @@ int explain_cmd__main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	eo.path = argv[optind];
-	eo.names = argv + optind + 1;
-	eo.nr_names = argc - optind - 1;
-	eo.machine = machine_of(eo.path);
-	if (base_path) {
-		opts.base = btf_load__file(base_path, NULL, &err);
-		if (!opts.base)
-			return 1;
-		err = pipeline__prepare_base(opts.base);
-		if (err) {
-			pr_err("%s: %s", base_path, strerror(-err));
-			btf__free(opts.base);
-			return 1;
-		}
-	}
-	e = explain__new(&eo);
-	if (!e) {
-		pr_err("explain: %s", strerror(ENOMEM));
-		btf__free(opts.base);
+	a->eo.path = argv[optind];
+	a->eo.names = argv + optind + 1;
+	a->eo.nr_names = argc - optind - 1;
+	a->eo.machine = machine_of(a->eo.path);
+	return -1;
+}
+
+/* The base's BTF, indexed as an encoding run over it indexes it; 0 or 1. */
+static int explain_cmd__load_base(struct explain_args *a)
+{
+	int err;
+
+	a->opts.base = btf_load__file(a->base_path, NULL, &err);
+	if (!a->opts.base)
+		return 1;
+	err = pipeline__prepare_base(a->opts.base);
+	if (err) {
+		pr_err("%s: %s", a->base_path, strerror(-err));
+		btf__free(a->opts.base);
+		a->opts.base = NULL;
 		return 1;
 	}
-	for (c = 0; c < (int)eo.nr_names; c++)
-		if (key_set__add(&names, hash_str(eo.names[c]))) {
+	return 0;
+}
+
+int explain_cmd__main(int argc, char **argv)
+{
+	struct explain_args a = { 0 };
+	struct explain *e;
+	struct stats st = { 0 };
+	struct key_set names = { 0 };
+	size_t i;
+	int err, n;
+
+	n = explain_cmd__parse(argc, argv, &a);
+	if (n >= 0)
+		return n;
+	if (a.base_path && explain_cmd__load_base(&a))
+		return 1;
+	e = explain__new(&a.eo);
+	if (!e) {
+		pr_err("explain: %s", strerror(ENOMEM));
+		btf__free(a.opts.base);
+		return 1;
+	}
+	/* The encoder notes the fate of each variable DIE of these names. */
+	for (i = 0; i < a.eo.nr_names; i++)
+		if (key_set__add(&names, hash_str(a.eo.names[i]))) {
 			pr_err("explain: %s", strerror(ENOMEM));
 			n = 1;
 			goto out;
 		}
 	key_set__sort(&names);
-	opts.enc.explain_names = &names;
-	opts.dry_run = true;
-	opts.report = explain__report(e);
-	opts.stats_out = &st;
-	err = pipeline__run(eo.path, &opts);
+	a.opts.enc.explain_names = &names;
+	a.opts.dry_run = true;
+	a.opts.report = explain__report(e);
+	a.opts.stats_out = &st;
+	err = pipeline__run(a.eo.path, &a.opts);
 	n = err ? err : explain__print(e, stdout, st.func_verdicts);
 	if (n < 0 && !err)
-		pr_err("%s: %s", eo.path, strerror(-n));
+		pr_err("%s: %s", a.eo.path, strerror(-n));
 out:
 	key_set__free(&names);
 	explain__free(e);
-	btf__free(opts.base);
+	btf__free(a.opts.base);
 	return n ? 1 : 0;
 }
