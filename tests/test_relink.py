@@ -127,6 +127,35 @@ def _stored(ctx):
     return cache, lib, want, [os.path.join(cache, e) for e in entries]
 
 
+def test_relink_entries_same_bytes(ctx):
+    """Two cold runs into two caches write the same entries, byte for
+    byte: nothing of a run (padding, addresses) leaks into them.  The
+    second run's new memory is filled with other bytes (glibc's
+    MALLOC_PERTURB_), so that uninitialised bytes would differ."""
+    bad = []
+    for cc in ("gcc", "clang"):
+        lib = _lib(ctx, cc, 5, "base")
+        caches = [os.path.join(ctx.tmp, "same-%s-%d" % (cc, i))
+                  for i in range(2)]
+        for c, perturb in zip(caches, ("0", "165")):
+            p = ctx.run([ctx.bin, "-j2", "-o", os.path.join(ctx.tmp, "o"),
+                         lib], env=dict(_env(c), MALLOC_PERTURB_=perturb))
+            assert p.returncode == 0, p.stderr
+        names = sorted(e for e in _entries(caches[0])
+                       if e.startswith("batch-"))
+        if len(names) != NR_BATCHES or \
+                names != sorted(e for e in _entries(caches[1])
+                                if e.startswith("batch-")):
+            bad.append("%s: entries %s" % (cc, names))
+            continue
+        for n in names:
+            with open(os.path.join(caches[0], n), "rb") as a, \
+                    open(os.path.join(caches[1], n), "rb") as b:
+                if a.read() != b.read():
+                    bad.append("%s: %s differs" % (cc, n))
+    assert not bad, "\n".join(bad)
+
+
 def _kinds(cache):
     """The cache's files by kind: batch, family, staged (none must stay),
     temporary (nor those)."""

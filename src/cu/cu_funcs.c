@@ -530,9 +530,12 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 	struct fn_param *ps;
 	size_t j;
 
+	/*
+	 * The batch cache stores the struct as bytes: its padding is
+	 * zeroed too, so that two runs write the same entry.
+	 */
+	memset(why, 0, sizeof(*why));
 	memset(why, FUNC_WHY_NONE, 4);
-	why->optimized_how = 0;
-	why->reordered_from = 0;
 	why->reg = why->want = -1;
 	why->nr_params = why_param(fn->nr_params);
 	if (fn->reordered) {
