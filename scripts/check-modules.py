@@ -35,7 +35,7 @@ them), and then, per module, with `BIN diff --base VMLINUX`:
          one process each, the base's index from a cache of the run's own
          (7.x, scripts/gen-btf.sh: ARGS --btf_base VMLINUX
          --btf_encode_detached=M.BTF.1 M.ko; 6.x: in place): the bytes of
-         the batch run;
+         the run over all modules;
   plain  with --plain: every module encoded again with --plain-dedup
          (libbpf's split dedup) means the same (`BIN diff` finds nothing).
 Prints totals and the modules that differ; ends with 'N passed, N failed'.
@@ -425,9 +425,9 @@ def main():
             % (len(res), "; not: " + " ".join(unparsed[:10])
                if unparsed else ""))
     # kbuild's way: one process per module, reading the base's index from
-    # the cache (filled by the first): the batch's bytes.  Linux 7.x's
-    # scripts/gen-btf.sh writes detached BTF; 6.x's Makefile.modfinal
-    # updated the .ko in place.
+    # the cache (filled by the first): the bytes of the run over all.
+    # Linux 7.x's scripts/gen-btf.sh writes detached BTF; 6.x's
+    # Makefile.modfinal updated the .ko in place.
     some = kos[::max(a.alone_every, 1)]
     cache = os.path.join(work, "cache")
     shutil.rmtree(cache, ignore_errors=True)
@@ -465,7 +465,7 @@ def main():
         diff = [k for k, ok in zip(some, ex.map(alone, some)) if not ok]
     verdict(not diff, "alone: %d modules (every %d-th) encoded one process "
             "each as kbuild does, the base index from the cache, in %.1f s, "
-            "are the batch's bytes%s"
+            "are the bytes of the run over all%s"
             % (len(some), max(a.alone_every, 1), time.time() - t,
                "; not: " + " ".join(os.path.basename(k) for k in diff[:10])
                if diff else ""))

@@ -21,7 +21,7 @@
 #include <bpf/libbpf.h>
 #include <sys/stat.h>
 
-#include "batch.h"
+#include "file_set.h"
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
 #include "explain_cmd.h"
@@ -726,7 +726,7 @@ static int cli__run(struct cli *c)
 		const char *dir = opts->out_path;
 
 		opts->out_path = NULL;
-		err = batch__run(c->list.v, c->list.nr, opts, dir);
+		err = file_set__run(c->list.v, c->list.nr, opts, dir);
 	}
 	return err ? 1 : 0;
 }

@@ -596,7 +596,7 @@ static int run__write(struct run *r)
 		btf__set_endianness(r->btf, BTF_BIG_ENDIAN);
 	if (!opts->dry_run)
 		err = output__write_btf(r->path, opts->out_path,
-					opts->out_batch, &opts->enc, r->btf,
+					opts->writes, &opts->enc, r->btf,
 					&r->st->out_bytes);
 	/* this run's lines, at once: a run made again said them again */
 	if (!err && r->hear.verbose && !fflush(r->hear.verbose))

@@ -16,7 +16,7 @@ struct btf_dedup;
 struct cache_dir;
 struct func_report;
 struct stats;
-struct output_batch;
+struct write_set;
 
 struct pipeline_opts {
 	struct encode_opts enc;
@@ -42,7 +42,7 @@ struct pipeline_opts {
 	bool verbose;		/* pahole's lines for functions left out */
 	/* told of each function decision (decide/funcs.h); NULL: none */
 	const struct func_report *report;
-	struct output_batch *out_batch;	/* raw output committed by a batch */
+	struct write_set *writes;	/* raw outputs renamed all at once */
 };
 
 int pipeline__prepare_base(struct btf *base);

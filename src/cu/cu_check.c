@@ -9,7 +9,7 @@
  *  - no type that contains itself by value (through members, array
  *    elements, typedefs and qualifiers);
  *  - members inside their struct (in Rust units, starting inside it:
- *    see check__size()), arrays under 4 GiB.
+ *    see cu_check__size()), arrays under 4 GiB.
  *
  * Modifier chains are walked iteratively; by-value nesting deeper than
  * MAX_NESTING is an error rather than a deep recursion.
@@ -42,59 +42,59 @@ static bool is_modifier(const struct btf_type *t)
  * Only the CU's own ids [first, nr) are checked: they never refer to
  * earlier CUs' types, which were checked when they were added.
  */
-struct check {
+struct cu_check {
 	struct cu_ctx *ctx;
 	const struct btf *btf;
 	uint32_t first;
 	uint32_t nr;
 	uint8_t *color;
-	int64_t *size;		/* memo of check__size(), -1: not yet */
+	int64_t *size;		/* memo of cu_check__size(), -1: not yet */
 	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
 };
 
-static bool check__mine(const struct check *c, uint32_t id)
+static bool cu_check__mine(const struct cu_check *c, uint32_t id)
 {
 	return id >= c->first && id < c->nr;
 }
 
-static uint8_t *check__color(struct check *c, uint32_t id)
+static uint8_t *cu_check__color(struct cu_check *c, uint32_t id)
 {
 	return &c->color[id - c->first];
 }
 
-static Dwarf_Die *check__die(struct check *c, uint32_t id)
+static Dwarf_Die *cu_check__die(struct cu_check *c, uint32_t id)
 {
 	return id >= c->first && id < c->nr && c->die_of[id - c->first] ?
 	       c->die_of[id - c->first] : c->ctx->cudie;
 }
 
 /* A modifier chain is a path: walk it, marking, until it ends or loops. */
-static int check__modifier_loops(struct check *c)
+static int cu_check__modifier_loops(struct cu_check *c)
 {
 	uint32_t id, cur;
 
 	memset(c->color, WHITE, c->nr - c->first);
 	for (id = c->first; id < c->nr; id++) {
-		if (*check__color(c, id) != WHITE)
+		if (*cu_check__color(c, id) != WHITE)
 			continue;
-		for (cur = id; check__mine(c, cur) && *check__color(c, cur) == WHITE;) {
+		for (cur = id; cu_check__mine(c, cur) && *cu_check__color(c, cur) == WHITE;) {
 			const struct btf_type *t = btf__type_by_id(c->btf, cur);
 
-			*check__color(c, cur) = GREY;
+			*cu_check__color(c, cur) = GREY;
 			if (!is_modifier(t))
 				break;
 			cur = t->type;
 		}
-		if (check__mine(c, cur) && *check__color(c, cur) == GREY &&
+		if (cu_check__mine(c, cur) && *cu_check__color(c, cur) == GREY &&
 		    is_modifier(btf__type_by_id(c->btf, cur))) {
-			cu_err(c->ctx, check__die(c, cur),
+			cu_err(c->ctx, cu_check__die(c, cur),
 			       "type refers to itself through qualifiers or pointers");
 			return -ELOOP;
 		}
-		for (cur = id; check__mine(c, cur) && *check__color(c, cur) == GREY;) {
+		for (cur = id; cu_check__mine(c, cur) && *cu_check__color(c, cur) == GREY;) {
 			const struct btf_type *t = btf__type_by_id(c->btf, cur);
 
-			*check__color(c, cur) = BLACK;
+			*cu_check__color(c, cur) = BLACK;
 			if (!is_modifier(t))
 				break;
 			cur = t->type;
@@ -115,24 +115,25 @@ static int check__modifier_loops(struct check *c)
  * qualifiers, never through pointers), so the same walk finds a type that
  * contains itself, members past their struct and arrays over 4 GiB.
  */
-static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
+static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
+			      int *err)
 {
 	const struct btf_type *t;
 	int64_t res, ms;
 	uint64_t end, bits;
 	int i;
 
-	if (!check__mine(c, id))
+	if (!cu_check__mine(c, id))
 		return id ? btf__resolve_size(c->btf, id) : SZ_NONE;
 	if (c->size[id - c->first] >= 0 || c->size[id - c->first] == SZ_NONE)
 		return c->size[id - c->first];
 	if (c->size[id - c->first] == SZ_BUSY) {
-		cu_err(c->ctx, check__die(c, id), "type contains itself by value");
+		cu_err(c->ctx, cu_check__die(c, id), "type contains itself by value");
 		*err = -ELOOP;
 		return SZ_NONE;
 	}
 	if (depth > MAX_NESTING) {
-		cu_err(c->ctx, check__die(c, id), "types nested too deeply");
+		cu_err(c->ctx, cu_check__die(c, id), "types nested too deeply");
 		*err = -E2BIG;
 		return SZ_NONE;
 	}
@@ -153,14 +154,14 @@ static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		res = check__size(c, t->type, depth + 1, err);
+		res = cu_check__size(c, t->type, depth + 1, err);
 		break;
 	case BTF_KIND_ARRAY:
-		res = check__size(c, btf_array(t)->type, depth + 1, err);
+		res = cu_check__size(c, btf_array(t)->type, depth + 1, err);
 		if (res >= 0) {
 			end = (uint64_t)res * btf_array(t)->nelems;
 			if (end > UINT32_MAX && !*err) {
-				cu_err(c->ctx, check__die(c, id),
+				cu_err(c->ctx, cu_check__die(c, id),
 				       "array of %u elements too large for BTF",
 				       btf_array(t)->nelems);
 				*err = -E2BIG;
@@ -176,12 +177,12 @@ static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
 			if (btf_member_bitfield_size(t, i)) {
 				end += btf_member_bitfield_size(t, i);
 			} else {
-				ms = check__size(c, btf_members(t)[i].type,
+				ms = cu_check__size(c, btf_members(t)[i].type,
 						 depth + 1, err);
 				if (*err)
 					break;
 				if (ms < 0) {
-					cu_err(c->ctx, check__die(c, id),
+					cu_err(c->ctx, cu_check__die(c, id),
 					       "member %d has no size", i);
 					*err = -EINVAL;
 					break;
@@ -200,7 +201,7 @@ static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
 			 */
 			if (end > bits &&
 			    (!c->ctx->rust || btf_member_bit_offset(t, i) > bits)) {
-				cu_err(c->ctx, check__die(c, id),
+				cu_err(c->ctx, cu_check__die(c, id),
 				       "member %d ends at bit %llu, past the %u-byte type",
 				       i, (unsigned long long)end, t->size);
 				*err = -EINVAL;
@@ -218,19 +219,19 @@ static int64_t check__size(struct check *c, uint32_t id, int depth, int *err)
 	return res;
 }
 
-static int check__sizes(struct check *c)
+static int cu_check__sizes(struct cu_check *c)
 {
 	uint32_t id;
 	int err = 0;
 
 	for (id = c->first; id < c->nr && !err; id++)
-		check__size(c, id, 0, &err);
+		cu_check__size(c, id, 0, &err);
 	return err;
 }
 
 int cu_ctx__check(struct cu_ctx *ctx)
 {
-	struct check c = {
+	struct cu_check c = {
 		.ctx = ctx,
 		.btf = ctx->btf,
 		.first = ctx->first_id,
@@ -248,11 +249,11 @@ int cu_ctx__check(struct cu_ctx *ctx)
 	}
 	memset(c.size, 0xff, (c.nr - c.first + 1) * sizeof(*c.size));
 	for (i = 0; i < ctx->nr_nodes; i++)
-		if (ctx->nodes[i].kind == NODE_TYPE && check__mine(&c, ctx->nodes[i].id))
+		if (ctx->nodes[i].kind == NODE_TYPE && cu_check__mine(&c, ctx->nodes[i].id))
 			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;
-	err = check__modifier_loops(&c);
+	err = cu_check__modifier_loops(&c);
 	if (!err)
-		err = check__sizes(&c);
+		err = cu_check__sizes(&c);
 out:
 	free(c.color);
 	free(c.size);

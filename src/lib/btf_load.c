@@ -23,43 +23,47 @@
 #include "lib/libbpf_compat.h"
 #include "lib/log.h"
 
-struct check {
+struct btf_check {
 	const struct btf *btf;
 	const char *path;
 	uint32_t cnt;
 };
 
 /* a NULL path: checking a cache entry, whose failure is only a miss */
-#define check__err(c, ...) do { if ((c)->path) pr_err(__VA_ARGS__); } while (0)
+#define btf_check__err(c, ...)				\
+	do {						\
+		if ((c)->path)				\
+			pr_err(__VA_ARGS__);		\
+	} while (0)
 
-static int check__id(const struct check *c, uint32_t id, uint32_t ref)
+static int btf_check__id(const struct btf_check *c, uint32_t id, uint32_t ref)
 {
 	if (ref < c->cnt)
 		return 0;
-	check__err(c, "%s: type [%u]: bad type id %u", c->path, id, ref);
+	btf_check__err(c, "%s: type [%u]: bad type id %u", c->path, id, ref);
 	return -EINVAL;
 }
 
-static int check__name(const struct check *c, uint32_t id, uint32_t off)
+static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
 {
 	if (btf__name_by_offset(c->btf, off))
 		return 0;
-	check__err(c, "%s: type [%u]: bad name offset %u", c->path, id, off);
+	btf_check__err(c, "%s: type [%u]: bad name offset %u", c->path, id, off);
 	return -EINVAL;
 }
 
-static int check__validate_type(const struct check *c, uint32_t id)
+static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(c->btf, id);
 	uint16_t i, vlen;
 	int err;
 
 	if (!t) {
-		check__err(c, "%s: type [%u] missing", c->path, id);
+		btf_check__err(c, "%s: type [%u] missing", c->path, id);
 		return -EINVAL;
 	}
 	vlen = btf_vlen(t);
-	err = check__name(c, id, t->name_off);
+	err = btf_check__name(c, id, t->name_off);
 	if (err)
 		return err;
 
@@ -77,31 +81,31 @@ static int check__validate_type(const struct check *c, uint32_t id)
 	case BTF_KIND_FUNC:
 	case BTF_KIND_VAR:
 	case BTF_KIND_TYPE_TAG:
-		return check__id(c, id, t->type);
+		return btf_check__id(c, id, t->type);
 	case BTF_KIND_DECL_TAG:
 		if (btf_decl_tag(t)->component_idx < -1) {
-			check__err(c, "%s: type [%u]: bad component_idx %d",
+			btf_check__err(c, "%s: type [%u]: bad component_idx %d",
 			       c->path, id, btf_decl_tag(t)->component_idx);
 			return -EINVAL;
 		}
-		return check__id(c, id, t->type);
+		return btf_check__id(c, id, t->type);
 	case BTF_KIND_ARRAY:
-		err = check__id(c, id, btf_array(t)->type);
-		return err ?: check__id(c, id, btf_array(t)->index_type);
+		err = btf_check__id(c, id, btf_array(t)->type);
+		return err ?: btf_check__id(c, id, btf_array(t)->index_type);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		for (i = 0; i < vlen; i++) {
 			const struct btf_member *m = btf_members(t) + i;
 
-			err = check__name(c, id, m->name_off) ?:
-			      check__id(c, id, m->type);
+			err = btf_check__name(c, id, m->name_off) ?:
+			      btf_check__id(c, id, m->type);
 			if (err)
 				return err;
 		}
 		return 0;
 	case BTF_KIND_ENUM:
 		for (i = 0; i < vlen; i++) {
-			err = check__name(c, id, btf_enum(t)[i].name_off);
+			err = btf_check__name(c, id, btf_enum(t)[i].name_off);
 			if (err)
 				return err;
 		}
@@ -111,23 +115,23 @@ static int check__validate_type(const struct check *c, uint32_t id)
 			/* first word of struct btf_enum64 is name_off */
 			const uint32_t *e = (const uint32_t *)(btf_enum64(t)) + 3 * i;
 
-			err = check__name(c, id, e[0]);
+			err = btf_check__name(c, id, e[0]);
 			if (err)
 				return err;
 		}
 		return 0;
 	case BTF_KIND_FUNC_PROTO:
-		err = check__id(c, id, t->type);
+		err = btf_check__id(c, id, t->type);
 		for (i = 0; !err && i < vlen; i++) {
 			const struct btf_param *p = btf_params(t) + i;
 
-			err = check__name(c, id, p->name_off) ?:
-			      check__id(c, id, p->type);
+			err = btf_check__name(c, id, p->name_off) ?:
+			      btf_check__id(c, id, p->type);
 		}
 		return err;
 	case BTF_KIND_DATASEC:
 		for (i = 0; i < vlen; i++) {
-			err = check__id(c, id,
+			err = btf_check__id(c, id,
 				       btf_var_secinfos(t)[i].type);
 			if (err)
 				return err;
@@ -142,14 +146,14 @@ static int check__validate_type(const struct check *c, uint32_t id)
 int btf_load__validate(const struct btf *btf, const char *path)
 {
 	const struct btf *base = btf__base_btf(btf);
-	struct check c = {
+	struct btf_check c = {
 		.btf = btf, .path = path, .cnt = btf__type_cnt(btf),
 	};
 	uint32_t id = base ? btf__type_cnt(base) : 1;
 	int err;
 
 	for (; id < c.cnt; id++) {
-		err = check__validate_type(&c, id);
+		err = btf_check__validate_type(&c, id);
 		if (err)
 			return err;
 	}

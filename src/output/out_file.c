@@ -2,7 +2,7 @@
 /*
  * Output files written via a temporary file + fsync + rename, so that a
  * crash or a full disk never leaves a truncated kernel image or object
- * file behind; raw BTF alone or as a batch (out_file.h, output.h).
+ * file behind; raw BTF alone or as one of a write set (out_file.h, output.h).
  */
 #define _GNU_SOURCE
 #include "lib/grow.h"
@@ -322,7 +322,7 @@ int out_file__check_writable(const char *path)
 	return 0;
 }
 
-struct output_batch {
+struct write_set {
 	pthread_mutex_t lock;
 	struct output_pending {
 		char *path;	/* as named, for messages */
@@ -332,17 +332,17 @@ struct output_batch {
 	size_t nr, cap;
 };
 
-struct output_batch *output_batch__new(void)
+struct write_set *write_set__new(void)
 {
-	struct output_batch *ob = calloc(1, sizeof(*ob));
+	struct write_set *ws = calloc(1, sizeof(*ws));
 
-	if (ob)
-		pthread_mutex_init(&ob->lock, NULL);
-	return ob;
+	if (ws)
+		pthread_mutex_init(&ws->lock, NULL);
+	return ws;
 }
 
-/* The temp file is written and closed: queue it for the batch's commit. */
-static int out_file__defer(struct out_file *out, struct output_batch *ob)
+/* The temp file is written and closed: queue it for the write set's commit. */
+static int out_file__defer(struct out_file *out, struct write_set *ws)
 {
 	struct output_pending *p;
 	char *path;
@@ -355,20 +355,20 @@ static int out_file__defer(struct out_file *out, struct output_batch *ob)
 	path = strdup(out->path);
 	if (!path)
 		return out_file__error(out->path, ENOMEM, "out of memory");
-	pthread_mutex_lock(&ob->lock);
-	if (grow_array((void **)&ob->items, &ob->cap, ob->nr + 1,
-		       sizeof(*ob->items), 256)) {
-		pthread_mutex_unlock(&ob->lock);
+	pthread_mutex_lock(&ws->lock);
+	if (grow_array((void **)&ws->items, &ws->cap, ws->nr + 1,
+		       sizeof(*ws->items), 256)) {
+		pthread_mutex_unlock(&ws->lock);
 		free(path);
 		return out_file__error(out->path, ENOMEM, "out of memory");
 	}
-	p = &ob->items[ob->nr++];
+	p = &ws->items[ws->nr++];
 	p->path = path;
 	p->target = out->target;
 	p->tmp = out->tmp;
 	out->target = NULL;
 	out->tmp = NULL;
-	pthread_mutex_unlock(&ob->lock);
+	pthread_mutex_unlock(&ws->lock);
 	return 0;
 }
 
@@ -383,31 +383,31 @@ static void output_pending__free(struct output_pending *p)
 }
 
 /*
- * One syncfs() for the whole batch instead of an fsync() per file (two
+ * One syncfs() for the whole write set instead of an fsync() per file (two
  * with the directory's), then the renames: a thousand modules' outputs,
  * each still atomic.  A failed sync cannot be pinned on one file, so then
  * none is replaced.
  */
-int output_batch__commit(struct output_batch *ob)
+int write_set__commit(struct write_set *ws)
 {
 	size_t i, dlen, last = 0;
 	int fd, err = 0, failed = 0;
 
-	/* one syncfs() per directory met (a batch normally has one) */
-	for (i = 0; i < ob->nr && !err; i++) {
-		dlen = out_file__dir_len(ob->items[i].target);
-		if (i && dlen == out_file__dir_len(ob->items[last].target) &&
-		    !strncmp(ob->items[i].target, ob->items[last].target, dlen))
+	/* one syncfs() per directory met (a write set normally has one) */
+	for (i = 0; i < ws->nr && !err; i++) {
+		dlen = out_file__dir_len(ws->items[i].target);
+		if (i && dlen == out_file__dir_len(ws->items[last].target) &&
+		    !strncmp(ws->items[i].target, ws->items[last].target, dlen))
 			continue;
 		last = i;
-		fd = open(ob->items[i].tmp, O_RDONLY | O_CLOEXEC);
+		fd = open(ws->items[i].tmp, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || syncfs(fd))
 			err = errno ? errno : EIO;
 		if (fd >= 0)
 			close(fd);
 	}
-	for (i = 0; i < ob->nr; i++) {
-		struct output_pending *p = &ob->items[i];
+	for (i = 0; i < ws->nr; i++) {
+		struct output_pending *p = &ws->items[i];
 
 		if (err) {
 			out_file__error(p->path, err, "sync failed");
@@ -422,38 +422,38 @@ int output_batch__commit(struct output_batch *ob)
 		free(p->tmp);
 		p->tmp = NULL;
 		dlen = out_file__dir_len(p->target);
-		if (!i || dlen != out_file__dir_len(ob->items[last].target) ||
-		    strncmp(p->target, ob->items[last].target, dlen))
+		if (!i || dlen != out_file__dir_len(ws->items[last].target) ||
+		    strncmp(p->target, ws->items[last].target, dlen))
 			out_file__sync_dir(p->target);
 		last = i;
 	}
-	for (i = 0; i < ob->nr; i++)
-		output_pending__free(&ob->items[i]);
-	ob->nr = 0;
+	for (i = 0; i < ws->nr; i++)
+		output_pending__free(&ws->items[i]);
+	ws->nr = 0;
 	return failed;
 }
 
-void output_batch__free(struct output_batch *ob)
+void write_set__free(struct write_set *ws)
 {
 	size_t i;
 
-	if (!ob)
+	if (!ws)
 		return;
-	for (i = 0; i < ob->nr; i++)
-		output_pending__free(&ob->items[i]);
-	free(ob->items);
-	pthread_mutex_destroy(&ob->lock);
-	free(ob);
+	for (i = 0; i < ws->nr; i++)
+		output_pending__free(&ws->items[i]);
+	free(ws->items);
+	pthread_mutex_destroy(&ws->lock);
+	free(ws);
 }
 
 int output__write_raw(const char *path, const void *data, size_t size,
 		      const struct test_hooks *hooks)
 {
-	return output__write_raw_batch(path, data, size, NULL, hooks);
+	return output__write_raw_set(path, data, size, NULL, hooks);
 }
 
-int output__write_raw_batch(const char *path, const void *data, size_t size,
-			    struct output_batch *ob,
+int output__write_raw_set(const char *path, const void *data, size_t size,
+			    struct write_set *ws,
 			    const struct test_hooks *hooks)
 {
 	struct out_file out;
@@ -488,7 +488,7 @@ int output__write_raw_batch(const char *path, const void *data, size_t size,
 	if (!err)
 		err = out_file__write(&out, data, size, 0);
 	if (!err)
-		err = ob && !out.direct ? out_file__defer(&out, ob) : out_file__commit(&out);
+		err = ws && !out.direct ? out_file__defer(&out, ws) : out_file__commit(&out);
 	out_file__end(&out);
 	return err;
 }

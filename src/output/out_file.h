@@ -3,7 +3,7 @@
  * One output file written atomically: a temporary file beside the target,
  * written at any offset, fsynced and renamed over the target by
  * out_file__commit(), removed by out_file__end() otherwise.  The contract
- * between out_file.c (which also writes raw BTF, alone or in batches) and
+ * between out_file.c (which also writes raw BTF, alone or as a write set) and
  * output_elf.c (which rewrites an ELF file's section through it).
  *
  * Functions returning int give 0 or a negative errno, having printed one

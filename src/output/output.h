@@ -31,20 +31,20 @@ int output__write_raw(const char *path, const void *data, size_t size,
 		      const struct test_hooks *hooks);
 
 /*
- * Many raw outputs (a batch of modules): each is written to its temp file
- * by output__write_raw_batch() (from any thread), then one
- * output_batch__commit() syncs the file system once and renames them all;
- * it returns how many failed, each reported.  output_batch__free() removes
+ * Many raw outputs (a write set: the modules of a file set): each is written to its temp file
+ * by output__write_raw_set() (from any thread), then one
+ * write_set__commit() syncs the file system once and renames them all;
+ * it returns how many failed, each reported.  write_set__free() removes
  * temp files never committed.
  */
-struct output_batch;
+struct write_set;
 
-struct output_batch *output_batch__new(void);
-int output__write_raw_batch(const char *path, const void *data, size_t size,
-			    struct output_batch *ob,
+struct write_set *write_set__new(void);
+int output__write_raw_set(const char *path, const void *data, size_t size,
+			    struct write_set *ws,
 			    const struct test_hooks *hooks);
-int output_batch__commit(struct output_batch *ob);
-void output_batch__free(struct output_batch *ob);
+int write_set__commit(struct write_set *ws);
+void write_set__free(struct write_set *ws);
 
 /*
  * Add the section @name to the ELF file @path, or replace its contents,

@@ -54,7 +54,7 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size,
 }
 
 int output__write_btf(const char *path, const char *out_path,
-		      struct output_batch *ob, const struct encode_opts *enc,
+		      struct write_set *ws, const struct encode_opts *enc,
 		      struct btf *btf, size_t *size)
 {
 	void *with_layout = NULL;
@@ -81,7 +81,7 @@ int output__write_btf(const char *path, const char *out_path,
 		data = with_layout;
 	}
 	if (out_path)
-		err = output__write_raw_batch(out_path, data, *size, ob,
+		err = output__write_raw_set(out_path, data, *size, ws,
 					      enc->hooks);
 	else
 		err = output__write_elf_section(path, ".BTF", data, *size,

@@ -4,8 +4,8 @@
  * read once, and whole files are encoded in parallel, each exactly as a
  * run on that file alone would encode it.
  */
-#ifndef DWARF2BTF_BATCH_H
-#define DWARF2BTF_BATCH_H
+#ifndef DWARF2BTF_FILE_SET_H
+#define DWARF2BTF_FILE_SET_H
 
 #include "pipeline.h"
 
@@ -16,7 +16,7 @@
  * A file that fails is reported and the others go on.  Returns the number
  * of files that failed, or -errno when the run itself could not start.
  */
-int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
+int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	       const char *out_dir);
 
 #endif

@@ -3,7 +3,7 @@
  * Files are the unit of parallelism here: a module has one or a few CUs,
  * too few to share among workers, and there are a thousand of them.  Each
  * file is encoded with one worker, which gives the same bytes as any -j on
- * that file alone (encoder.c's output does not depend on it).
+ * that file alone (pipeline.c's output does not depend on it).
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,14 +17,14 @@
 
 #include <bpf/btf.h>
 
-#include "batch.h"
+#include "file_set.h"
 #include "lib/log.h"
 #include "output/output.h"
 #include "stats.h"
 #include "cache/base_cache.h"
 #include "merge/btf_dedup.h"
 
-struct batch {
+struct file_set {
 	pthread_mutex_t lock;
 	char *const *files;
 	int *order;		/* files[] indices, largest file first */
@@ -37,13 +37,13 @@ struct batch {
 	uint32_t base_size;
 	const struct base_index *base_idx;	/* built once, read-only */
 	const char *out_dir;
-	struct output_batch *out_batch;	/* -o DIR: committed at the end */
+	struct write_set *writes;	/* -o DIR: committed at the end */
 	bool progress;		/* a terminal: show a progress line */
 	struct stats sum;	/* --stats: all files' phases and counts */
 };
 
 /* OUT_DIR/NAME.btf, NAME being the file's name less .ko / .o */
-static int batch__out_path(const char *dir, const char *file, char *buf,
+static int file_set__out_path(const char *dir, const char *file, char *buf,
 			   size_t len)
 {
 	const char *name = strrchr(file, '/');
@@ -66,7 +66,7 @@ static int batch__out_path(const char *dir, const char *file, char *buf,
  * each gets its own copy, made from the same raw bytes, so string offsets
  * into it are those of the real base.
  */
-static struct btf *batch__base_copy(struct batch *b, int *err)
+static struct btf *file_set__base_copy(struct file_set *b, int *err)
 {
 	struct btf *base;
 
@@ -91,7 +91,7 @@ static struct btf *batch__base_copy(struct batch *b, int *err)
  * (a line that wraps cannot be cleared): the end of the path, which names
  * the file.
  */
-static void batch__progress(struct batch *b, const char *file)
+static void file_set__progress(struct file_set *b, const char *file)
 {
 	char head[32];
 	struct winsize ws;
@@ -110,14 +110,14 @@ static void batch__progress(struct batch *b, const char *file)
 	fprintf(stderr, "\r\033[K%s...%s", head, file + len - keep);
 }
 
-static void *batch__worker(void *arg)
+static void *file_set__worker(void *arg)
 {
-	struct batch *b = arg;
+	struct file_set *b = arg;
 	struct btf_dedup *sd = NULL;
 	struct btf *base;
 	int base_err;
 
-	base = batch__base_copy(b, &base_err);
+	base = file_set__base_copy(b, &base_err);
 	if (!base_err && b->base_idx) {
 		sd = btf_dedup__new(b->base_idx, b->opts->enc.base_typedefs);
 		if (!sd) {
@@ -149,11 +149,11 @@ static void *batch__worker(void *arg)
 		o.jobs = 1;
 		o.stats = false;
 		o.stats_out = b->opts->stats ? &fst : NULL;
-		o.out_batch = b->out_batch;
+		o.writes = b->writes;
 		o.out_path = NULL;
 		err = 0;
 		if (b->out_dir) {
-			err = batch__out_path(b->out_dir, file, out, sizeof(out));
+			err = file_set__out_path(b->out_dir, file, out, sizeof(out));
 			if (err)
 				pr_err("%s: output name too long", file);
 			o.out_path = out;
@@ -171,19 +171,19 @@ static void *batch__worker(void *arg)
 			b->failed++;
 		stats__add(&b->sum, &fst);
 		if (b->progress)
-			batch__progress(b, file);
+			file_set__progress(b, file);
 		pthread_mutex_unlock(&b->lock);
 	}
 }
 
-struct batch_size {
+struct file_size {
 	off_t size;
 	int idx;
 };
 
-static int batch_size__cmp(const void *a, const void *b)
+static int file_size__cmp(const void *a, const void *b)
 {
-	const struct batch_size *x = a, *y = b;
+	const struct file_size *x = a, *y = b;
 
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
@@ -196,9 +196,9 @@ static int batch_size__cmp(const void *a, const void *b)
  * (a few are a hundred times the median).  Outputs do not
  * depend on the order.
  */
-static int *batch__order(char *const *files, int nr)
+static int *file_set__order(char *const *files, int nr)
 {
-	struct batch_size *sz = calloc(nr, sizeof(*sz));
+	struct file_size *sz = calloc(nr, sizeof(*sz));
 	int *order = calloc(nr, sizeof(*order)), i;
 	struct stat st;
 
@@ -211,7 +211,7 @@ static int *batch__order(char *const *files, int nr)
 		sz[i].idx = i;
 		sz[i].size = stat(files[i], &st) ? 0 : st.st_size;
 	}
-	qsort(sz, nr, sizeof(*sz), batch_size__cmp);
+	qsort(sz, nr, sizeof(*sz), file_size__cmp);
 	for (i = 0; i < nr; i++)
 		order[i] = sz[i].idx;
 	free(sz);
@@ -219,16 +219,16 @@ static int *batch__order(char *const *files, int nr)
 }
 
 /* Two inputs must not write the same OUT_DIR/NAME.btf. */
-static int batch__check_names(char *const *files, int nr, const char *dir)
+static int file_set__check_names(char *const *files, int nr, const char *dir)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	int i, j;
 
 	for (i = 0; i < nr; i++) {
-		if (batch__out_path(dir, files[i], a, sizeof(a)))
+		if (file_set__out_path(dir, files[i], a, sizeof(a)))
 			continue;
 		for (j = i + 1; j < nr; j++) {
-			if (batch__out_path(dir, files[j], b, sizeof(b)))
+			if (file_set__out_path(dir, files[j], b, sizeof(b)))
 				continue;
 			if (!strcmp(a, b)) {
 				pr_err("%s and %s would both write %s", files[i],
@@ -240,10 +240,10 @@ static int batch__check_names(char *const *files, int nr, const char *dir)
 	return 0;
 }
 
-int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
+int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	       const char *out_dir)
 {
-	struct batch b = {
+	struct file_set b = {
 		.files = files,
 		.nr = nr,
 		.opts = opts,
@@ -265,10 +265,10 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			pr_err("%s: not a directory", out_dir);
 			return -ENOTDIR;
 		}
-		if (nr < 2000 && batch__check_names(files, nr, out_dir))
+		if (nr < 2000 && file_set__check_names(files, nr, out_dir))
 			return -EEXIST;
-		b.out_batch = output_batch__new();
-		if (!b.out_batch)
+		b.writes = write_set__new();
+		if (!b.writes)
 			return -ENOMEM;
 	}
 	if (jobs < 1)
@@ -277,7 +277,7 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	if (opts->base) {
 		b.base_raw = btf__raw_data(opts->base, &b.base_size);
 		if (!b.base_raw) {
-			output_batch__free(b.out_batch);
+			write_set__free(b.writes);
 			return -ENOMEM;
 		}
 		if (!opts->enc.plain_dedup) {
@@ -286,35 +286,35 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			if (err) {
 				pr_err("cannot index the base BTF: %s",
 				       strerror(-err));
-				output_batch__free(b.out_batch);
+				write_set__free(b.writes);
 				return err;
 			}
 			b.base_idx = idx;
 		}
 	}
 	tids = calloc(jobs, sizeof(*tids));
-	b.order = batch__order(files, nr);
+	b.order = file_set__order(files, nr);
 	if (!tids || !b.order) {
 		free(tids);
 		free(b.order);
 		base_index__free(idx);
-		output_batch__free(b.out_batch);
+		write_set__free(b.writes);
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&b.lock, NULL);
 	for (i = 0; i < jobs; i++) {
-		if (pthread_create(&tids[i], NULL, batch__worker, &b))
+		if (pthread_create(&tids[i], NULL, file_set__worker, &b))
 			break;
 		started++;
 	}
 	if (!started)
-		batch__worker(&b);
+		file_set__worker(&b);
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	if (b.progress)
 		fprintf(stderr, "\r\033[K");
-	if (b.out_batch)
-		b.failed += output_batch__commit(b.out_batch);
+	if (b.writes)
+		b.failed += write_set__commit(b.writes);
 	if (b.failed)
 		pr_err("%d of %d files failed", b.failed, nr);
 	else if (b.progress)	/* a terminal: what the line showed, summed up */
@@ -328,7 +328,7 @@ int batch__run(char *const *files, int nr, const struct pipeline_opts *opts,
 		stats__print(&b.sum, stderr);
 	}
 	pthread_mutex_destroy(&b.lock);
-	output_batch__free(b.out_batch);
+	write_set__free(b.writes);
 	base_index__free(idx);
 	free(b.order);
 	free(tids);
