@@ -2,17 +2,21 @@
 /*
  * Deduplication by libbpf's rules (btf_dedup.h), of a whole BTF or of a
  * module's types against an indexed base.  The steps are libbpf's:
- *   1. INT, ENUM, FWD, FLOAT: equal to a canonical type, or canonical;
- *   2. STRUCT, UNION and TYPEDEF (as libbpf 1.7 does): a canonical type
- *      with the same shallow shape whose whole type graph is equivalent
- *      (a side-by-side walk with a hypothetical mapping, FWDs matching
- *      their struct);
- *   3. FWDs still canonical: the struct or union of that name, if only one;
- *   4. reference types: equal to a canonical type once what they refer to
- *      is resolved;
- * and the canonical types are emitted, renumbered.  Module ids are moved
- * into the id space of split BTF (base ids first, module ids after); a
- * whole BTF keeps its ids (start 1, no base).
+ *   1. An INT, ENUM, FWD or FLOAT is mapped to an equal canonical type, or
+ *      becomes canonical itself (libbpf's btf_dedup_prim_type()).
+ *   2. A STRUCT, UNION or TYPEDEF (typedefs here as libbpf 1.7 does) is
+ *      mapped to a canonical type of the same shallow shape whose whole
+ *      type graph is equivalent (libbpf's btf_dedup_is_equiv()).  The
+ *      check is a side-by-side walk with a hypothetical mapping, in which
+ *      a FWD matches the struct of its name.
+ *   3. A FWD that is still canonical stands for the struct or union of its
+ *      name, if exactly one has that name (libbpf's
+ *      btf_dedup_resolve_fwds()).
+ *   4. A reference type is mapped to an equal canonical type once the
+ *      types it refers to are resolved (libbpf's btf_dedup_ref_type()).
+ * The canonical types are then emitted, renumbered.  Module ids are moved
+ * into the id space of split BTF, where base ids come first and module ids
+ * after; a whole BTF keeps its ids (it starts at 1 and has no base).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -31,33 +35,67 @@
 #include "lib/u32_map.h"
 #include "lib/zalloc.h"
 
-#define ID_NONE		UINT32_MAX		/* not processed yet */
-#define ID_BUSY		(UINT32_MAX - 1)	/* reference being resolved */
-#define ID_MAX		0x7fffffffu		/* larger values are marks */
+/*
+ * Marks kept in d->map and d->hypot instead of an id.  ID_NONE means the
+ * type has not been processed yet (libbpf's BTF_UNPROCESSED_ID); ID_BUSY
+ * means a reference type is being resolved, so meeting it again is a loop
+ * (libbpf's BTF_IN_PROGRESS_ID).  Real ids never exceed ID_MAX, so any
+ * larger value is a mark.
+ */
+#define ID_NONE		UINT32_MAX
+#define ID_BUSY		(UINT32_MAX - 1)
+#define ID_MAX		0x7fffffffu
+/* How many levels bd__identical() compares before it calls types unequal. */
 #define IDENT_DEPTH	16
-#define DEDUP_MAX_DEPTH	4096	/* of the recursive walks */
+/*
+ * The recursive walks bd__equiv() and bd__ref() fail with -ELOOP at this
+ * depth, so that a long chain of types in hostile input cannot overflow
+ * the stack.
+ */
+#define DEDUP_MAX_DEPTH	4096
 
+/* bd__xlat() returns this for a module string the base does not have. */
 #define XLAT_NONE	BASE_STR_NONE
 
 struct btf_dedup {
 	const struct base_index *idx;
 	const struct btf *base;
 	struct btf *mod;
-	uint32_t start;		/* the first module id: idx->nr */
-	uint32_t end;		/* start + module types */
-	uint32_t cap;		/* entries in map and hypot */
-	uint32_t *map;		/* id -> canonical id; base ids are their own */
-	uint32_t *hypot;	/* canonical graph id -> candidate graph id */
+	/* The first module id is idx->nr over a base, and 1 without one. */
+	uint32_t start;
+	uint32_t end;		/* start + the number of module types */
+	uint32_t cap;		/* the number of entries in map and hypot */
+	/* Maps an id to its canonical id; a base id maps to itself. */
+	uint32_t *map;
+	/*
+	 * Maps a canonical graph id to the candidate graph id one walk of
+	 * bd__equiv() assumes it corresponds to; hypot_list holds the ids
+	 * set, so that bd__hypot_clear() need not clear the whole array.
+	 */
+	uint32_t *hypot;
 	uint32_t *hypot_list;
 	size_t nr_hypot, cap_hypot;
-	uint32_t *dirty;	/* base ids whose map entry changed */
+	/* These base ids have a changed map entry that bd__reset() restores. */
+	uint32_t *dirty;
 	size_t nr_dirty, cap_dirty;
-	bool adjust_canon;	/* a base FWD would have to change */
-	bool base_typedefs;	/* module typedefs may become the base's */
-	/* a batch's dedup (fwd_names.h): names it leaves, names it resolved */
+	/*
+	 * The last walk would have to change a base FWD.  The base is
+	 * immutable, so the candidate is rejected (libbpf's
+	 * hypot_adjust_canon).
+	 */
+	bool adjust_canon;
+	/* Module typedefs may be mapped to the base's (btf_dedup__new()). */
+	bool base_typedefs;
+	/*
+	 * A batch's dedup (fwd_names.h) leaves the declarations named in
+	 * keep_fwds alone and adds the names it resolves to resolved.
+	 */
 	const struct key_set *keep_fwds;
 	struct key_set *resolved;
-	/* the module's types by id - start: no call into libbpf per look */
+	/*
+	 * The module's types, indexed by id - start, so that a look-up makes
+	 * no call into libbpf.
+	 */
 	struct btf_type **types;
 	uint32_t cap_types;
 	int depth;		/* of bd__equiv() and bd__ref() */
@@ -78,7 +116,12 @@ struct btf_dedup {
 	uint32_t cap_name_ids;
 	uint32_t *new_id;	/* per module type: its id in the output */
 	uint32_t cap_new;
-	/* module string offset + 1 -> base offset: written behind const */
+	/*
+	 * Maps a module string offset + 1 (u32_map's key 0 means a free slot)
+	 * to the base's offset of the same string.  It is a cache that
+	 * bd__xlat() fills through a const btf_dedup, which is why it is a
+	 * pointer and not embedded.
+	 */
 	struct u32_map *xlat;
 };
 
@@ -131,7 +174,8 @@ void btf_dedup__free(struct btf_dedup *d)
 
 static struct btf_type *bd__type(const struct btf_dedup *d, uint32_t id)
 {
-	static struct btf_type void_type;	/* never written */
+	/* Id 0 (void) of a whole BTF; callers never write to it. */
+	static struct btf_type void_type;
 
 	if (id < d->start)
 		return d->base ? btf_mut_type(d->base, id) : &void_type;
@@ -143,7 +187,11 @@ static const struct btf *bd__btf(const struct btf_dedup *d, uint32_t id)
 	return id < d->start && d->base ? d->base : d->mod;
 }
 
-/* The base offset of the module's string at OFF, or XLAT_NONE. */
+/*
+ * Returns the base's offset of the module's string at OFF, or XLAT_NONE if
+ * the base lacks it.  Answers are cached in d->xlat, because the same
+ * names are compared again and again.
+ */
 static uint32_t bd__xlat(const struct btf_dedup *d, uint32_t off)
 {
 	const char *s;
@@ -172,7 +220,7 @@ static inline bool bd__str_eq(const struct btf_dedup *d, uint32_t id1,
 	b1 = bd__btf(d, id1);
 	b2 = bd__btf(d, id2);
 
-	/* libbpf interns strings: in one BTF, one string has one offset */
+	/* libbpf interns strings: in one BTF, equal strings share an offset. */
 	if (b1 == b2)
 		return off1 == off2;
 	if (b1 == d->base)
@@ -180,7 +228,10 @@ static inline bool bd__str_eq(const struct btf_dedup *d, uint32_t id1,
 	return bd__xlat(d, off1) == off2;
 }
 
-/* Types structurally equal but for the types they refer to. */
+/*
+ * Are T1 and T2 equal in name, info and size, ignoring the types they
+ * refer to?  This mirrors libbpf's btf_equal_common().
+ */
 static bool bd__eq_common(const struct btf_dedup *d, uint32_t id1,
 		      const struct btf_type *t1, uint32_t id2,
 		      const struct btf_type *t2)
@@ -189,6 +240,11 @@ static bool bd__eq_common(const struct btf_dedup *d, uint32_t id1,
 	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
+/*
+ * INTs and DECL_TAGs are also equal in the u32 that follows the type: the
+ * int's encoding or the tag's component index (libbpf's
+ * btf_equal_int_tag()).
+ */
 static bool bd__eq_int_tag(const struct btf_dedup *d, uint32_t id1,
 		       const struct btf_type *t1, uint32_t id2,
 		       const struct btf_type *t2)
@@ -197,6 +253,10 @@ static bool bd__eq_int_tag(const struct btf_dedup *d, uint32_t id1,
 	       *(const uint32_t *)(t1 + 1) == *(const uint32_t *)(t2 + 1);
 }
 
+/*
+ * Are two ENUMs, or two ENUM64s, equal, with the same values under the
+ * same names in the same order?  This is libbpf's btf_equal_enum().
+ */
 static bool bd__eq_enum(const struct btf_dedup *d, uint32_t id1,
 		    const struct btf_type *t1, uint32_t id2,
 		    const struct btf_type *t2)
@@ -225,12 +285,17 @@ static bool bd__eq_enum(const struct btf_dedup *d, uint32_t id1,
 	return true;
 }
 
+/* A declared-only enum appears in BTF as an enum without values. */
 static bool is_enum_fwd(const struct btf_type *t)
 {
 	return btf_is_any_enum(t) && !btf_vlen(t);
 }
 
-/* Equal, or one is only declared (no values) and the names agree. */
+/*
+ * Two enums are compatible if they are equal, or if one is only declared
+ * (it has no values) and the names agree.  This mirrors libbpf's
+ * btf_compat_enum().
+ */
 static bool bd__compat_enum(const struct btf_dedup *d, uint32_t id1,
 			const struct btf_type *t1, uint32_t id2,
 			const struct btf_type *t2)
@@ -241,6 +306,11 @@ static bool bd__compat_enum(const struct btf_dedup *d, uint32_t id1,
 	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
+/*
+ * Do two structs or unions agree in name, size and members (names and
+ * offsets), ignoring the member types?  This is libbpf's
+ * btf_shallow_equal_struct().
+ */
 static bool bd__shallow_eq_struct(const struct btf_dedup *d, uint32_t id1,
 			      const struct btf_type *t1, uint32_t id2,
 			      const struct btf_type *t2)
@@ -257,6 +327,10 @@ static bool bd__shallow_eq_struct(const struct btf_dedup *d, uint32_t id1,
 	return true;
 }
 
+/*
+ * Do two types agree in kind, flags, vlen and name?  The size field is not
+ * compared because, in the kinds this is used for, it holds a type id.
+ */
 static bool bd__eq_name_info(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
@@ -265,6 +339,10 @@ static bool bd__eq_name_info(const struct btf_dedup *d, uint32_t id1,
 	       bd__str_eq(d, id1, t1->name_off, id2, t2->name_off);
 }
 
+/*
+ * Arrays are compatible if they agree in everything but the element and
+ * index types (libbpf's btf_compat_array()).
+ */
 static bool bd__compat_array(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
@@ -273,6 +351,7 @@ static bool bd__compat_array(const struct btf_dedup *d, uint32_t id1,
 	       btf_array(t1)->nelems == btf_array(t2)->nelems;
 }
 
+/* Equal arrays also have the same element and index type ids. */
 static bool bd__eq_array(const struct btf_dedup *d, uint32_t id1,
 		     const struct btf_type *t1, uint32_t id2,
 		     const struct btf_type *t2)
@@ -282,7 +361,10 @@ static bool bd__eq_array(const struct btf_dedup *d, uint32_t id1,
 	       btf_array(t1)->index_type == btf_array(t2)->index_type;
 }
 
-/* Prototypes alike but for the types of the result and parameters. */
+/*
+ * Two prototypes are compatible if they agree in everything but the types
+ * of the result and the parameters (libbpf's btf_compat_fnproto()).
+ */
 static bool bd__compat_proto(const struct btf_dedup *d, uint32_t id1,
 			 const struct btf_type *t1, uint32_t id2,
 			 const struct btf_type *t2)
@@ -299,6 +381,7 @@ static bool bd__compat_proto(const struct btf_dedup *d, uint32_t id1,
 	return true;
 }
 
+/* Equal prototypes also have the same result and parameter type ids. */
 static bool bd__eq_proto(const struct btf_dedup *d, uint32_t id1,
 		     const struct btf_type *t1, uint32_t id2,
 		     const struct btf_type *t2)
@@ -314,7 +397,10 @@ static bool bd__eq_proto(const struct btf_dedup *d, uint32_t id1,
 	return true;
 }
 
-/* Kinds that refer to no type, of equal kinds: 1 equal, 0 not; else -1. */
+/*
+ * Compares T1 and T2, of the same kind, if that kind refers to no other
+ * type.  Returns 1 if they are equal, 0 if not, and -1 for other kinds.
+ */
 static int bd__eq_leaf(const struct btf_dedup *d, uint32_t id1,
 		   const struct btf_type *t1, uint32_t id2,
 		   const struct btf_type *t2)
@@ -333,7 +419,11 @@ static int bd__eq_leaf(const struct btf_dedup *d, uint32_t id1,
 	}
 }
 
-/* A canonical module type ID becomes a candidate under hash H. */
+/*
+ * Canonical module type ID becomes a candidate under hash H.  Over a base,
+ * the parity of libbpf's table growths at this point is kept too, because
+ * bd__cands() needs it to list candidates in libbpf's order.
+ */
 static void bd__add_cand(struct btf_dedup *d, uint32_t id, uint64_t h)
 {
 	id_chains__add(&d->split, id, h);
@@ -342,8 +432,9 @@ static void bd__add_cand(struct btf_dedup *d, uint32_t id, uint64_t h)
 }
 
 /*
- * The candidates of hash H in the module's chains (@base false) or the
- * base's, of parity PAR (the module's: any with -1), latest first.
+ * Appends to d->cands the candidates of hash H, latest first, from the
+ * module's chains (BASE false) or the base's.  Only those of parity PAR
+ * are taken; PAR -1 takes all.  Returns 0 or -ENOMEM.
  */
 static int bd__push(struct btf_dedup *d, bool base, uint64_t h, int par,
 		    uint32_t *n)
@@ -352,7 +443,7 @@ static int bd__push(struct btf_dedup *d, bool base, uint64_t h, int par,
 	uint32_t id;
 
 	for (id = id_chains__next(c, h, 0); id; id = id_chains__next(c, h, id)) {
-		/* a whole BTF (par -1) has no parities */
+		/* A whole BTF passes PAR -1, since it has no parities. */
 		if (par >= 0 && par != (base ? (int)base_index__parity(d->idx, id) :
 					d->par[id - d->start]))
 			continue;
@@ -376,15 +467,16 @@ static void reverse_ids(uint32_t *ids, uint32_t n)
 }
 
 /*
- * The candidates of hash H, in d->cands, as libbpf's dedup meets them;
- * their number, or -ENOMEM.  The first equal one is taken, which matters
- * where several are equal: a base may hold equal types, and equivalence
- * of graphs is not transitive.  A whole BTF: the canonical types, latest
- * first.  Over a base (libbpf's table, base_index.h): those added after
- * growths of the parity the growths so far have, latest first, then the
- * others, earliest first; the base's were all added before the module's.
- * d->cands is read before the next call: the loops over candidates do not
- * nest.
+ * Puts the candidates of hash H in d->cands, in the order libbpf's dedup
+ * meets them, and returns their number or -ENOMEM.  The order matters
+ * because the first equal candidate is taken and several may be equal: a
+ * base may hold equal types, and equivalence of graphs is not transitive.
+ * For a whole BTF the order is the canonical types, latest first.  Over a
+ * base (libbpf's table, base_index.h), it is first the candidates added
+ * after growths of the parity the growths so far have, latest first, and
+ * then the others, earliest first; the base's candidates were all added
+ * before the module's.  Callers read d->cands before the next call, which
+ * works because the loops over candidates do not nest.
  */
 static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
 {
@@ -410,14 +502,23 @@ static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
 	return n;
 }
 
+/*
+ * Sets ID to each of the first N entries of d->cands.  The "|| 1" keeps
+ * the loop going when an entry is 0.
+ */
 #define for_each_cand(d, k, n, id) \
 	for (k = 0; k < n && ((id = (d)->cands[k]) || 1); k++)
 
+/* Has ID a map entry that is an id rather than ID_NONE or ID_BUSY? */
 static bool bd__mapped(const struct btf_dedup *d, uint32_t id)
 {
 	return d->map[id] <= ID_MAX;
 }
 
+/*
+ * Follows ID's map entries to the end of the chain, its canonical id so
+ * far (libbpf's resolve_type_id()).
+ */
 static uint32_t bd__resolve(const struct btf_dedup *d, uint32_t id)
 {
 	while (bd__mapped(d, id) && d->map[id] != id)
@@ -425,7 +526,10 @@ static uint32_t bd__resolve(const struct btf_dedup *d, uint32_t id)
 	return id;
 }
 
-/* A FWD already resolved to a struct or union: that; else ID itself. */
+/*
+ * Returns the struct or union that FWD ID has been resolved to, or ID
+ * itself if ID is no FWD or is not resolved (libbpf's resolve_fwd_id()).
+ */
 static uint32_t bd__resolve_fwd(const struct btf_dedup *d, uint32_t id)
 {
 	uint32_t r;
@@ -436,7 +540,11 @@ static uint32_t bd__resolve_fwd(const struct btf_dedup *d, uint32_t id)
 	return btf_is_fwd(bd__type(d, r)) ? id : r;
 }
 
-/* Base types are their own canonical ids: remember any we redirect. */
+/*
+ * Maps ID to TO.  A base type starts mapped to itself; the first time one
+ * is redirected it is noted in d->dirty, so that bd__reset() can restore
+ * it for the next module.  Returns 0 or -ENOMEM.
+ */
 static int bd__set_map(struct btf_dedup *d, uint32_t id, uint32_t to)
 {
 	if (id < d->start && d->map[id] == id) {
@@ -449,6 +557,10 @@ static int bd__set_map(struct btf_dedup *d, uint32_t id, uint32_t to)
 	return 0;
 }
 
+/*
+ * Assumes that canonical type CANON corresponds to candidate type CAND
+ * (libbpf's btf_dedup_hypot_map_add()).  Returns 0 or -ENOMEM.
+ */
 static int bd__hypot_add(struct btf_dedup *d, uint32_t canon, uint32_t cand)
 {
 	if (grow_array((void **)&d->hypot_list, &d->cap_hypot, d->nr_hypot + 1,
@@ -459,6 +571,7 @@ static int bd__hypot_add(struct btf_dedup *d, uint32_t canon, uint32_t cand)
 	return 0;
 }
 
+/* Forgets the last walk's assumptions (btf_dedup_clear_hypot_map()). */
 static void bd__hypot_clear(struct btf_dedup *d)
 {
 	size_t i;
@@ -471,8 +584,9 @@ static void bd__hypot_clear(struct btf_dedup *d)
 
 /*
  * Two types of the candidate graph that are copies of each other (a
- * compiler may emit one array type twice in a CU, say): compared by
- * structure, to a bounded depth.
+ * compiler may emit one array type twice in a CU, say) are compared by
+ * structure, to DEPTH levels; past that they count as different.  This
+ * mirrors libbpf's btf_dedup_identical_types().
  */
 static bool bd__identical(const struct btf_dedup *d, uint32_t id1,
 			  uint32_t id2, int depth)
@@ -553,12 +667,16 @@ static bool bd__identical(const struct btf_dedup *d, uint32_t id1,
 	return false;
 }
 
+/* The kind a FWD declares: a set kflag means a union. */
 static int fwd_kind(const struct btf_type *t)
 {
 	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 }
 
-/* May declaration ID stand for a definition of its name here? */
+/*
+ * May declaration ID stand for a definition of its name here?  Not in a
+ * batch's dedup that must leave its name to the final dedup.
+ */
 static bool bd__may_resolve(const struct btf_dedup *d, uint32_t id)
 {
 	return !d->keep_fwds || !d->keep_fwds->nr ||
@@ -566,7 +684,10 @@ static bool bd__may_resolve(const struct btf_dedup *d, uint32_t id)
 			       fwd_names__key(d->mod, bd__type(d, id)));
 }
 
-/* Declaration ID now stands for a definition: a batch notes its name. */
+/*
+ * Declaration ID now stands for a definition.  A batch's dedup adds its
+ * name to d->resolved; other dedups do nothing.  Returns 0 or -errno.
+ */
 static int bd__resolved(struct btf_dedup *d, uint32_t id)
 {
 	if (!d->resolved)
@@ -577,11 +698,14 @@ static int bd__resolved(struct btf_dedup *d, uint32_t id)
 
 /*
  * Is the graph from CAND (module side) equivalent to the one from CANON?
- * A side-by-side walk: each canonical type is assumed to correspond to one
- * candidate type (d->hypot), a contradiction ends it.  1, 0 or -errno.
+ * This is libbpf's btf_dedup_is_equiv(): a side-by-side walk in which each
+ * canonical type is assumed to correspond to one candidate type
+ * (d->hypot), and a contradiction ends the walk.  Returns 1 if the graphs
+ * are equivalent, 0 if not, or a negative errno.
  */
 static int bd__equiv(struct btf_dedup *d, uint32_t cand, uint32_t canon);
 
+/* One step of bd__equiv(), which bounds the depth of the recursion. */
 static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 {
 	const struct btf_type *ct, *kt;
@@ -592,6 +716,10 @@ static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 		return 1;
 	canon = bd__resolve_fwd(d, canon);
 	h = d->hypot[canon];
+	/*
+	 * A canonical type already assumed to correspond to a candidate
+	 * matches only that candidate or an identical copy of it.
+	 */
 	if (h <= ID_MAX)
 		return h == cand || bd__identical(d, h, cand, IDENT_DEPTH);
 	if (bd__hypot_add(d, canon, cand))
@@ -603,12 +731,19 @@ static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 	kk = btf_kind(kt);
 	if (!bd__str_eq(d, cand, ct->name_off, canon, kt->name_off))
 		return 0;
+	/*
+	 * A FWD is equivalent to a struct or union of its name and of the
+	 * kind it declares, unless a batch must leave that name alone.
+	 */
 	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
 		if (ck == BTF_KIND_FWD)
 			return fwd_kind(ct) == kk && bd__may_resolve(d, cand);
 		if (fwd_kind(kt) != ck || !bd__may_resolve(d, canon))
 			return 0;
-		/* a base FWD would have to become the module's struct */
+		/*
+		 * A base FWD would have to become the module's struct; the
+		 * caller rejects the candidate, as the base is immutable.
+		 */
 		if (canon < d->start)
 			d->adjust_canon = true;
 		return 1;
@@ -661,7 +796,10 @@ static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 	}
 }
 
-/* Bounded recursion: hostile input may chain types a million deep. */
+/*
+ * Runs bd__equiv_one() with the recursion bounded, because hostile input
+ * may chain types a million deep.  Returns -ELOOP past DEDUP_MAX_DEPTH.
+ */
 static int bd__equiv(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 {
 	int r;
@@ -675,8 +813,9 @@ static int bd__equiv(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 }
 
 /*
- * A walk found the graphs equivalent: FWDs on either side now stand for
- * the struct they met, and module structs met become the base's.
+ * A walk found the graphs equivalent, so the FWDs on either side now stand
+ * for the struct they met, and the module structs met become the base's
+ * (libbpf's btf_dedup_merge_hypot_map()).  Returns 0 or a negative errno.
  */
 static int bd__merge_hypot(struct btf_dedup *d)
 {
@@ -694,9 +833,16 @@ static int bd__merge_hypot(struct btf_dedup *d)
 			if (err)
 				return err;
 		}
+		/*
+		 * When a base FWD would have to change, the candidate is
+		 * rejected, so its types are not mapped to canonical ones.
+		 */
 		if (d->adjust_canon)
 			continue;
-		/* T may be a base type: through bd__set_map(), undone after */
+		/*
+		 * T may be a base type, so the map is set through
+		 * bd__set_map(), which lets bd__reset() undo it.
+		 */
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
 			err = bd__resolved(d, t) ?: bd__set_map(d, t, c);
 		if (!err && (tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) &&
@@ -708,6 +854,12 @@ static int bd__merge_hypot(struct btf_dedup *d)
 	return 0;
 }
 
+/*
+ * Pass 1 for type ID (libbpf's btf_dedup_prim_type()): an INT, ENUM,
+ * ENUM64, FWD or FLOAT is mapped to the first equal candidate, or becomes
+ * canonical and a candidate itself.  Other kinds are left to the later
+ * passes.  Returns 0 or a negative errno.
+ */
 static int bd__prim(struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id), *c;
@@ -755,7 +907,10 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 				to = cand;
 				break;
 			}
-			/* a declared-only enum becomes this full one */
+			/*
+			 * The candidate is a declared-only enum, which now
+			 * stands for this full one; the scan goes on.
+			 */
 			err = bd__set_map(d, cand, id);
 			if (err)
 				return err;
@@ -784,6 +939,12 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 	return 0;
 }
 
+/*
+ * Pass 2 for type ID (libbpf's btf_dedup_struct_type()): a struct, union
+ * or typedef is mapped to the first candidate whose type graph is
+ * equivalent, or becomes canonical and a candidate itself.  A candidate
+ * that would change a base FWD is skipped.  Returns 0 or a negative errno.
+ */
 static int bd__composite(struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id), *c;
@@ -817,7 +978,13 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 		if (cand < d->start && btf_is_typedef(t) && !d->base_typedefs)
 			continue;
 		c = bd__type(d, cand);
-		/* a FWD candidate here would make a loop FWD <-> struct */
+		/*
+		 * The kinds must be equal.  bd__equiv() treats a FWD as
+		 * equivalent to the struct of its name, so a FWD candidate
+		 * met through a hash collision could map the FWD to the
+		 * struct and the struct to the FWD, a loop.  libbpf's
+		 * btf_dedup_struct_type() guards against this the same way.
+		 */
 		if (btf_kind(c) != btf_kind(t) ||
 		    (btf_is_typedef(t) ? !bd__eq_name_info(d, id, t, cand, c) :
 		     !bd__shallow_eq_struct(d, id, t, cand, c)))
@@ -842,7 +1009,11 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 	return 0;
 }
 
-/* The only canonical struct or union named as FWD ID is, or 0. */
+/*
+ * Returns the only canonical struct or union, in the module or the base,
+ * that has the name of FWD ID; 0 if none or several have it.  The caller
+ * checks the kind.
+ */
 static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 {
 	const struct btf_type *t = bd__type(d, id);
@@ -872,13 +1043,22 @@ static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 	return found;
 }
 
-/* A FWD no graph walk resolved: the struct of its name, if only one. */
+/*
+ * Pass 3 (libbpf's btf_dedup_resolve_fwds()): a FWD that no graph walk
+ * resolved now stands for the struct or union of its name, if exactly one
+ * has that name and it is of the kind the FWD declares.  Returns 0 or a
+ * negative errno.
+ */
 static int bd__resolve_fwds(struct btf_dedup *d)
 {
 	uint32_t id, c, n = 0;
 	int err;
 
-	/* indexed by slot: far fewer than all the types */
+	/*
+	 * The name chains hold slots 1..n of d->name_ids rather than type
+	 * ids, because canonical structs and unions are far fewer than all
+	 * the types and the chains are sized by their number.
+	 */
 	for (id = d->start; id < d->end; id++)
 		n += btf_is_composite(bd__type(d, id)) && d->map[id] == id;
 	if (n > d->cap_name_ids) {
@@ -919,7 +1099,11 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 
 static int64_t bd__ref(struct btf_dedup *d, uint32_t id);
 
-/* Resolve the type *REF refers to, in place (to a bounded depth). */
+/*
+ * Resolves the type *REF refers to and writes its canonical id back in
+ * place, with the recursion bounded as in bd__equiv().  Returns 0 or a
+ * negative errno.
+ */
 static int bd__ref_field(struct btf_dedup *d, uint32_t *ref)
 {
 	int64_t r;
@@ -935,7 +1119,13 @@ static int bd__ref_field(struct btf_dedup *d, uint32_t *ref)
 	return 0;
 }
 
-/* Resolves reference type ID, then finds an equal canonical one. */
+/*
+ * Pass 4 for reference type ID (libbpf's btf_dedup_ref_type()): resolves
+ * the types it refers to, rewriting them in place, then maps it to an
+ * equal canonical type or makes it canonical.  Returns the canonical id,
+ * or a negative errno: -ELOOP if ID is met again while it is being
+ * resolved, which only a cycle of reference types can cause.
+ */
 static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 {
 	struct btf_type *t;
@@ -1005,6 +1195,10 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 	return to;
 }
 
+/*
+ * Moves a module id into split BTF's id space: module id 1 becomes
+ * d->start, and 0 (void) stays 0.
+ */
 static int to_split_id(uint32_t *id, void *ctx)
 {
 	const struct btf_dedup *d = ctx;
@@ -1014,6 +1208,10 @@ static int to_split_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
+/*
+ * Rewrites an id to its id in the output: a base id stays, and a module
+ * id becomes the new number of its canonical type.
+ */
 static int to_output_id(uint32_t *id, void *ctx)
 {
 	const struct btf_dedup *d = ctx;
@@ -1023,6 +1221,14 @@ static int to_output_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
+/*
+ * Readies D for module MOD.  The per-type arrays are reused from the last
+ * module and grown (by a quarter more than needed) when too small; base
+ * ids are then mapped to themselves.  MOD's ids are moved into split BTF's
+ * id space, and each module type is marked unprocessed, except VAR and
+ * DATASEC, which libbpf never deduplicates.  Returns 0 or a negative
+ * errno; -E2BIG if the ids would not fit below ID_MAX.
+ */
 static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 {
 	uint32_t n = btf__type_cnt(mod) - 1, i, cap;
@@ -1065,7 +1271,10 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 		if (!d->par)
 			return -ENOMEM;
 	}
-	/* libbpf's table holds the base's candidates before the module's */
+	/*
+	 * libbpf's table holds the base's candidates before the module's,
+	 * so the simulation starts from the state the base index left.
+	 */
 	if (d->idx)
 		d->sim = d->idx->sim;
 	if (n > d->cap_types) {
@@ -1207,7 +1416,10 @@ static int bd__split_str(struct btf_dedup *d, struct split_strs *ss,
 	memcpy(ss->buf + ss->len, s, n);
 	val = d->idx->str_len + ss->len;
 	ss->len += n;
-	/* not remembered without memory: the string would only repeat */
+	/*
+	 * Without memory, u32_map__add() does not remember the string, which
+	 * is then only appended again on its next use.
+	 */
 	u32_map__add(&ss->where, (uint64_t)*off + 1, val);
 	*off = val;
 	return 0;
@@ -1275,7 +1487,10 @@ static int bd__emit_split(struct btf_dedup *d, struct btf *base,
 	if (err)
 		goto out;
 	buf = p;
-	/* a module all of whose names the base has: no strings of its own */
+	/*
+	 * A module whose names are all in the base has no strings of its
+	 * own, and ss.buf is then NULL.
+	 */
 	if (ss.len)
 		memcpy(buf + sizeof(*h) + types, ss.buf, ss.len);
 	h = (struct btf_header *)buf;
@@ -1307,7 +1522,10 @@ static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
 	return bd__emit_split(d, base, out);
 }
 
-/* Back to the state btf_dedup__new() left: base ids their own. */
+/*
+ * Returns D to the state btf_dedup__new() left, with each base id mapped
+ * to itself, so that the next module can reuse it.
+ */
 static void bd__reset(struct btf_dedup *d)
 {
 	size_t i;
@@ -1317,13 +1535,18 @@ static void bd__reset(struct btf_dedup *d)
 		d->map[d->dirty[i]] = d->dirty[i];
 	d->nr_dirty = 0;
 	d->mod = NULL;
-	/* module string offsets mean nothing in the next module */
+	/* Module string offsets mean nothing in the next module. */
 	u32_map__clear(d->xlat);
 }
 
+/*
+ * Runs the passes in libbpf's order (btf_dedup.h has the contract): D is
+ * reset for the next module whether or not they succeed.
+ */
 int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out)
 {
+
 	uint32_t id;
 	int64_t r;
 	size_t i;
