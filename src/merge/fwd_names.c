@@ -11,11 +11,17 @@ uint64_t fwd_names__key(const struct btf *btf, const struct btf_type *t)
 	const char *s = btf__name_by_offset(btf, t->name_off);
 	uint64_t h = hash_str(s ? s : "");
 
-	/* FWDs stand for structs and unions; enums declare themselves */
+	/*
+	 * A FWD stands for a struct or a union, so both share one key; a
+	 * declared-only enum is an enum, so enums get another.
+	 */
 	return h * 31 + (btf_is_any_enum(t) ? 2 : 1);
 }
 
-/* A definition a FWD or a declared-only enum could stand for. */
+/*
+ * Is T a definition a FWD or a declared-only enum could stand for: a named
+ * struct or union, or a named enum with values?
+ */
 static bool is_definition(const struct btf_type *t)
 {
 	if (!t->name_off)
@@ -25,9 +31,14 @@ static bool is_definition(const struct btf_type *t)
 	return btf_is_any_enum(t) && btf_vlen(t);
 }
 
+/*
+ * Collects the keys of OUT's definitions whose names a batch resolved;
+ * a key collected twice is a name with two definitions, a conflict.
+ */
 int fwd_names__conflicts(struct key_set *resolved, const struct btf *out,
 			 struct key_set *conflicts)
 {
+
 	struct key_set defs = { 0 };
 	uint32_t id, n = btf__type_cnt(out);
 	int err = 0;

@@ -7,9 +7,16 @@
 
 #include "merge/id_chains.h"
 
+/*
+ * Sizes C for NR ids from FIRST on, reusing its arrays when they are
+ * large enough, and empties every bucket.  The buckets are a power of two
+ * at least twice NR (16 at the least, 2^31 at the most), so that chains
+ * stay short and a mask picks the bucket.
+ */
 int id_chains__init(struct id_chains *c, uint32_t first, uint32_t nr)
 {
 	uint32_t nb = 16;
+
 
 	while (nb < 2 * (uint64_t)nr && nb < (1u << 31))
 		nb *= 2;

@@ -37,13 +37,18 @@ int merge_state__flush(struct merge_state *m)
 
 	if (!m->cat_live)
 		return 0;
-	/* the bytes, then (memory follows the output) no copy but those */
+	/*
+	 * Take the concatenated bytes, and free the concatenation and
+	 * acc.btf before the bytes are parsed, so that memory follows the
+	 * size of the output rather than holding the merged types twice.
+	 */
 	err = btf_concat__raw(&m->cat, &raw);
 	if (err)
 		return err;
 	btf_concat__free(&m->cat);
 	m->cat_live = false;
-	btf__free(m->acc.btf);	/* merge_state__open()'s, read or borrowed */
+	/* This is the BTF merge_state__open() lent to the concatenation. */
+	btf__free(m->acc.btf);
 	m->acc.btf = NULL;
 	return btf_load__raw(raw, m->ptr_size, &m->acc.btf);
 }
@@ -53,9 +58,10 @@ int merge_state__open(struct merge_state *m, struct btf_concat **out)
 	int err = merge_state__flush(m);
 
 	/*
-	 * acc.btf is what the decisions read; the types they add go after
-	 * its bytes, borrowed, and strings are looked up as libbpf looks
-	 * them up in a BTF it is to add to: every string, the first kept.
+	 * The decisions read acc.btf, and the types they add go after its
+	 * bytes, which are borrowed rather than copied.  Strings are looked
+	 * up as libbpf looks them up in a BTF it adds to: every string is
+	 * indexed, and the first of equal strings is kept.
 	 */
 	if (!err)
 		err = btf_concat__borrow(&m->cat, m->acc.btf);
@@ -66,13 +72,18 @@ int merge_state__open(struct merge_state *m, struct btf_concat **out)
 	return 0;
 }
 
-/* Types merged so far. */
+/* Returns the number of types merged so far. */
 static uint32_t merge_state__nr_types(const struct merge_state *m)
 {
 	return m->cat_live ? m->cat.nr_types : btf__type_cnt(m->acc.btf) - 1;
 }
 
-/* Append @src to the merged types; *@first: the id of its type 1. */
+/*
+ * Appends @src to the merged types and sets *@first to the id its type 1
+ * gets.  The first append starts the concatenation from acc.btf's bytes
+ * and then frees acc.btf, whose types the concatenation now holds.
+ * Returns 0 or a negative errno.
+ */
 static int merge_state__append(struct merge_state *m, const struct btf *src,
 			       uint32_t *first)
 {
@@ -95,6 +106,12 @@ static int merge_state__append(struct merge_state *m, const struct btf *src,
 	return 0;
 }
 
+/*
+ * Deduplicates the merged types and rewrites the candidates' type ids to
+ * match.  The next dedup is due when the type count has doubled and grown
+ * by at least min_growth types, which depends only on type counts, so the
+ * output is the same for any number of workers.
+ */
 int merge_state__dedup(struct merge_state *m)
 {
 	struct cu_fragment *a = &m->acc;
@@ -108,9 +125,14 @@ int merge_state__dedup(struct merge_state *m)
 		return err;
 	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL, false)))
 		return -ENOMEM;
-	/* not the final dedup: FWDs it resolves are checked after that */
+	/*
+	 * This is not the final dedup, so the declarations it resolves are
+	 * noted in a->fwd_names and checked against the final dedup
+	 * (fwd_names.h).
+	 */
 	btf_dedup__batch(m->dedup, m->keep_fwds, &a->fwd_names);
 
+	/* The + 1 keeps the size above 0 when there are no candidates. */
 	ids = malloc((a->nr_funcs + a->nr_params + a->nr_vars + 1) *
 		     sizeof(*ids));
 	if (!ids)
@@ -133,15 +155,22 @@ int merge_state__dedup(struct merge_state *m)
 	return 0;
 }
 
+/*
+ * Appends FRAG's types and candidates (merge.h), then deduplicates if the
+ * merged BTF reached dedup_at.  FRAG is freed whether or not this
+ * succeeds; its strings move to the merged state first, as the candidates'
+ * names point into them.
+ */
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 {
 	struct cu_fragment *a = &m->acc;
-	uint32_t base, first = 1;	/* encoded into a->btf: no shift */
+	/* A fragment without a BTF was encoded into a->btf: no shift. */
+	uint32_t base, first = 1;
 	int err = 0;
 	size_t i;
 
 	if (frag->btf && !merge_state__nr_types(m)) {
-		/* the first fragment: it becomes the merged BTF, no copy */
+		/* The first fragment's BTF becomes the merged BTF, uncopied. */
 		if (m->cat_live)
 			btf_concat__free(&m->cat);
 		m->cat_live = false;
@@ -168,6 +197,10 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		err = -ENOMEM;
 		goto out;
 	}
+	/*
+	 * The candidates' type ids move by BASE, except 0 (void), and their
+	 * indexes into params and tags move past the entries already merged.
+	 */
 	for (i = 0; i < frag->nr_funcs; i++) {
 		struct func_cand *c = &a->funcs[a->nr_funcs++];
 
@@ -210,7 +243,9 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	if (!err && merge_state__nr_types(m) + 1 >= m->dedup_at)
 		err = merge_state__dedup(m);
 out:
-	str_arena__splice(&a->strs, &frag->strs);	/* names still used */
+	/* The candidates' names still point into FRAG's strings. */
+	str_arena__splice(&a->strs, &frag->strs);
+
 	cu_fragment__free(frag);
 	return err;
 }

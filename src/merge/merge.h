@@ -20,15 +20,21 @@ struct btf_dedup;
 struct merge_state {
 	struct cu_fragment acc;		/* what has been merged so far */
 	size_t cap_funcs, cap_params, cap_vars, cap_tags, cap_var_notes;
-	uint32_t dedup_at;		/* type count that triggers a dedup */
-	uint32_t min_growth;		/* ... and at least this many new types */
+	/* A dedup runs when the type count reaches dedup_at. */
+	uint32_t dedup_at;
+	/* Between two dedups, at least this many types are added. */
+	uint32_t min_growth;
 	size_t nr_dedups;
-	struct btf_dedup *dedup;	/* scratch of the dedups, made on need */
-	/* declarations our dedups must leave to the final one (fwd_names.h) */
+	/* The dedups' scratch space, made when the first dedup runs. */
+	struct btf_dedup *dedup;
+	/*
+	 * These declarations our dedups must leave to the final one
+	 * (fwd_names.h).  The caller owns the set.
+	 */
 	const struct key_set *keep_fwds;
 	/*
 	 * Fragments with a BTF of their own are appended here, not to
-	 * acc.btf (NULL while @cat holds the merged types).
+	 * acc.btf, which is NULL while @cat holds the merged types.
 	 */
 	struct btf_concat cat;
 	bool cat_live;
@@ -48,9 +54,13 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
  * fragment without a BTF was encoded into ours and needs no shifting.
  */
 int merge_state__add(struct merge_state *m, struct cu_fragment *frag);
-/* Deduplicate now, keeping the candidates' type ids valid. */
+/* Deduplicates now, keeping the candidates' type ids valid. */
 int merge_state__dedup(struct merge_state *m);
-/* Make acc.btf hold everything merged so far, and what was added. */
+/*
+ * Makes acc.btf hold everything merged so far and every type added
+ * through merge_state__open().
+ */
+
 int merge_state__flush(struct merge_state *m);
 /*
  * For adding types after the merge (the decisions): acc.btf to read what
