@@ -17,6 +17,10 @@
 #include "merge/btf_concat.h"
 #include "lib/log.h"
 
+/*
+ * types_match() calls types different beyond this depth, which bounds its
+ * recursion on hostile input.
+ */
 #define MATCH_DEPTH	64
 
 /*
@@ -46,9 +50,13 @@ static int u64__cmp(const void *a, const void *b)
 }
 
 /*
- * @cands in cand_ptr__cmp()'s order, into @sorted.  The symbol index holds the keys in strcmp() order, once each:
- * a key's place there sorts as its name, and a sort of integers is many
- * times cheaper than one of names that share long prefixes.
+ * Puts pointers to @cands into @sorted, in cand_ptr__cmp()'s order.  The
+ * symbol index holds the keys in strcmp() order, once each, so a key's
+ * place there sorts as its name, and a sort of integers is many times
+ * cheaper than one of names that share long prefixes.  Each candidate
+ * becomes one integer: its key's index in the high half, bit 31 set when
+ * it has no code, and its position in the low 31 bits.  Returns 0 or
+ * -ENOMEM.
  */
 static int cands__sort(const struct elf_symtab *syms,
 		       struct func_cand *cands, size_t nr,
@@ -64,7 +72,11 @@ static int cands__sort(const struct elf_symtab *syms,
 			elf_symtab__find_key(syms, cands[i].key);
 
 		if (!k || k->key != cands[i].key || nr > INT32_MAX) {
-			/* not the index's own key: by name then */
+			/*
+			 * A key that is not the index's own string, or more
+			 * candidates than 31 bits can count, fall back to
+			 * sorting with cand_ptr__cmp().
+			 */
 			free(ord);
 			for (i = 0; i < nr; i++)
 				sorted[i] = &cands[i];
@@ -81,7 +93,7 @@ static int cands__sort(const struct elf_symtab *syms,
 	return 0;
 }
 
-/* FWD stands for the struct or union it declares. */
+/* A FWD counts as the struct or union it declares (pahole's fwd__kind()). */
 static int match_kind(const struct btf_type *t)
 {
 	if (btf_is_fwd(t))
@@ -92,7 +104,8 @@ static int match_kind(const struct btf_type *t)
 /*
  * Do two types of the merged (not yet deduplicated) BTF describe the same
  * C type?  Named aggregates and typedefs match by name, since their bodies
- * are checked by dedup anyway; const is not significant.
+ * are checked by dedup anyway, and a const on one side only is skipped.
+ * This mirrors pahole's types__match() in btf_encoder.c.
  */
 static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth)
 {
@@ -156,7 +169,11 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 	}
 }
 
-/* Where the prototypes of A and B differ first (pahole's order), *PARAM. */
+/*
+ * Returns where the prototypes of A and B first differ, checked in the
+ * order of pahole's funcs__match(): the parameter count, the result, then
+ * each parameter, whose 0-based index then goes to *PARAM.
+ */
 static enum func_mismatch protos_match(const struct btf *btf,
 				       const struct func_param *params,
 				       const struct func_cand *a,
@@ -178,7 +195,10 @@ static enum func_mismatch protos_match(const struct btf *btf,
 	return FUNC_MISMATCH_NONE;
 }
 
-/* Ours in a word, for people, and pahole's (which scripts grep for). */
+/*
+ * Each verdict's one-word name, its text for people, and pahole's words
+ * for it, which scripts grep for.
+ */
 static const struct {
 	const char *name, *text, *pahole;
 } verdicts[FUNC_VERDICT__MAX] = {
@@ -189,7 +209,7 @@ static const struct {
 		"a parameter is not where the calling convention puts it",
 		"unexpected register usage for parameter" },
 	[FUNC_SKIP_INCONSISTENT] = { "inconsistent", "its prototypes differ",
-		"inconsistet prototype" },	/* sic */
+		"inconsistet prototype" },	/* sic: pahole's spelling */
 	[FUNC_SKIP_UNCERTAIN] = { "uncertain-location",
 		"a packed struct is passed by value on the stack",
 		"uncertain parameter location" },
@@ -223,7 +243,10 @@ enum sym_kind {
 	SYM_CHANGED,		/* .isra or .constprop: gcc may have changed it */
 };
 
-/* The name of key @k's first symbol at @addr of that kind, or NULL. */
+/*
+ * Returns the name of key @k's first symbol at @addr that is of @kind, or
+ * NULL.  Without an address (0), only SYM_ANY can match.
+ */
 static const char *elf_symtab__sym_at(const struct elf_symtab *st,
 			  const struct elf_func_key *k, uint64_t addr,
 			  enum sym_kind kind)
@@ -263,10 +286,10 @@ static bool elf_symtab__skip_optimized(const struct elf_symtab *st,
 			FUNC_CAND_UNCERTAIN | FUNC_CAND_REORDERED)
 
 /*
- * Decide one group of candidates sharing a key, into @d; d->chosen NULL:
- * leave it out.  d->name is what the FUNC is called: the key, or with
- * true_signature the clone symbol whose code the chosen candidate
- * describes.
+ * Decides one group of candidates sharing a key, into @d.  A NULL
+ * d->chosen means the function is left out.  d->name is what the FUNC is
+ * called: the key, or with true_signature the clone symbol whose code the
+ * chosen candidate describes.
  */
 static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 			 const struct encode_opts *opts,
@@ -286,8 +309,17 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 	d->cands = g;
 	d->nr = n;
 	d->key = k;
-	if (!k)		/* candidates are made for keys only */
+	/*
+	 * Candidates are made for the index's keys only.  A group whose key
+	 * is missing is left out, and funcs__emit() does not report it.
+	 */
+	if (!k)
 		return;
+	/*
+	 * The first candidate and each other one share their veto flags.  A
+	 * pair already vetoed for a bad register, differing prototypes or
+	 * reordered parameters is not compared again.
+	 */
 	for (i = 1; i < n; i++) {
 		struct func_cand *b = g[i];
 		uint32_t shared = (first->flags | b->flags) & FUNC_CAND_VETO;
@@ -319,6 +351,12 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 			return;
 		}
 	}
+	/*
+	 * With several candidates, the one encoded is the first whose address
+	 * is one of the key's symbols and that is not to be skipped as
+	 * optimized; failing that, the first at a symbol's address, and
+	 * failing that, the first of all.
+	 */
 	if (n > 1) {
 		const struct func_cand *any = NULL;
 
@@ -336,9 +374,16 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 		if (!canon)
 			canon = any ? any : first;
 	}
-	/* every reason that holds, the last one named (as pahole) */
+	/*
+	 * Every reason that holds is checked, and the last one wins, because
+	 * pahole names that one (enum func_verdict lists them in order).
+	 */
 	veto = first->flags;
-	if (!opts->consistent_func)	/* pahole without consistent_func */
+	/*
+	 * Without consistent_func, differing prototypes do not keep a
+	 * function out, as in pahole without that feature.
+	 */
+	if (!opts->consistent_func)
 		veto &= ~FUNC_CAND_INCONSISTENT;
 	if (veto & FUNC_CAND_BAD_REG)
 		v = FUNC_SKIP_BAD_REG;
@@ -375,7 +420,12 @@ static int arena_ptr(const struct btf *btf, struct btf_concat *out,
 	return btf_concat__add_ptr(out, tag);
 }
 
-/* The arena pointers of kfunc K, in *RET and *ARGS[0..1]. */
+/*
+ * Replaces *RET and ARGS[0..1] by arena pointers where kfunc K's flags
+ * (KF_ARENA_RET, KF_ARENA_ARG1, KF_ARENA_ARG2) ask for them.  Returns 0 or
+ * a negative errno; -EINVAL if such a type is no pointer or such an
+ * argument does not exist.
+ */
 static int arena_types(const struct btf *btf, struct btf_concat *out,
 		       const struct elf_kfunc *k, uint32_t *ret, uint32_t *args,
 		       uint32_t nr_args)
@@ -401,6 +451,12 @@ static int arena_types(const struct btf *btf, struct btf_concat *out,
 	return 0;
 }
 
+/*
+ * Appends candidate C as a FUNC_PROTO, a FUNC named NAME, and C's decl
+ * tags.  With ARENA (a kfunc whose flags name arena pointers), the result
+ * and the first two parameters may become arena pointers (arena_types()).
+ * Returns the FUNC's id or a negative errno.
+ */
 static int add_func(const struct btf *btf, struct btf_concat *out,
 		    const struct func_param *params,
 		    const struct decl_tag *tags, const struct func_cand *c,
@@ -440,7 +496,11 @@ static int add_func(const struct btf *btf, struct btf_concat *out,
 	return func;
 }
 
-/* kfuncs carry decl tags the verifier and bpftool look for. */
+/*
+ * Tags FUNC_ID with the decl tag "bpf_kfunc" if NAME is a kfunc, and also
+ * with "bpf_fastcall" if its flags have KF_FASTCALL, because the verifier
+ * and bpftool look for these tags.  Returns 0 or a negative errno.
+ */
 static int add_kfunc_tags(struct btf_concat *out,
 			  const struct elf_symtab *syms, const char *name,
 			  int func_id)
@@ -457,6 +517,11 @@ static int add_kfunc_tags(struct btf_concat *out,
 	return err < 0 ? err : 0;
 }
 
+/*
+ * funcs.h has the contract.  The candidates are sorted so that each key's
+ * group is contiguous, and the groups are decided and emitted in the
+ * index's key order, which is the order of their names.
+ */
 int funcs__emit(const struct btf *btf, struct btf_concat *out,
 		const struct elf_symtab *syms,
 		const struct encode_opts *opts, struct func_cand *cands,
@@ -497,9 +562,13 @@ int funcs__emit(const struct btf *btf, struct btf_concat *out,
 			continue;
 		c = d.chosen;
 		name = d.name;
-		/* a clone under its own name is no kfunc (nor in pahole) */
+		/*
+		 * A function encoded under a clone's name is not a kfunc,
+		 * and pahole does not tag it either.
+		 */
 		kfunc = opts->kfunc_tags && !strcmp(name, c->key);
-		/* attributes only with decl_tag_kfuncs, as in pahole */
+		/* As in pahole, arena attributes need kfunc tags. */
+
 		if (kfunc && opts->attributes)
 			k = elf_symtab__find_kfunc(syms, c->key);
 		id = add_func(btf, out, params, tags, c, name, k);

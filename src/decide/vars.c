@@ -14,11 +14,17 @@
 #include "decide/vars.h"
 #include "merge/btf_concat.h"
 
+/*
+ * One VAR's entry in its section's DATASEC.  ORDER is the variable's
+ * place in CU order: it orders variables at one offset, because qsort()
+ * is not stable.
+ */
 struct datasec_ent {
 	uint32_t shndx, id, offset, size;
 	size_t order;
 };
 
+/* Orders entries by section, then offset, then CU order. */
 static int datasec_ent__cmp(const void *a, const void *b)
 {
 	const struct datasec_ent *x = a, *y = b;
@@ -30,6 +36,12 @@ static int datasec_ent__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * Appends a VAR, with its decl tags, for each of @vars in CU order, then a
+ * DATASEC per section in section index order, whose size ends where its
+ * last variable ends.  Returns the number of VARs or a negative errno;
+ * -EINVAL for a section without a name.
+ */
 int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags)
@@ -47,6 +59,7 @@ int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	for (i = 0; i < nr; i++) {
 		const struct var_cand *v = &vars[i];
 
+		/* An external variable is global, any other static. */
 		id = btf_concat__add_var(out, v->name, v->external ?
 					 BTF_VAR_GLOBAL_ALLOCATED :
 					 BTF_VAR_STATIC, v->type_id);
@@ -63,6 +76,7 @@ int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 						       t->component);
 			if (err < 0)
 				goto out;
+			/* The tag's id is no error. */
 			err = 0;
 		}
 	}
@@ -76,7 +90,9 @@ int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 			err = -EINVAL;
 			goto out;
 		}
+		/* The section's entries are ents[i..j), sorted by offset. */
 		id = btf_concat__add_datasec(out, name, ents[j - 1].offset +
+
 					     ents[j - 1].size);
 		if (id < 0) {
 			err = id;

@@ -15,9 +15,11 @@
 struct btf_concat;
 
 /*
- * VARs for @vars (in CU order, their type ids those of the types @out
- * comes after) and their DATASEC, appended to @out.
+ * Appends to @out the VARs for @vars and their DATASECs.  @vars are in CU
+ * order, and their type ids are those of the types @out comes after.
+ * Returns the number of VARs added or a negative errno.
  */
+
 int vars__emit(struct btf_concat *out, const struct elf_symtab *syms,
 	       const struct var_cand *vars, size_t nr,
 	       const struct decl_tag *tags);
