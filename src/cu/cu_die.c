@@ -11,6 +11,11 @@
 
 #include "cu/cu_internal.h"
 
+/*
+ * cu_internal.h has the contract.  A DW_FORM_ref_sup4/8 value is an
+ * offset into the supplementary file, in the ELF file's byte order.  It
+ * is decoded here because libdw 0.188 looks for it in the main file.
+ */
 Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out)
 {
 	unsigned int form = dwarf_whatform(attr), size, i;
@@ -71,7 +76,12 @@ const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
 }
 
 
-/* gcc's DW_AT_GNU_annotation chain of @die: see die__for_each_annotation. */
+/*
+ * Walks gcc's DW_AT_GNU_annotation chain of @die, with the rules that
+ * cu_internal.h states for die__for_each_annotation().  Type tags are
+ * collected first and handed to @fn last first.  Returns 0, @fn's first
+ * non-zero return, or -ELOOP for a chain longer than GNU_ANNOTATION_MAX.
+ */
 static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
 					int (*fn)(void *arg, const char *value),
 					void *arg)
@@ -90,6 +100,7 @@ static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
 			return -ELOOP;
 		value = dwarf_attr(&next, DW_AT_const_value, &attr) ?
 			dwarf_formstring(&attr) : NULL;
+		/* As in pahole, type tags end at the first other annotation. */
 		if (!decl && (!name || strcmp(name, "btf_type_tag")))
 			break;
 		if (decl && name && !strcmp(name, "btf_decl_tag") && value) {
@@ -109,6 +120,11 @@ static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
 	return 0;
 }
 
+/*
+ * cu_internal.h has the contract.  clang's annotations are children of
+ * the DIE; gcc's chain is read only for decl tags or when the DIE had no
+ * clang type tags.
+ */
 int die__for_each_annotation(Dwarf_Die *die, bool decl,
 			     int (*fn)(void *arg, const char *value), void *arg)
 {
@@ -142,7 +158,11 @@ int die__for_each_annotation(Dwarf_Die *die, bool decl,
 	return die__for_each_gnu_annotation(die, decl, fn, arg);
 }
 
-/* DW_AT_data_member_location: a constant, or (DWARF 2) an expression. */
+/*
+ * DW_AT_data_member_location is a constant, or in DWARF 2 an expression.
+ * Only the one-operation expressions DW_OP_plus_uconst and DW_OP_constu
+ * are accepted; any other location gives -EINVAL.
+ */
 int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
 {
 	Dwarf_Op *ops;
@@ -170,8 +190,13 @@ int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off)
 	}
 }
 
+/*
+ * cu_internal.h has the contract.  The walk gives up after DIE_MAX_DEPTH
+ * steps, so that a loop of types in corrupt DWARF ends.
+ */
 uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 {
+
 	Dwarf_Die t = *die;
 	int i;
 

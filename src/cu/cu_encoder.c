@@ -14,18 +14,25 @@
 
 #include "cu/cu_internal.h"
 
-/* "GNU C17 15.1.0 -O2 ...": 15; 0 for other producers. */
+/*
+ * Returns gcc's major version from a DW_AT_producer such as
+ * "GNU C17 15.1.0 -O2 ...", which gives 15, or 0 for other producers.
+ */
 static int producer_gcc_major(const char *producer)
 {
 	const char *p;
 
 	if (!producer || strncmp(producer, "GNU ", 4))
 		return 0;
-	p = strchr(producer + 4, ' ');	/* past the language */
+	/* The version follows the language name. */
+	p = strchr(producer + 4, ' ');
 	return p ? atoi(p + 1) : 0;
 }
 
-/* Messages name the input, and the .dwo of a split unit. */
+/*
+ * Sets the name that messages about this CU give: the input file, and for
+ * a split unit also its .dwo file.
+ */
 static void cu_ctx__set_where(struct cu_ctx *ctx)
 {
 	Dwarf_Die skel;
@@ -45,6 +52,12 @@ static void cu_ctx__set_where(struct cu_ctx *ctx)
 	ctx->where = ctx->where_buf;
 }
 
+/*
+ * cu_encoder.h has the contract.  The passes append to @btf in a fixed
+ * order, so that the ids depend only on the CU and the CUs before it in
+ * the batch: types, then variables and functions, then the types those
+ * brought from other units, then the check of everything this CU added.
+ */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
 		       struct cu_fragment *out, char *errbuf, size_t errlen)
@@ -74,13 +87,17 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			   env->opts->hooks && env->opts->hooks->libdw_attrs);
 	abbrev_cache__set_strings(&ctx.abbrevs, env->str_start, env->str_size);
 	lang = dwarf_srclang(cudie);
-	if (env->opts->nr_langs) {	/* --lang, --lang_exclude */
+	/*
+	 * --lang and --lang_exclude choose CUs by source language; a CU not
+	 * chosen adds nothing.
+	 */
+	if (env->opts->nr_langs) {
 		bool listed = false;
 
 		for (i = 0; i < env->opts->nr_langs; i++)
 			listed |= lang == env->opts->langs[i];
 		if (listed == env->opts->langs_exclude)
-			return 0;	/* nothing from it */
+			return 0;
 	}
 	ctx.rust = lang == DW_LANG_Rust;
 	{
@@ -90,6 +107,10 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		producer = dwarf_attr(cudie, DW_AT_producer, &attr) ?
 			   dwarf_formstring(&attr) : NULL;
 		ctx.clang = producer && strstr(producer, "clang");
+		/*
+		 * Only clang and gcc 15 or later emit the btf_type_tag and
+		 * btf_decl_tag annotations that cu_die.c reads.
+		 */
 		ctx.annotations = ctx.clang || producer_gcc_major(producer) >= 15;
 	}
 	err = cu_ctx__collect_types(&ctx);
@@ -99,7 +120,11 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__collect_vars(&ctx);
 	if (!err)
 		err = cu_ctx__collect_funcs(&ctx);
-	/* the types of other units that variables and functions brought */
+	/*
+	 * Variables and functions may refer to types of other units, which
+	 * this second round emits.
+	 */
+
 	if (!err)
 		err = cu_ctx__emit_types(&ctx);
 	if (!err)
