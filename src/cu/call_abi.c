@@ -5,9 +5,17 @@
 
 #include "cu/call_abi.h"
 
+/*
+ * Fills ABI for ELF machine MACHINE as pahole 1.31's
+ * arch__nr_register_params(), arch__set_register_params() and
+ * arch__agg_use_two_regs() do.  The register numbers are DWARF's.  On
+ * machines whose register count pahole knows but whose registers it does
+ * not name, each register is -1.  An unknown address size (0) counts as 8.
+ */
 void call_abi__init(struct call_abi *abi, unsigned int machine,
 			   unsigned int addr_size)
 {
+
 	static const int x86_64[] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
 	static const int s390[] = { 2, 3, 4, 5, 6 };		/* r2-r6 */
 	static const int arm[] = { 0, 1, 2, 3, 4, 5, 6, 7 };	/* r0-r7, x0-x7 */

@@ -43,7 +43,7 @@ struct fn_param {
 	const char *member;
 	uint32_t member_type;
 	bool member_is_struct;
-	/* found by the analysis */
+	/* fn_set__analyze() sets the fields below. */
 	bool optimized;		/* not passed */
 	bool unexpected;	/* not where the ABI puts it */
 	uint8_t opt_how;	/* enum func_opt_how, when optimized */
@@ -70,9 +70,11 @@ struct fn_set {
 	size_t nr_params, cap_params;
 	struct fn_param **by_off;	/* params sorted by DIE offset */
 	struct call_abi abi;
-	const char *cu_name;	/* read once: every candidate names it */
+	/* The CU's name is read once, since every candidate names it. */
+	const char *cu_name;
 };
 
+/* Follows DIE's reference attribute NAME to *OUT; false if that fails. */
 static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 {
 	Dwarf_Attribute attr;
@@ -80,7 +82,7 @@ static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 	return dwarf_attr(die, name, &attr) && die__formref(&attr, out);
 }
 
-/* A struct passed by value, seen through typedefs and const only. */
+/* Is T a struct (passed by value), seen through typedefs and const only? */
 static bool type_is_struct(Dwarf_Die t)
 {
 	int i;
@@ -99,8 +101,9 @@ static bool type_is_struct(Dwarf_Die t)
 }
 
 /*
- * A named struct that looks packed (cu_packed.c), the parameter's own type:
- * pahole follows no typedef here.  1 or 0; -ENOMEM.
+ * Is T a named struct that looks packed (cu_packed.c)?  T is the
+ * parameter's own type, because pahole follows no typedef here.  Returns
+ * 1 or 0, or -ENOMEM.
  */
 static int type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
 			  const struct cu_ctx *ctx)
@@ -117,7 +120,10 @@ static int type_is_packed(Dwarf_Die *t, const struct call_abi *abi,
 /*
  * The member a struct parameter in pieces is reduced to: the one piece
  * starting at a member's offset, in one register only.  Only a parameter
- * with its own name and type (no abstract origin) is looked at.
+ * with its own name and type (no abstract origin) is looked at.  The
+ * piece's byte offset comes from the lowest bit of p->loc.first, or of
+ * p->loc.second past one register's size.  Returns 0, with p->member
+ * left NULL if no member starts there, or a negative errno.
  */
 static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
 				 Dwarf_Die *die, const struct call_abi *abi)
@@ -165,6 +171,11 @@ static int fn_param__find_member(struct fn_param *p, struct cu_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Appends parameter DIE, the IDX-th of its function, to fs->params with
+ * its name, type, size and where it arrives.  Returns 0 or a negative
+ * errno.
+ */
 static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 			     Dwarf_Die *die, int idx)
 {
@@ -194,7 +205,10 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	if (die_type(die, &t)) {
 		p->byte_size = die__type_size(&t, ctx->env->ef->ptr_size);
 		p->is_struct = type_is_struct(t);
-		/* it matters only after the argument registers */
+		/*
+		 * Packing only matters for parameters after the argument
+		 * registers (fn_params__uncertain()).
+		 */
 		if (idx >= fs->abi.nr_regs) {
 			int packed = type_is_packed(&t, &fs->abi, ctx);
 
@@ -217,6 +231,10 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Adds subprogram DIE and its parameters to FS, unless it is a declaration
+ * or its name is no ELF function key.  Returns 0 or a negative errno.
+ */
 static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	const struct elf_func_key *key;
@@ -246,7 +264,10 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	fn->key = key;
 	fn->first_param = fs->nr_params;
 
-	/* The return type: own, else the abstract origin's (not the spec's). */
+	/*
+	 * The return type is the DIE's own, else its abstract origin's; that
+	 * of a DW_AT_specification is not used.
+	 */
 	if (dwarf_hasattr(die, DW_AT_type)) {
 		err = cu_ctx__type_ref(ctx, die, &fn->ret_type);
 	} else if (die_ref(die, DW_AT_abstract_origin, &origin)) {
@@ -295,6 +316,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	return 0;
 }
 
+/* Orders pointers to parameters by DIE offset. */
 static int param_ptr__cmp(const void *a, const void *b)
 {
 	const struct fn_param *x = *(struct fn_param *const *)a;
@@ -303,6 +325,7 @@ static int param_ptr__cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* Returns the parameter whose DIE is at OFF, or NULL (fs->by_off sorted). */
 static struct fn_param *fn_set__find_param(struct fn_set *fs, Dwarf_Off off)
 {
 	size_t lo = 0, hi = fs->nr_params;
@@ -323,7 +346,8 @@ static struct fn_param *fn_set__find_param(struct fn_set *fs, Dwarf_Off off)
 /*
  * An abstract (inline) function learns where its parameters live from the
  * out-of-line instances of this CU; a concrete instance whose parameters
- * are not at the origin's positions had its signature changed.
+ * are not at the origin's positions had its signature changed.  Returns 0
+ * or -ENOMEM.
  */
 static int fn_set__link_origins(struct fn_set *fs)
 {
@@ -374,6 +398,10 @@ static int fn_set__link_origins(struct fn_set *fs)
 	return 0;
 }
 
+/*
+ * How many argument registers P takes: one if it fits one register, else
+ * one per address-sized part.
+ */
 static int fn_param__slots(const struct fn_param *p, const struct call_abi *abi)
 {
 	return call_abi__one_reg(abi, p->byte_size) ? 1 :
@@ -409,7 +437,11 @@ static void fn_params__match_clang(struct fn_param *ps, size_t n,
 
 		if (call_abi__in_memory(abi, p->byte_size))
 			continue;
-		/* a machine without known registers finds none (as pahole) */
+		/*
+		 * On a machine whose argument registers pahole does not name
+		 * (regs -1), no register matches, so a parameter in any
+		 * register counts as unexpected, as in pahole.
+		 */
 		if (p->loc.reg != LOC_UNKNOWN) {
 			for (k = reg_idx; k < reg_idx + slots && k < abi->nr_regs; k++)
 				if (abi->regs[k] == p->loc.reg)
@@ -422,7 +454,7 @@ static void fn_params__match_clang(struct fn_param *ps, size_t n,
 }
 
 /*
- * Walk the argument registers in order and mark each parameter optimized
+ * Walks the argument registers in order and marks each parameter optimized
  * (not passed) or unexpected (not in its register).  @ts: true_signature
  * for a function whose signature the compiler changed, which finds what
  * is really passed instead of giving up.
@@ -465,9 +497,13 @@ static void fn_params__locate(struct fn_param *ps, size_t n, bool clang, bool ts
 				   p->loc.reg != abi->regs[reg_idx]) {
 				p->unexpected = true;
 			} else if (ts && (p->loc.first || p->loc.second)) {
-				/* a struct in pieces */
+				/*
+				 * A struct in pieces: with pieces in both
+				 * halves it is passed whole and takes all its
+				 * slots.
+				 */
 				if (p->loc.first && p->loc.second) {
-					reg_idx += slots;	/* all of it */
+					reg_idx += slots;
 					continue;
 				}
 				if (fn_param__next_keeps_slots(p, end, reg_idx, slots, abi)) {
@@ -517,12 +553,20 @@ static bool fn_params__uncertain(const struct fn_param *ps, size_t n,
 	return false;
 }
 
-/* A parameter's position for struct func_why. */
+/* A parameter's position for struct func_why, kept below FUNC_WHY_NONE. */
 static uint8_t why_param(size_t j)
 {
 	return j < FUNC_WHY_NONE ? j : FUNC_WHY_NONE - 1;
 }
 
+/*
+ * Finds where each of FN's parameters arrives and returns FN's
+ * FUNC_CAND_* flags; *WHY gets the first parameter behind each flag.  A
+ * clang function whose signature is unchanged is checked slot by slot
+ * (fn_params__match_clang()), any other by walking the registers
+ * (fn_params__locate()).  A parameter in an unexpected register only
+ * counts when no parameter is a struct by value.
+ */
 static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 				bool clang, bool ts, struct func_why *why)
 {
@@ -535,6 +579,7 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 	 * zeroed too, so that two runs write the same entry.
 	 */
 	memset(why, 0, sizeof(*why));
+	/* optimized, bad_reg, uncertain and reordered start as none. */
 	memset(why, FUNC_WHY_NONE, 4);
 	why->reg = why->want = -1;
 	why->nr_params = why_param(fn->nr_params);
@@ -543,7 +588,7 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 		why->reordered_from = why_param(fn->reordered_from);
 	}
 
-	/* without parameters fs->params may not even exist */
+	/* Without parameters, fs->params may not even exist. */
 	if (fn->nr_params) {
 		ps = &fs->params[fn->first_param];
 		if (clang && !fn->nocall)
@@ -595,7 +640,10 @@ static int fn_param__btf(const struct fn_param *p, struct cu_ctx *ctx,
 	char *joined;
 	size_t len;
 
-	/* reordered: what has no location or is optimized was not passed */
+	/*
+	 * In a reordered function, a parameter without a location or one
+	 * optimized away was not passed, so BTF leaves it out.
+	 */
 	if (fn->reordered && (!p->has_loc || p->optimized))
 		return 0;
 	fp->name = p->name;
@@ -608,6 +656,7 @@ static int fn_param__btf(const struct fn_param *p, struct cu_ctx *ctx,
 		fp->type_id = p->member_type;
 	if (!p->member)
 		return 1;
+	/* A struct reduced to one member is named "param__member". */
 	len = strlen(p->name) + strlen(p->member) + 3;
 	joined = malloc(len);
 	if (!joined)
@@ -618,6 +667,11 @@ static int fn_param__btf(const struct fn_param *p, struct cu_ctx *ctx,
 	return fp->name ? 1 : -ENOMEM;
 }
 
+/*
+ * Adds FN to the fragment as a function candidate, with its parameters as
+ * BTF will have them, its flags and its decl tags.  A function with an
+ * unnamed parameter is no candidate.  Returns 0 or a negative errno.
+ */
 static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 			    struct fn_info *fn, bool clang)
 {
@@ -646,6 +700,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	fc->ret_type = fn->ret_type;
 	fc->first_param = ctx->frag->nr_params;
 	fc->nr_params = np;
+	/* true_signature only rewrites clang functions marked DW_CC_nocall. */
 	ts = ctx->env->opts->true_signature && clang && fn->nocall;
 	fc->flags = fn_set__analyze(fs, fn, clang, ts, &fc->why);
 	fc->die_off = dwarf_dieoffset(&fn->die);
@@ -656,9 +711,11 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 				    ts, fp);
 		if (err < 0)
 			return err;
+		/* A parameter left out (0) is not counted. */
 		ctx->frag->nr_params += err;
 		fc->nr_params -= !err;
 	}
+	/* Varargs is a last parameter without name or type, as in BTF. */
 	if (fn->varargs) {
 		fp = &ctx->frag->params[ctx->frag->nr_params++];
 		fp->name = "";
@@ -686,8 +743,16 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Collects the function candidates of the CU's subprograms into the
+ * fragment, in three steps: read each function, link abstract origins to
+ * their instances, then analyze and add each.  An ELF without function
+ * keys gives none.  The address size is the CU header's, else the ELF's
+ * pointer size.
+ */
 int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 {
+
 	struct fn_set fs = { 0 };
 	uint8_t addr_size = 0;
 	bool clang;

@@ -10,6 +10,7 @@
 
 #include "cu/param_loc.h"
 
+/* Returns the register DW_OP_regN or DW_OP_regx names, or LOC_UNKNOWN. */
 static int op_reg(const Dwarf_Op *op)
 {
 	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
@@ -19,6 +20,11 @@ static int op_reg(const Dwarf_Op *op)
 	return LOC_UNKNOWN;
 }
 
+/*
+ * Returns the register a DW_OP_bregN or DW_OP_bregx is relative to, or
+ * LOC_UNKNOWN.  Followed by DW_OP_stack_value, such a location is a value
+ * computed from that register, which counts as arriving in it.
+ */
 static int op_breg(const Dwarf_Op *op)
 {
 	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31)
@@ -34,18 +40,21 @@ static bool op_is_const(const Dwarf_Op *op)
 	       op->atom == DW_OP_constu || op->atom == DW_OP_consts;
 }
 
+/* Only the first register found counts. */
 static void param_loc__set_reg(struct param_loc *pl, int reg)
 {
 	if (pl->reg == LOC_UNKNOWN && reg != LOC_UNKNOWN)
 		pl->reg = reg;
 }
 
+/* Marks byte OFF in FIELDS; an offset past the bits of a long is ignored. */
 static void param_loc__set_piece(unsigned long *fields, long off)
 {
 	if (off >= 0 && off < (long)(sizeof(*fields) * 8))
 		*fields |= 1UL << off;
 }
 
+/* Does an operation after the first one say DW_OP_stack_value? */
 static bool ops_have_stack_value(const Dwarf_Op *ops, size_t n)
 {
 	size_t i;
@@ -56,7 +65,12 @@ static bool ops_have_stack_value(const Dwarf_Op *ops, size_t n)
 	return false;
 }
 
-/* One location entry of more than one operation. */
+/*
+ * Reads location entry ENTRY, of N operations.  A constant counts in the
+ * first entry only.  A value that fits one register takes its register
+ * from the first entry only; a larger aggregate records, from every
+ * entry, which bytes each DW_OP_piece holds.
+ */
 static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
 			     size_t n, int entry, uint64_t size,
 			     const struct call_abi *abi)
@@ -81,7 +95,11 @@ static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
 	/* An aggregate in two registers: which bytes each piece holds. */
 	for (i = 0; i < n; i++) {
 		if (ops[i].atom == DW_OP_piece) {
-			if (i == 0) {	/* the first bytes are not there */
+			/*
+			 * A leading piece without a location means its bytes
+			 * are not passed; the next piece starts past them.
+			 */
+			if (i == 0) {
 				off = ops[i].number;
 				continue;
 			}
@@ -97,6 +115,11 @@ static void param_loc__multi(struct param_loc *pl, const Dwarf_Op *ops,
 	}
 }
 
+/*
+ * param_loc.h has the contract.  The entries of the location list are
+ * read in turn; once a value that fits one register has its register,
+ * later entries cannot change it, and reading stops.
+ */
 void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
 			      uint64_t size, const struct call_abi *abi)
 {
@@ -124,6 +147,7 @@ void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
 			continue;
 		n = nops;
 		sv = ops[n - 1].atom == DW_OP_stack_value;
+		/* One operation and DW_OP_stack_value are read as one. */
 		if (n == 2 && sv)
 			n = 1;
 		if (n != 1) {
@@ -135,8 +159,13 @@ void param_loc__decode(struct param_loc *pl, Dwarf_Attribute *loc,
 			if (entry == 0)
 				pl->stack = true;
 			break;
+		/*
+		 * An entry value of a register, in any entry, names the
+		 * register the parameter arrived in.
+		 */
 		case DW_OP_entry_value:
 		case DW_OP_GNU_entry_value:
+
 			if (!dwarf_getlocation_attr(loc, &ops[0], &sub) &&
 			    !dwarf_getlocation(&sub, &sops, &nsops) && nsops == 1)
 				param_loc__set_reg(pl, op_reg(&sops[0]));
