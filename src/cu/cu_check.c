@@ -21,6 +21,10 @@
 
 #include "cu/cu_internal.h"
 
+/*
+ * The colours of cu_check__modifier_loops(): WHITE is not visited yet,
+ * GREY is on the chain being walked, BLACK is done.
+ */
 enum { WHITE, GREY, BLACK };
 
 static bool is_modifier(const struct btf_type *t)
@@ -52,6 +56,7 @@ struct cu_check {
 	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
 };
 
+/* Is ID one of this CU's own types? */
 static bool cu_check__mine(const struct cu_check *c, uint32_t id)
 {
 	return id >= c->first && id < c->nr;
@@ -62,13 +67,20 @@ static uint8_t *cu_check__color(struct cu_check *c, uint32_t id)
 	return &c->color[id - c->first];
 }
 
+/* The DIE type ID came from, for messages, or the CU's DIE if unknown. */
 static Dwarf_Die *cu_check__die(struct cu_check *c, uint32_t id)
 {
 	return id >= c->first && id < c->nr && c->die_of[id - c->first] ?
 	       c->die_of[id - c->first] : c->ctx->cudie;
 }
 
-/* A modifier chain is a path: walk it, marking, until it ends or loops. */
+/*
+ * A modifier refers to one type, so a chain of modifiers is a path.  Each
+ * is walked, marking its types GREY, until it ends or meets a type marked
+ * before; a GREY modifier met again closes a loop.  The chain is then
+ * marked BLACK, so that every type is walked once.  Returns 0, or -ELOOP
+ * after reporting the loop.
+ */
 static int cu_check__modifier_loops(struct cu_check *c)
 {
 	uint32_t id, cur;
@@ -103,17 +115,26 @@ static int cu_check__modifier_loops(struct cu_check *c)
 	return 0;
 }
 
-#define SIZE_CAP	(1ull << 40)	/* far past anything BTF can hold */
+/* A larger size, far past anything BTF can hold, is stored as this. */
+#define SIZE_CAP	(1ull << 40)
+/*
+ * Marks in the size memo.  SZ_UNKNOWN: not computed yet.  SZ_BUSY: being
+ * computed, so meeting it again means the type contains itself.  SZ_NONE:
+ * the type has no size (void, a FWD, a function).
+ */
 #define SZ_UNKNOWN	(-1)
-#define SZ_BUSY		(-2)		/* being computed: met again = a loop */
-#define SZ_NONE		(-3)		/* no size (void, fwd, function) */
+#define SZ_BUSY		(-2)
+#define SZ_NONE		(-3)
+/* Nesting by value deeper than this is an error, not a deep recursion. */
 #define MAX_NESTING	512
 
 /*
  * The byte size of type @id, memoized per id.  Computing it visits what the
  * type holds by value (members, array elements, through typedefs and
  * qualifiers, never through pointers), so the same walk finds a type that
- * contains itself, members past their struct and arrays over 4 GiB.
+ * contains itself, members past their struct and arrays over 4 GiB.  The
+ * types of earlier CUs were checked before, so libbpf sizes them.  Returns
+ * the size or SZ_NONE; a problem is reported and its error set in *@err.
  */
 static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
 			      int *err)
@@ -219,6 +240,7 @@ static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
 	return res;
 }
 
+/* Sizes, and so checks, each of the CU's types; returns the first error. */
 static int cu_check__sizes(struct cu_check *c)
 {
 	uint32_t id;
@@ -229,6 +251,11 @@ static int cu_check__sizes(struct cu_check *c)
 	return err;
 }
 
+/*
+ * Checks every type this CU added (cu_internal.h): first for loops of
+ * modifiers, then by sizing each.  Returns 0 or a negative errno; a
+ * problem found in a type is reported first.
+ */
 int cu_ctx__check(struct cu_ctx *ctx)
 {
 	struct cu_check c = {
@@ -240,6 +267,7 @@ int cu_ctx__check(struct cu_ctx *ctx)
 	size_t i;
 	int err;
 
+	/* One entry more than types, so that no size is 0. */
 	c.color = malloc(c.nr - c.first + 1);
 	c.size = malloc((c.nr - c.first + 1) * sizeof(*c.size));
 	c.die_of = calloc(c.nr - c.first + 1, sizeof(*c.die_of));
@@ -247,7 +275,9 @@ int cu_ctx__check(struct cu_ctx *ctx)
 		err = -ENOMEM;
 		goto out;
 	}
+	/* Bytes of 0xff make each entry -1, SZ_UNKNOWN. */
 	memset(c.size, 0xff, (c.nr - c.first + 1) * sizeof(*c.size));
+
 	for (i = 0; i < ctx->nr_nodes; i++)
 		if (ctx->nodes[i].kind == NODE_TYPE && cu_check__mine(&c, ctx->nodes[i].id))
 			c.die_of[ctx->nodes[i].id - c.first] = &ctx->nodes[i].die;

@@ -62,6 +62,7 @@ static bool pk_strip(Dwarf_Die *die, Dwarf_Die *out)
 	return i < DIE_MAX_DEPTH;
 }
 
+/* Returns DIE's unsigned attribute NAME, or DFLT if it has none. */
 static uint64_t udata_or(Dwarf_Die *die, int name, uint64_t dflt)
 {
 	Dwarf_Word v;
@@ -69,6 +70,7 @@ static uint64_t udata_or(Dwarf_Die *die, int name, uint64_t dflt)
 	return die_udata(die, name, &v) ? v : dflt;
 }
 
+/* Has DIE a DW_TAG_member child? */
 static bool has_members(Dwarf_Die *die)
 {
 	Dwarf_Die c;
@@ -125,7 +127,11 @@ static uint64_t pk__size(struct pk *pk, Dwarf_Die *t)
 	}
 	if (!die_type(t, &next)) {
 		size = udata_or(t, DW_AT_byte_size, 0);
-		/* "empty base optimization" */
+		/*
+		 * As in pahole, a memberless type of size 1 counts as 0
+		 * bytes: it is taken for an empty C++ base class (the
+		 * "empty base optimization").
+		 */
 		return size == 1 && !has_members(t) ? 0 : size;
 	}
 	if (++pk->depth > DIE_MAX_DEPTH)
@@ -140,7 +146,11 @@ struct pk_member {
 	int64_t byte_size, bit_size, bitfield_size;
 };
 
-/* A member's place, as class_member__new() and __cache_byte_size() put it. */
+/*
+ * Sets *PM to member M's place, as pahole's class_member__new() and
+ * class_member__cache_byte_size() put it.  Returns false for a static
+ * member, which has no place in the struct.
+ */
 static bool pk__member(struct pk *pk, Dwarf_Die *m, struct pk_member *pm)
 {
 	Dwarf_Attribute attr;
@@ -155,7 +165,7 @@ static bool pk__member(struct pk *pk, Dwarf_Die *m, struct pk_member *pm)
 	} else {
 		if (!dwarf_attr(m, DW_AT_data_member_location, &attr) ||
 		    member_byte_offset(&attr, &v))
-			return false;	/* static: not laid out */
+			return false;
 		pm->byte_offset = v;
 		pm->bit_offset = pm->byte_offset * 8;
 		pm->bitfield_offset = udata_or(m, DW_AT_bit_offset, 0);
@@ -174,6 +184,11 @@ static bool pk__member(struct pk *pk, Dwarf_Die *m, struct pk_member *pm)
 		pm->bitfield_offset = 0;
 		return true;
 	}
+	/*
+	 * DWARF 2's DW_AT_bit_offset counts from the most significant bit of
+	 * the storage unit; on a little-endian machine it is turned into a
+	 * count from the least significant bit.
+	 */
 	if (!has_bit_offset) {
 		if (pk->little_endian)
 			pm->bitfield_offset = pm->bit_size - pm->bitfield_offset -
@@ -199,7 +214,10 @@ static bool pk__member(struct pk *pk, Dwarf_Die *m, struct pk_member *pm)
 
 static uint64_t pk__alignment(struct pk *pk, Dwarf_Die *t);
 
-/* type__natural_alignment(): the largest of its members'. */
+/*
+ * pahole's type__natural_alignment(): a struct's or union's natural
+ * alignment is the largest of its members'.
+ */
 static uint64_t pk__members_alignment(struct pk *pk, Dwarf_Die *t)
 {
 	uint64_t max = 0, a;
@@ -220,7 +238,10 @@ static uint64_t pk__members_alignment(struct pk *pk, Dwarf_Die *t)
 	return max;
 }
 
-/* tag__natural_alignment() of a type past typedefs and qualifiers. */
+/*
+ * pahole's tag__natural_alignment() of a type past typedefs and
+ * qualifiers.  At the depth or budget limit, and for a size of 0, it is 1.
+ */
 static uint64_t pk__alignment(struct pk *pk, Dwarf_Die *t)
 {
 	uint64_t a = 1;
@@ -257,9 +278,11 @@ static uint64_t pk__alignment(struct pk *pk, Dwarf_Die *t)
 
 struct pk_slot {
 	struct pk_member pm;
-	size_t i;		/* in DWARF order: ties keep it */
+	/* The DWARF position: it orders ties, as qsort() is unstable. */
+	size_t i;
 };
 
+/* Orders members by byte offset, then DWARF position. */
 static int pk_slot_cmp(const void *a, const void *b)
 {
 	const struct pk_slot *x = a, *y = b;
@@ -300,7 +323,8 @@ static struct pk_slot *pk__members(struct pk *pk, Dwarf_Die *t, size_t *nr)
 		slots[*nr].i = *nr;
 		(*nr)++;
 	}
-	if (!slots)	/* no member: an empty list, not a failure */
+	/* A struct without members gets an empty list: NULL means no memory. */
+	if (!slots)
 		slots = malloc(sizeof(*slots));
 	if (slots && pk->rust)
 		qsort(slots, *nr, sizeof(*slots), pk_slot_cmp);
@@ -308,8 +332,9 @@ static struct pk_slot *pk__members(struct pk *pk, Dwarf_Die *t, size_t *nr)
 }
 
 /*
- * class__find_holes(): any hole between members, and the tail padding.
- * -ENOMEM without memory.
+ * Counts @t's holes between members in *@nr_holes and its tail padding
+ * in *@padding, as pahole's class__find_holes() finds them.  Returns 0 or
+ * -ENOMEM.
  */
 static int pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
 		     int *nr_holes, int64_t *padding)
@@ -331,7 +356,10 @@ static int pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
 		bit_start = pm.bit_offset;
 		bit_end = bit_start + (pm.bitfield_size ? pm.bitfield_size :
 				       pm.byte_size * 8);
-		/* (bit holes are counted too, but do not matter here) */
+		/*
+		 * class__find_holes() also counts bit holes, which do not
+		 * matter here.
+		 */
 		if (in_bitfield)
 			last_seen_bit = bit_start < cur_bitfield_end ?
 					bit_start : cur_bitfield_end;
@@ -373,6 +401,12 @@ static int pk__holes(struct pk *pk, Dwarf_Die *t, int64_t size,
 	return 0;
 }
 
+/*
+ * cu_internal.h has the contract, and the header above the rules: a
+ * struct with holes or tail padding is not packed; otherwise a member off
+ * its natural alignment, or a size that is no multiple of the largest
+ * alignment, makes it packed.  Members aligned to 1 are skipped.
+ */
 int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			  bool little_endian, bool rust)
 {
@@ -400,7 +434,8 @@ int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			return pk.budget >= 0;
 	}
 	if (pk.budget < 0)
-		return 0;	/* not judged: as if not packed */
+		return 0;	/* A struct not fully judged is not packed. */
+
 	/*
 	 * pahole also calls a struct aligned to 1 packed, but reads no
 	 * DW_AT_alignment when it encodes BTF (-J sets ignore_alignment_attr).

@@ -25,6 +25,7 @@ static bool var_name_valid(const char *n)
 	for (i = 1; n[i]; i++) {
 		char c = n[i];
 
+		/* A name of 128 characters or more is refused. */
 		if (i >= 127 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 				  (c >= '0' && c <= '9') || c == '_' || c == '.'))
 			return false;
@@ -47,7 +48,11 @@ static bool var_name_skipped(const char *n)
 	return false;
 }
 
-/* The address of a variable located by DW_OP_addr[x] (+ DW_OP_plus_uconst). */
+/*
+ * Sets *ADDR to the static address of a variable located by DW_OP_addr or
+ * DW_OP_addrx (an index into .debug_addr that libdw resolves), optionally
+ * followed by DW_OP_plus_uconst.  Returns false for any other location.
+ */
 static bool var_addr(Dwarf_Die *die, uint64_t *addr)
 {
 	Dwarf_Attribute attr;
@@ -99,8 +104,9 @@ static bool elf_symtab__has_var(const struct elf_symtab *st, const char *name,
  * pahole when that section comes first and is larger than the variable's
  * address: Linux 7.x modules have their .debug_* sections before
  * .data..percpu, and pahole 1.32 leaves out most of their per-CPU
- * variables that way.  The section pahole finds, with the offset in it,
- * or NULL; *@unplaced tells a section libdwfl did not place.
+ * variables that way.  Returns the section pahole finds, with the offset
+ * in it in *@off, or NULL; *@unplaced is set for a section libdwfl did not
+ * place.
  */
 static const struct elf_data_section *
 encode_env__var_section(const struct encode_env *env, uint64_t addr,
@@ -125,8 +131,10 @@ encode_env__var_section(const struct encode_env *env, uint64_t addr,
 }
 
 /*
- * The name of variable DIE: its own, or that of the declaration it
- * defines (*NAMED becomes that DIE, in *SPEC).  NULL: none.
+ * Returns the name of variable DIE, or NULL if it has none.  A definition
+ * of an earlier declaration (DW_AT_specification) is named there: *NAMED
+ * then points to that DIE, stored in *SPEC, and otherwise to DIE.
+ * *NATTR gets the name's attribute.
  */
 static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
 			    Dwarf_Attribute *nattr)
@@ -144,7 +152,8 @@ static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
 /*
  * What became of DIE: for `dwarf2btf explain`, when it asked about NAME;
  * for the batch cache (place_notes), when the fate was decided by where
- * the variable is, so that a later run can place it again.
+ * the variable is, so that a later run can place it again.  Returns 0 or
+ * -ENOMEM.
  */
 static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 			    const char *name, enum var_fate fate,
@@ -173,6 +182,13 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 	return 0;
 }
 
+/*
+ * cu_encoder.h has the contract.  In a relocatable file the section is
+ * found as pahole finds it (encode_env__var_section()), elsewhere by the
+ * sections' own addresses.  At offset 0 a symbol of the variable's name
+ * must be in the section, or a section start marker would be taken for a
+ * variable.
+ */
 enum var_fate cu_vars__place(const struct encode_env *env, const char *name,
 			     uint64_t addr,
 			     const struct elf_data_section **secp,
@@ -229,6 +245,11 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		__s64 size;
 		int err;
 
+		/*
+		 * A declaration, an artificial variable or one without a
+		 * static address is no candidate; only `dwarf2btf explain`
+		 * hears of it.
+		 */
 		fate = die_flag(die, DW_AT_declaration) ? VAR_DECLARATION :
 		       die_flag(die, DW_AT_artificial) ? VAR_ARTIFICIAL :
 		       !var_addr(die, &addr) ? VAR_NO_ADDRESS : VAR_CANDIDATE;
@@ -284,7 +305,11 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		vc->external = die_flag(named, DW_AT_external);
 		vc->first_tag = ctx->frag->nr_tags;
 		vc->nr_tags = 0;
-		/* upstream pahole reads no gcc annotations of variables */
+		/*
+		 * Only clang's decl tags of variables are read, because
+		 * upstream pahole reads no gcc annotations of variables.
+		 */
+
 		err = ctx->clang ? cu_ctx__collect_decl_tags(ctx, die, -1,
 							     &vc->nr_tags) : 0;
 		if (err)
