@@ -6,6 +6,10 @@
 
 #include "cu/fragment.h"
 
+/*
+ * Frees everything FRAG owns and zeroes it, so that freeing it again does
+ * nothing.
+ */
 void cu_fragment__free(struct cu_fragment *frag)
 {
 	btf__free(frag->btf);

@@ -17,11 +17,6 @@
 struct btf;
 
 /*
- * A function this CU offers: a DW_TAG_subprogram whose name is the key of
- * some ELF function symbol (see elf_func_key).  Whether it becomes a FUNC
- * is decided in funcs.c once every CU has been seen.
- */
-/*
  * Why a candidate has the flags it has, for `--verbose` and `dwarf2btf
  * explain`: the first parameter (0-based) behind each, FUNC_WHY_NONE for
  * none.
@@ -34,6 +29,10 @@ enum func_opt_how {
 	FUNC_OPT_NOT_PASSED,	/* its register holds the next one */
 };
 
+/*
+ * The batch cache stores this struct as bytes, so its padding must be
+ * zeroed by whoever fills it.
+ */
 struct func_why {
 	uint8_t optimized, bad_reg, uncertain, reordered;
 	uint8_t optimized_how;	/* enum func_opt_how */
@@ -42,13 +41,18 @@ struct func_why {
 	int16_t reg, want;	/* bad_reg: DWARF register, and the ABI's */
 };
 
+/*
+ * A function this CU offers: a DW_TAG_subprogram whose name is the key of
+ * some ELF function symbol (see elf_func_key).  Whether it becomes a FUNC
+ * is decided in funcs.c once every CU has been seen.
+ */
 struct func_cand {
 	const char *key;	/* the ELF key: owned by the symbol index */
 	uint64_t addr;		/* DW_AT_low_pc, 0 when the DIE had none */
 	uint64_t die_off;	/* its DW_TAG_subprogram */
-	const char *cu_name;	/* its CU's DW_AT_name, NULL: none */
+	const char *cu_name;	/* its CU's DW_AT_name, or NULL */
 	struct func_why why;
-	uint32_t ret_type;	/* type ids are the fragment's */
+	uint32_t ret_type;	/* a type id of the fragment's BTF */
 	uint32_t first_param;	/* into cu_fragment.params */
 	uint32_t nr_params;	/* varargs is a last ("", 0) parameter */
 	uint32_t flags;		/* FUNC_CAND_* */
