@@ -21,7 +21,10 @@
 #include "cu/name_cache.h"
 #include "lib/log.h"
 
-/* DIE nesting, and steps along a chain of types: beyond, corrupt DWARF */
+/*
+ * DIE nesting and steps along a chain of types stop at this depth; DWARF
+ * that goes deeper is taken to be corrupt.
+ */
 #define DIE_MAX_DEPTH	128
 
 enum node_kind {
@@ -61,7 +64,7 @@ struct cu_node {
  */
 #define DW_TAG_GNU_annotation	0x6001
 #define DW_AT_GNU_annotation	0x2139
-/* More than this in one chain is corrupt DWARF (or a loop). */
+/* A chain longer than this is corrupt DWARF, or a loop. */
 #define GNU_ANNOTATION_MAX	256
 
 /*
@@ -107,7 +110,8 @@ struct cu_ctx;
 /*
  * cu_packed.c: does struct DIE @t look packed, as pahole infers it from
  * the layout (its function rules leave out a function taking one on the
- * stack)?  1 or 0; -ENOMEM.  @rust: @t is a Rust unit's.
+ * stack)?  Returns 1 or 0, or -ENOMEM.  @rust says that @t is a Rust
+ * unit's.
  */
 int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 			  bool little_endian, bool rust);
@@ -316,7 +320,11 @@ int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 /* cu_vars.c, cu_funcs.c: the CU's variable and function candidates. */
 int cu_ctx__collect_vars(struct cu_ctx *ctx);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);
-/* cu_check.c: every emitted type is valid BTF. */
+/*
+ * cu_check.c: checks that every type this CU emitted is valid BTF.
+ * Returns 0 or a negative errno, with the problem reported.
+ */
+
 int cu_ctx__check(struct cu_ctx *ctx);
 /* Append @die's btf_decl_tag annotations to the fragment's tag pool. */
 int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,

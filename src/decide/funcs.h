@@ -23,7 +23,7 @@ struct btf_concat;
  */
 enum func_verdict {
 	FUNC_ENCODED,
-	FUNC_ENCODED_CLONE,	/* true_signature: under a clone's name */
+	FUNC_ENCODED_CLONE,	/* under a clone's name (true_signature) */
 	FUNC_SKIP_BAD_REG,	/* a parameter not where the ABI puts it */
 	FUNC_SKIP_INCONSISTENT,	/* prototypes that differ */
 	FUNC_SKIP_UNCERTAIN,	/* a packed struct by value on the stack */
@@ -46,7 +46,10 @@ struct func_decision {
 	enum func_verdict verdict;
 	struct func_cand *const *cands;	/* the key's candidates, CU order */
 	size_t nr;
-	/* encoded; or the one that would have been (SKIP_OPTIMIZED) */
+	/*
+	 * The candidate encoded, or for FUNC_SKIP_OPTIMIZED the one that
+	 * would have been; NULL otherwise.
+	 */
 	const struct func_cand *chosen;
 	enum func_mismatch mismatch;
 	const struct func_cand *other;	/* differs from cands[0] */
@@ -65,19 +68,22 @@ struct func_report {
 			const struct elf_symtab *syms,
 			const struct func_param *params,
 			const struct func_decision *d);
-	/* the run is made again (fwd_names.h): forget what was heard */
+	/*
+	 * The run is made again (fwd_names.h), so everything heard so far is
+	 * to be forgotten.
+	 */
 	void (*rerun)(void *ctx);
-	/* `dwarf2btf explain`: the variable DIEs asked about, once decided */
+	/* `dwarf2btf explain` hears of the variable DIEs it asked about. */
 	void (*vars_noted)(void *ctx, const struct elf_symtab *syms,
 			   const struct var_note *notes, size_t nr);
 	void *ctx;
 };
 
-/* pahole's words for a verdict ("optimized parameters"), or NULL. */
+/* Returns pahole's words for a verdict ("optimized parameters"), or NULL. */
 const char *func_verdict__pahole(enum func_verdict v);
-/* Ours, one word ("optimized"). */
+/* Returns our one-word name of a verdict ("optimized"). */
 const char *func_verdict__name(enum func_verdict v);
-/* Ours, for people ("a parameter was optimized away and ..."). */
+/* Returns our text for people ("a parameter was optimized away and ..."). */
 const char *func_verdict__text(enum func_verdict v);
 
 /*
