@@ -11,7 +11,11 @@
  *   .debug_str, so a hit is one hash of its offset there that never
  *   touches the (cold) string; content keys were slower there.  The map
  *   is missed more than the caches hold it: its slots are 8 bytes (the
- *   offset, the BTF's), and names elsewhere go to the other map.
+ *   offset, the BTF's), and names elsewhere go to the other map.  It is
+ *   therefore not a u32_map, whose 16-byte slots growing by 4 made a
+ *   batch's map of 16 k names 1 MB instead of 256 KB: perf put the name
+ *   lookups at 6.3% of a vmlinux run's samples through u32_map, 5.2% in
+ *   this map (instruction counts do not show cache misses).
  * - by content: `ld -r` does not merge the strings of a module's objects,
  *   so there each CU has its own copy of each name and keys by address
  *   mostly miss; a hit is one hash of the short name, one probe and one
