@@ -152,8 +152,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL,
-			 q->env->str_start, q->env->str_size);
+	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL);
 	/*
 	 * Batches are standalone BTF even over a base (libbpf cannot append
 	 * split BTF); the consumer's merged BTF is the split one.

@@ -179,5 +179,6 @@ def test_elf_input_symbol_sort(ctx):
     """The symbol index's sort by name and address (radix on 8-byte
     chunks): elf_sym__cmp()'s order, stable (tests/unit/test_symtab_sort.c
     under ASan and UBSan)."""
-    ctx.unit("test_symtab_sort", ["lib/grow.c", "input/elf_file.c"],
+    ctx.unit("test_symtab_sort", ["lib/grow.c", "input/elf_file.c",
+                                 "lib/u32_map.c"],
              ["-lelf"])

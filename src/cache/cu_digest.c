@@ -11,21 +11,11 @@
 #include <string.h>
 
 #include "cache/cu_digest.h"
+#include "input/dwarf_form.h"
 #include "input/symtab.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/leb128.h"
-
-#ifndef DW_FORM_strx1
-#define DW_FORM_strx1	0x25
-#define DW_FORM_strx2	0x26
-#define DW_FORM_strx3	0x27
-#define DW_FORM_strx4	0x28
-#define DW_FORM_addrx1	0x29
-#define DW_FORM_addrx2	0x2a
-#define DW_FORM_addrx3	0x2b
-#define DW_FORM_addrx4	0x2c
-#endif
 
 #define STR_MEMO	(1u << 15)	/* string hashes remembered by offset */
 #define MAX_CODE	(1u << 20)
@@ -869,75 +859,37 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 		     uint64_t die_off, const unsigned char **pp, bool prescan)
 {
 	const unsigned char *p = *pp, *end = w->end, *start = *pp;
+	struct dwarf_form_layout l = dwarf_form__layout(form, w->version,
+							w->addr_size,
+							w->off_size);
 	uint64_t v = 0, len;
 	int64_t s;
 	int err = 0;
 
-	switch (form) {
-	case DW_FORM_addr:
-		if (!fixed(&p, end, w->addr_size, &v))
+	/* type units, supplementary files, split DWARF, vendors */
+	if (l.kind == DWARF_FORM_UNKNOWN || form >= DW_FORM_GNU_addr_index)
+		return -EOPNOTSUPP;
+	switch (l.kind) {
+	case DWARF_FORM_FIXED:
+		if (l.size > 8) {	/* DW_FORM_data16 */
+			if ((size_t)(end - p) < l.size)
+				return -EINVAL;
+			v = hash_bytes(p, l.size);
+			p += l.size;
+		} else if (!fixed(&p, end, l.size, &v)) {
 			return -EINVAL;
-		if (!prescan && at->name == DW_AT_low_pc &&
-		    decl->tag == DW_TAG_subprogram)
-			err = keep_addr(w, die_off, v);
-		v = 0;
-		break;
-	case DW_FORM_addrx: case DW_FORM_addrx1: case DW_FORM_addrx2:
-	case DW_FORM_addrx3: case DW_FORM_addrx4:
-		if (form == DW_FORM_addrx ? !uleb_read(&p, end, &v) :
-		    !fixed(&p, end, form == DW_FORM_addrx1 ? 1 :
-			   form == DW_FORM_addrx2 ? 2 :
-			   form == DW_FORM_addrx3 ? 3 : 4, &v))
-			return -EINVAL;
-		if (!prescan && at->name == DW_AT_low_pc &&
-		    decl->tag == DW_TAG_subprogram) {
-			uint64_t addr;
-
-			err = addrx_read(w, v, &addr);
-			if (!err)
-				err = keep_addr(w, die_off, addr);
 		}
 		break;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
-	case DW_FORM_strx1:
-		if (!fixed(&p, end, 1, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2:
-		if (!fixed(&p, end, 2, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_strx3:
-		if (!fixed(&p, end, 3, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4:
-	case DW_FORM_ref_sup4:
-		if (!fixed(&p, end, 4, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		if (!fixed(&p, end, 8, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_data16:
-		if (end - p < 16)
-			return -EINVAL;
-		v = hash_bytes(p, 16);
-		p += 16;
-		break;
-	case DW_FORM_sdata:
+	case DWARF_FORM_SLEB:
 		if (!sleb_read(&p, end, &s))
 			return -EINVAL;
 		v = s;
 		break;
-	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx:
-	case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DWARF_FORM_ULEB:
 		if (!uleb_read(&p, end, &v))
 			return -EINVAL;
 		break;
-	case DW_FORM_string: {
+	case DWARF_FORM_STRING: {
 		const unsigned char *nul = memchr(p, 0, end - p);
 
 		if (!nul)
@@ -946,18 +898,9 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 		p = nul + 1;
 		break;
 	}
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_ref_addr: case DW_FORM_strp_sup:
-		if (!fixed(&p, end, form == DW_FORM_ref_addr && w->version < 3 ?
-			   w->addr_size : w->off_size, &v))
-			return -EINVAL;
-		break;
-	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
-	case DW_FORM_block: case DW_FORM_exprloc:
-		if (form == DW_FORM_block || form == DW_FORM_exprloc ?
-		    !uleb_read(&p, end, &len) :
-		    !fixed(&p, end, form == DW_FORM_block1 ? 1 :
-			   form == DW_FORM_block2 ? 2 : 4, &len))
+	case DWARF_FORM_BLOCK:
+		if (l.size ? !fixed(&p, end, l.size, &len) :
+		    !uleb_read(&p, end, &len))
 			return -EINVAL;
 		if (len > (uint64_t)(end - p))
 			return -EINVAL;
@@ -976,11 +919,7 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 			feed(w, hash_bytes(p, len));
 		p += len;
 		break;
-	case DW_FORM_flag_present:
-		break;
-	case DW_FORM_implicit_const:
-		break;		/* in the abbreviation's hash */
-	case DW_FORM_indirect:
+	case DWARF_FORM_INDIRECT:
 		if (!uleb_read(&p, end, &v))
 			return -EINVAL;
 		if (!prescan)
@@ -989,10 +928,22 @@ static int attr_read(struct walk *w, const struct abbrev_decl *decl,
 			return -EINVAL;
 		*pp = p;
 		return attr_read(w, decl, at, v, die_off, pp, prescan);
-	default:
-		/* type units, supplementary files, split DWARF, vendors */
-		return -EOPNOTSUPP;
 	}
+	if (prescan || at->name != DW_AT_low_pc ||
+	    decl->tag != DW_TAG_subprogram)
+		;
+	else if (form == DW_FORM_addr)
+		err = keep_addr(w, die_off, v);
+	else if (form == DW_FORM_addrx || (form >= DW_FORM_addrx1 &&
+					   form <= DW_FORM_addrx4)) {
+		uint64_t addr;
+
+		err = addrx_read(w, v, &addr);
+		if (!err)
+			err = keep_addr(w, die_off, addr);
+	}
+	if (form == DW_FORM_addr)
+		v = 0;
 	*pp = p;
 	if (err)
 		return err;

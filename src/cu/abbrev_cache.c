@@ -64,90 +64,6 @@ void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
 	}
 }
 
-/* How many bytes a value of @form takes, or -1 if that varies. */
-static long abbrev_cache__form_fixed_size(const struct abbrev_cache *c, unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4:
-		return 4;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return c->addr_size;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_GNU_strp_alt:
-		return c->offset_size;
-	case DW_FORM_ref_addr:
-		return c->version < 3 ? c->addr_size : c->offset_size;
-	default:
-		return -1;
-	}
-}
-
-static bool form_is_uleb(unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_udata:
-	case DW_FORM_sdata:
-	case DW_FORM_ref_udata:
-	case DW_FORM_strx:
-	case DW_FORM_addrx:
-	case DW_FORM_loclistx:
-	case DW_FORM_rnglistx:
-	case DW_FORM_GNU_addr_index:
-	case DW_FORM_GNU_str_index:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static const unsigned char *skip_uleb(const unsigned char *p,
-				      const unsigned char *end, uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	*v = 0;
-	while (p < end) {
-		if (shift < 64)
-			*v |= (uint64_t)(*p & 0x7f) << shift;
-		shift += 7;
-		if (!(*p++ & 0x80))
-			return p;
-	}
-	return NULL;
-}
-
 /* A 1, 2 or 4 byte value in the file's byte order (the host's). */
 static uint64_t read_native(const unsigned char *p, size_t k)
 {
@@ -162,50 +78,6 @@ static uint64_t read_native(const unsigned char *p, size_t k)
 	}
 	memcpy(&n4, p, 4);
 	return n4;
-}
-
-/* Past the value of @form at @p; NULL if it runs past @end. */
-static const unsigned char *abbrev_cache__skip_form(const struct abbrev_cache *c,
-				      unsigned int form,
-				      const unsigned char *p,
-				      const unsigned char *end)
-{
-	long fixed = abbrev_cache__form_fixed_size(c, form);
-	uint64_t n;
-
-	if (fixed >= 0) {
-		n = fixed;
-	} else if (form_is_uleb(form)) {
-		return skip_uleb(p, end, &n);
-	} else if (form == DW_FORM_string) {
-		const unsigned char *z = memchr(p, 0, end - p);
-
-		return z ? z + 1 : NULL;
-	} else if (form == DW_FORM_block1 || form == DW_FORM_block2 ||
-		   form == DW_FORM_block4) {
-		size_t k = form == DW_FORM_block1 ? 1 :
-			   form == DW_FORM_block2 ? 2 : 4;
-
-		if ((size_t)(end - p) < k)
-			return NULL;
-		n = read_native(p, k);
-		p += k;
-	} else if (form == DW_FORM_block || form == DW_FORM_exprloc) {
-		p = skip_uleb(p, end, &n);
-		if (!p)
-			return NULL;
-	} else {
-		return NULL;
-	}
-	return (uint64_t)(end - p) < n ? NULL : p + n;
-}
-
-static bool abbrev_cache__form_known(const struct abbrev_cache *c, unsigned int form)
-{
-	return abbrev_cache__form_fixed_size(c, form) >= 0 || form_is_uleb(form) ||
-	       form == DW_FORM_string || form == DW_FORM_block1 ||
-	       form == DW_FORM_block2 || form == DW_FORM_block4 ||
-	       form == DW_FORM_block || form == DW_FORM_exprloc;
 }
 
 /*
@@ -225,16 +97,21 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
 	     i++) {
 		int slot = c->slot_of(name);
-		long size = abbrev_cache__form_fixed_size(c, form);
+		struct dwarf_form_layout l =
+			dwarf_form__layout(form, c->version, c->addr_size,
+					   c->offset_size);
+		long size = l.kind == DWARF_FORM_FIXED ? l.size : -1;
 
 		/* libdw points an implicit constant into .debug_abbrev */
-		if (i == ABBREV_SPEC_ATTRS || !abbrev_cache__form_known(c, form) ||
+		if (i == ABBREV_SPEC_ATTRS || l.kind == DWARF_FORM_UNKNOWN ||
+		    l.kind == DWARF_FORM_INDIRECT ||
 		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
 			return;
 		s->a[i].name = name;
 		s->a[i].form = form;
 		s->a[i].slot = slot;
 		s->a[i].size = size;
+		s->a[i].layout = l;
 		if (name == DW_AT_sibling && (form == DW_FORM_ref1 ||
 		    form == DW_FORM_ref2 || form == DW_FORM_ref4)) {
 			s->sib_idx = i;
@@ -293,7 +170,7 @@ static const unsigned char *abbrev_spec__skip(const struct abbrev_cache *c,
 {
 	if (s->a[i].size >= 0)
 		return c->cu_end - p >= s->a[i].size ? p + s->a[i].size : NULL;
-	return abbrev_cache__skip_form(c, s->a[i].form, p, c->cu_end);
+	return dwarf_form__skip(s->a[i].layout, p, c->cu_end);
 }
 
 int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <elfutils/libdw.h>
 
+#include "input/dwarf_form.h"
+
 /*
  * A DIE reader for the hot paths, over what we know of one CU's
  * abbreviations, by code (one-byte codes only: that byte is the one libdw has
@@ -50,6 +52,7 @@ struct abbrev_spec {
 		uint16_t form;
 		int8_t slot;	/* the caller's slot for it, or -1 */
 		int8_t size;	/* of the value, -1 if it varies */
+		struct dwarf_form_layout layout;	/* when it varies */
 	} a[ABBREV_SPEC_ATTRS];
 };
 

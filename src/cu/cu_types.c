@@ -372,7 +372,14 @@ static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i)
 	ctx->node_hash[h] = i + 1;
 }
 
-/* Every type reference is looked up: a hash, not a search. */
+/*
+ * Every type reference is looked up: a hash, not a search.  The table is
+ * not a u32_map: it is made once per CU at the size its nodes need, a
+ * slot the node's index (4 bytes, the key is in node_offs), where a
+ * u32_map would grow to size again in every CU, in slots of 16 bytes.
+ * Through u32_map a run took 1.6% more instructions on xfs.ko and 0.5%
+ * more on veth.ko over vmlinux (callgrind).
+ */
 static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 {
 	size_t size = 64, i;

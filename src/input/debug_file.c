@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "input/debug_file.h"
+#include "lib/leb128.h"
 #include "lib/log.h"
 
 #define BUILD_ID_MAX	64
@@ -268,8 +269,8 @@ static int elf_file__sup_link(const struct elf_file *ef, const char **sec,
 			      unsigned char *id, size_t *id_len)
 {
 	const unsigned char *p, *end;
-	unsigned int shift = 0;
-	size_t len, n = 0;
+	uint64_t n;
+	size_t len;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	Elf_Data *d;
@@ -302,14 +303,7 @@ static int elf_file__sup_link(const struct elf_file *ef, const char **sec,
 	memcpy(name, p, len + 1);
 	p += len + 1;
 	if (sup) {
-		while (p < end && (*p & 0x80) && shift < 28) {
-			n |= (size_t)(*p++ & 0x7f) << shift;
-			shift += 7;
-		}
-		if (p == end || (*p & 0x80))
-			return -1;
-		n |= (size_t)*p++ << shift;
-		if (n > (size_t)(end - p))
+		if (!uleb_read(&p, end, &n) || n > (uint64_t)(end - p))
 			return -1;
 	} else {
 		n = end - p;

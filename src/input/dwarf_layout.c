@@ -5,14 +5,10 @@
 #include <string.h>
 #include <gelf.h>
 
+#include "input/dwarf_form.h"
 #include "input/dwarf_layout.h"
 #include "lib/leb128.h"
 #include "input/elf_file.h"
-
-#ifndef DW_FORM_GNU_ref_alt
-#define DW_FORM_GNU_ref_alt	0x1f20
-#define DW_FORM_GNU_strp_alt	0x1f21
-#endif
 
 /* One table, at @off: false if it cannot be read to its end. */
 static bool abbrev_table__scan(const unsigned char *sec, size_t size,
@@ -41,24 +37,13 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 				return false;
 			if (!name && !form)
 				break;
-			switch (form) {
-			case DW_FORM_implicit_const:
-				if (!uleb_read(&p, end, &v))	/* SLEB's length */
-					return false;
-				break;
-			case DW_FORM_ref_addr:
+			if (form == DW_FORM_implicit_const &&
+			    !uleb_read(&p, end, &v))	/* SLEB's length */
+				return false;
+			if (form == DW_FORM_ref_addr)
 				out->cross_units = true;
-				break;
-			case DW_FORM_GNU_ref_alt:
-			case DW_FORM_GNU_strp_alt:
-			case DW_FORM_ref_sup4:
-			case DW_FORM_ref_sup8:
-			case DW_FORM_strp_sup:
+			else if (dwarf_form__other_file(form))
 				out->alt_forms = true;
-				break;
-			default:
-				break;
-			}
 		}
 	}
 }

@@ -272,10 +272,10 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 	return 0;
 }
 
-/* A key's hash: kept in the 32 high bits of its slot. */
-static uint32_t key_hash_of(const char *key)
+/* A key's hash, nonzero as u32_map's keys are. */
+static uint64_t key_hash_of(const char *key)
 {
-	return hash_name32(key, strlen(key));
+	return hash_name(key, strlen(key)) | 1;
 }
 
 /*
@@ -284,21 +284,14 @@ static uint32_t key_hash_of(const char *key)
  */
 static int elf_symtab__hash_keys(struct elf_symtab *st)
 {
-	size_t size = 64, i;
+	size_t i;
+	int err;
 
-	while (size < st->nr_keys * 2)
-		size *= 2;
-	st->key_hash = calloc(size, sizeof(*st->key_hash));
-	if (!st->key_hash)
-		return -ENOMEM;
-	st->key_hash_mask = size - 1;
 	for (i = 0; i < st->nr_keys; i++) {
-		uint32_t kh = key_hash_of(st->keys[i].key);
-		size_t h = kh & st->key_hash_mask;
-
-		while (st->key_hash[h])
-			h = (h + 1) & st->key_hash_mask;
-		st->key_hash[h] = (uint64_t)kh << 32 | (i + 1);
+		err = u32_map__add(&st->key_map, key_hash_of(st->keys[i].key),
+				   i);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -306,20 +299,12 @@ static int elf_symtab__hash_keys(struct elf_symtab *st)
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key)
 {
-	uint32_t kh;
-	size_t h;
+	const struct u32_map_slot *s = NULL;
+	uint64_t kh = key_hash_of(key);
 
-	if (!st->key_hash)
-		return NULL;
-	kh = key_hash_of(key);
-	for (h = kh & st->key_hash_mask; st->key_hash[h];
-	     h = (h + 1) & st->key_hash_mask) {
-		uint64_t v = st->key_hash[h];
-		const struct elf_func_key *k = &st->keys[(uint32_t)v - 1];
-
-		if ((uint32_t)(v >> 32) == kh && !strcmp(k->key, key))
-			return k;
-	}
+	while ((s = u32_map__next(&st->key_map, kh, s)))
+		if (!strcmp(st->keys[s->val].key, key))
+			return &st->keys[s->val];
 	return NULL;
 }
 
@@ -608,7 +593,7 @@ void elf_symtab__free(struct elf_symtab *st)
 	free(st->kfuncs);
 	free(st->keys);
 	free(st->secs);
-	free(st->key_hash);
+	u32_map__free(&st->key_map);
 	free(st->key_syms);
 	free(st->funcs);
 	free(st->vars);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "input/elf_file.h"
+#include "lib/u32_map.h"
 
 struct elf_sym {
 	const char *name;	/* points into the ELF string table */
@@ -59,9 +60,7 @@ struct elf_symtab {
 	struct elf_sym *key_syms;	/* funcs in key order */
 	struct elf_func_key *keys;	/* sorted by key */
 	size_t nr_keys;
-	/* open addressing: the key's hash high, its index + 1 low */
-	uint64_t *key_hash;
-	size_t key_hash_mask;
+	struct u32_map key_map;	/* hash of a key -> its index in keys */
 	struct elf_sym *vars;	/* sorted by name, then address */
 	size_t nr_vars;
 	struct elf_kfunc *kfuncs;	/* sorted by name */

@@ -107,16 +107,6 @@ static inline uint64_t hash_name(const void *s, size_t len)
 }
 
 /*
- * hash_name() in 32 bits, for tables that keep a name's hash with its
- * slot.  Its halves are folded already: folding them again would leave
- * the low half alone, which the last word's high bytes do not reach.
- */
-static inline uint32_t hash_name32(const void *s, size_t len)
-{
-	return (uint32_t)hash_name(s, len);
-}
-
-/*
  * A 128-bit running hash of 64-bit values, two order-dependent lanes: the
  * CU digests and the batch cache's keys, where 64 bits could collide
  * across millions of entries over time.

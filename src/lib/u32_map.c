@@ -38,7 +38,7 @@ bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val)
 
 static int u32_map__grow(struct u32_map *m)
 {
-	size_t n = m->mask ? (m->mask + 1) * 4 : 4096, i, j;
+	size_t n = m->mask ? (m->mask + 1) * 4 : 256, i, j;
 	struct u32_map_slot *slots = zalloc(n, sizeof(*slots));
 
 	if (!slots)
@@ -57,19 +57,20 @@ static int u32_map__grow(struct u32_map *m)
 	return 0;
 }
 
-void u32_map__add(struct u32_map *m, uint64_t key, uint32_t val)
+int u32_map__add(struct u32_map *m, uint64_t key, uint32_t val)
 {
 	size_t i;
 
 	/* at most half full */
 	if (2 * (m->nr + 1) > m->mask + 1 && u32_map__grow(m))
-		return;
+		return -ENOMEM;
 	for (i = u32_map__slot(m->mask, key); m->slots[i].key;
 	     i = (i + 1) & m->mask)
 		;
 	m->slots[i].key = key;
 	m->slots[i].val = val;
 	m->nr++;
+	return 0;
 }
 
 void u32_map__clear(struct u32_map *m)

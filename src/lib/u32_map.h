@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A map from nonzero 64-bit keys (addresses, offsets + 1) to 32-bit values,
- * for caches on hot paths: open addressing, key and value in one slot so
- * that a hit is one cache miss, growth by 4 so that rehashes are few.
+ * A map from nonzero 64-bit keys (addresses, offsets + 1, hashes) to
+ * 32-bit values: the hash table of the program, for caches on hot paths
+ * and for indexes by content (two tables that must be more compact keep
+ * their own form, each saying why: docs/design.md).  Open addressing, key and value in one slot
+ * so that a hit is one cache miss, growth by 4 so that rehashes are few.
+ *
+ * An index by content (strings, names) keys each entry by the content's
+ * hash (nonzero: `| 1`) and walks the slots of that hash with
+ * u32_map__next(), comparing the content of each: equal hashes of
+ * unequal contents are then entries of their own.
  */
 #ifndef DWARF2BTF_U32_MAP_H
 #define DWARF2BTF_U32_MAP_H
@@ -31,10 +38,10 @@ const struct u32_map_slot *u32_map__next(const struct u32_map *m, uint64_t key,
 					 const struct u32_map_slot *prev);
 /*
  * Does not look for @key first (the caller has), so a key may be added
- * more than once.  Without memory the key is only not remembered: a cache
- * stays right.
+ * more than once.  -ENOMEM when the table cannot grow: a cache may
+ * ignore it (the key is only not remembered), an index may not.
  */
-void u32_map__add(struct u32_map *m, uint64_t key, uint32_t val);
+int u32_map__add(struct u32_map *m, uint64_t key, uint32_t val);
 void u32_map__clear(struct u32_map *m);
 void u32_map__free(struct u32_map *m);
 

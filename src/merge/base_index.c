@@ -19,7 +19,12 @@
 /*
  * Index the base's string section, so that a module's name is compared
  * with a base name as one offset with another (str_xlat) rather than by
- * strcmp() at every comparison.
+ * strcmp() at every comparison.  The table is not a u32_map: it is sized
+ * once from the number of strings, its slots are 4 bytes (offset + 1),
+ * and base_cache.c writes them to the cache as they are.  Through u32_map
+ * (16-byte slots grown by 4, a lookup before each add) a run without the
+ * cache took 17% more instructions on veth.ko and 0.85% more on xfs.ko
+ * over vmlinux (callgrind), most of it building the index.
  */
 static int base_index__strings(struct base_index *idx)
 {

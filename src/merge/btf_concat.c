@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Appending standalone BTFs, and types one by one (btf_concat.h), to a
- * BTF of our own or after one borrowed.  Strings are interned in an
- * open-addressing table of our own; a source offset is looked up once per
- * append (xlat), as libbpf's string map of one btf__add_btf() does.
+ * BTF of our own or after one borrowed.  Strings are interned in a
+ * u32_map by their hash; a source offset is looked up once per append
+ * (xlat), as libbpf's string map of one btf__add_btf() does.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +16,6 @@
 #include "lib/hash.h"
 #include "merge/btf_concat.h"
 
-#define SLOT_HASH(s)	((uint32_t)((s) >> 32))
-#define SLOT_OFF1(s)	((uint32_t)(s))
 #define MAX_STRS	0x7fffffffu	/* libbpf's bound on the string section */
 
 /* What one append needs: the source's strings, and the id shift. */
@@ -29,28 +27,6 @@ struct concat_add {
 	uint32_t shift;
 };
 
-static int concat__grow_slots(struct btf_concat *c)
-{
-	size_t n = c->nr_slots ? c->nr_slots * 2 : 4096, i, j;
-	uint64_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < c->nr_slots; i++) {
-		uint64_t s = c->slots[i];
-
-		if (!s)
-			continue;
-		for (j = SLOT_HASH(s) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
-			;
-		slots[j] = s;
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->nr_slots = n;
-	return 0;
-}
-
 /* Our string at @off: borrowed, or of our own. */
 static const char *concat__str(const struct btf_concat *c, uint32_t off)
 {
@@ -58,86 +34,52 @@ static const char *concat__str(const struct btf_concat *c, uint32_t off)
 	       c->strs + (off - c->base_strs_len);
 }
 
-/*
- * The slot of string @s (@len bytes, hash @h) or the empty one where it
- * would go; the table is never more than three quarters full.
- */
-static uint64_t *concat__slot(struct btf_concat *c, const char *s, uint32_t h)
+/* Our offset of string @s (hash @h), or false when we have none. */
+static bool concat__find(const struct btf_concat *c, const char *s,
+			 uint64_t h, uint32_t *off)
 {
-	size_t mask = c->nr_slots - 1, j;
+	const struct u32_map_slot *slot = NULL;
 
-	for (j = h & mask; c->slots[j]; j = (j + 1) & mask) {
-		uint64_t v = c->slots[j];
-
-		if (SLOT_HASH(v) == h &&
-		    !strcmp(concat__str(c, SLOT_OFF1(v) - 1), s))
-			break;
-	}
-	return &c->slots[j];
-}
-
-static int concat__room(struct btf_concat *c)
-{
-	if ((c->nr_used + 1) * 4 > c->nr_slots * 3)
-		return concat__grow_slots(c);
-	return 0;
-}
-
-/* The slot of string @s (@len bytes), found or to fill: *@slot, *@h. */
-static int concat__find(struct btf_concat *c, const char *s, size_t len,
-			uint64_t **slot, uint32_t *h)
-{
-	int err = concat__room(c);
-
-	if (err)
-		return err;
-	*h = hash_name32(s, len);
-	*slot = concat__slot(c, s, *h);
-	return 0;
-}
-
-static void concat__fill(struct btf_concat *c, uint64_t *slot, uint32_t h,
-			 uint32_t off)
-{
-	*slot = (uint64_t)h << 32 | (off + 1);
-	c->nr_used++;
+	while ((slot = u32_map__next(&c->strs_map, h, slot)))
+		if (!strcmp(concat__str(c, slot->val), s)) {
+			*off = slot->val;
+			return true;
+		}
+	return false;
 }
 
 /* Index our string at @off, unless an equal one came first (libbpf's). */
 static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
 {
-	uint64_t *slot;
-	uint32_t h;
-	int err = concat__find(c, concat__str(c, off), len, &slot, &h);
+	const char *s = concat__str(c, off);
+	uint64_t h = hash_name(s, len) | 1;
+	uint32_t first;
 
-	if (!err && !*slot)
-		concat__fill(c, slot, h, off);
-	return err;
+	if (concat__find(c, s, h, &first))
+		return 0;
+	return u32_map__add(&c->strs_map, h, off);
 }
 
 /* Our offset of string @s (@len bytes), appended when new. */
 static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 			  uint32_t *off)
 {
-	uint64_t *slot;
-	uint32_t h;
-	int err = concat__find(c, s, len, &slot, &h);
+	uint64_t h = hash_name(s, len) | 1;
+	uint32_t new_off;
 
-	if (err)
-		return err;
-	if (*slot) {
-		*off = SLOT_OFF1(*slot) - 1;
+	if (concat__find(c, s, h, off))
 		return 0;
-	}
 	if (c->base_strs_len + c->strs_len + len + 1 > MAX_STRS)
 		return -E2BIG;
 	if (grow_array((void **)&c->strs, &c->strs_cap, c->strs_len + len + 1,
 		       1, 1 << 16))
 		return -ENOMEM;
+	new_off = c->base_strs_len + c->strs_len;
+	if (u32_map__add(&c->strs_map, h, new_off))
+		return -ENOMEM;
 	memcpy(c->strs + c->strs_len, s, len + 1);
-	*off = c->base_strs_len + c->strs_len;
-	concat__fill(c, slot, h, *off);
 	c->strs_len += len + 1;
+	*off = new_off;
 	return 0;
 }
 
@@ -215,9 +157,7 @@ static int concat__index_all(struct btf_concat *c)
 	uint32_t off;
 	int err;
 
-	if (c->slots)
-		memset(c->slots, 0, c->nr_slots * sizeof(*c->slots));
-	c->nr_used = 0;
+	u32_map__clear(&c->strs_map);
 	for (off = 0; off < total; off += len + 1) {
 		len = strlen(concat__str(c, off));
 		err = concat__index(c, off, len);
@@ -557,7 +497,7 @@ void btf_concat__free(struct btf_concat *c)
 {
 	free(c->types);
 	free(c->strs);
-	free(c->slots);
+	u32_map__free(&c->strs_map);
 	free(c->xlat);
 	memset(c, 0, sizeof(*c));
 }

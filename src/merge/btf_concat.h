@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/u32_map.h"
+
 struct btf;
 
 struct btf_concat {
@@ -21,9 +23,7 @@ struct btf_concat {
 	uint32_t nr_types;		/* ids 1..nr_types */
 	char *strs;			/* the string section */
 	size_t strs_len, strs_cap;
-	/* the strings by content: hash in the high half, offset + 1 low */
-	uint64_t *slots;
-	size_t nr_slots, nr_used;
+	struct u32_map strs_map;	/* hash of a string -> its offset */
 	uint32_t *xlat;			/* source offset -> ours + 1 */
 	size_t cap_xlat;
 	size_t last;			/* offset of the last type added */
