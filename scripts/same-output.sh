@@ -10,7 +10,7 @@
 #              (-O2 -c), at -j1 and -j2, with the default features and
 #              with global_var and true_signature;
 #   --kernel:  also Debian's 6.12 vmlinux (scripts/fetch-kernel.sh, cached)
-#              at -j1 and -j2, and all its modules in one batch over it.
+#              at -j1 and -j2, and all its modules in one run over it.
 # Prints one line per difference and 'N same, N differ'; exit 1 on any.
 set -u -o pipefail
 
