@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One input file through every stage (pipeline.h): the ELF and its symbol
- * index (input/), the CUs encoded by the workers (cu_queue.c, cu/) and
- * merged in CU order with a dedup whenever the merged BTF has doubled
- * (merge/), functions and variables decided (decide/), the final dedup
- * (or split dedup over a base), then the output (output/).  One function
- * a phase, over the run's state (struct run); pipeline__run_once() lists
- * them.
+ * This file takes one input file through every stage (pipeline.h).  It
+ * opens the ELF and builds its symbol index (input/), has the workers
+ * encode the CUs (cu_queue.c, cu/), and merges their BTF in CU order with
+ * a dedup whenever the merged BTF has doubled (merge/).  It then decides
+ * which functions and variables get BTF (decide/), runs the final dedup
+ * (or the split dedup over a base) and writes the output (output/).  Each
+ * phase is one function over the run's state (struct run), and
+ * pipeline__run_once() calls them in order.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -39,14 +40,16 @@
 #include "stats.h"
 
 /*
- * The types of each batch, deduplicated, in the first run.  A run made
- * again leaves some declarations to the final dedup (fwd_names.h); when
- * one of those names is reached from many types, a batch no longer
- * deduplicates them (each CU that only declares it keeps copies of its
- * own), and its dedups grow far beyond the first run's.  A batch of more
- * than twice its first size (and RERUN_SLACK types) ends such a run, and
- * the next is one dedup of everything (--plain-dedup): the same meaning,
- * at the memory of the input.  Sizes do not depend on -j, nor does this.
+ * struct batch_sizes records the number of types of each batch, after its
+ * dedup, in the first run.  A run made again leaves some declarations to
+ * the final dedup (fwd_names.h).  When one of those names is reached from
+ * many types, a batch no longer deduplicates them, because each CU that
+ * only declares the name keeps copies of its own, and the batch's dedups
+ * grow far beyond the first run's.  A batch of more than twice its first
+ * size plus RERUN_SLACK types therefore ends such a run, and the next run
+ * is one dedup of everything (--plain-dedup).  That gives the same output
+ * at the cost of memory in proportion to the input.  Batch sizes do not
+ * depend on -j, so neither does this decision.
  */
 #define RERUN_SLACK	1024
 
@@ -55,58 +58,73 @@ struct batch_sizes {
 	size_t nr;
 };
 
-/* The consumer's side of the queue: batches arrive in CU order. */
+/*
+ * The consumer is the queue's receiving side: cu_queue.c hands it the
+ * batches in CU order, on one thread at a time.
+ */
 struct consumer {
 	struct merge_state m;
 	const char *path;
-	double busy;		/* seconds spent merging: one thread's */
-	struct batch_sizes *sizes;		/* this run's, to fill */
-	const struct batch_sizes *first;	/* to stay near; NULL: none */
-	bool outgrown_hook;	/* test_hooks.h: rerun_outgrown */
-	bool outgrown;		/* a batch outgrew first's: the run stopped */
+	double busy;		/* Seconds spent merging, on one thread. */
+	struct batch_sizes *sizes;		/* This run's sizes, to fill. */
+	const struct batch_sizes *first;	/* Sizes to stay near, or NULL. */
+	bool outgrown_hook;	/* The rerun_outgrown hook of test_hooks.h. */
+	bool outgrown;		/* A batch outgrew first's, so the run stopped. */
 };
 
-/* .debug_info below which one dedup does it all (see run__encode()) */
+/*
+ * Below this size of .debug_info, one dedup of everything is cheap enough
+ * in memory to do it all (see run__encode()).
+ */
 #define ONE_DEDUP_BELOW	(16u << 20)
 
-/* Who hears of the function decisions of one run (pipeline_opts). */
+/* These hear of the function decisions of one run (pipeline_opts). */
 struct hearing {
-	FILE *verbose;			/* pahole's lines, until the run ends */
+	/* pahole's --verbose lines are held here until the run ends. */
+	FILE *verbose;
 	const struct func_report *user;
 };
 
-/* One run over an input: what its phases hand on to the next ones. */
+/*
+ * A run is one pass over an input; it holds what its phases hand on to
+ * the next ones.  run__free() releases all of it, whichever phase failed.
+ */
 struct run {
 	const char *path;
 	const struct pipeline_opts *opts;
 	struct stats *st;
-	/* names a batch resolved that the output defines twice: run again */
+	/*
+	 * These are names a batch resolved that the output defines twice;
+	 * when there are any, the input is run again.
+	 */
 	struct key_set *conflicts;
 	bool again;
-	struct batch_sizes *sizes;	/* to fill; NULL: none */
-	/* the input */
+	struct batch_sizes *sizes;	/* The sizes to fill, or NULL. */
+	/* The input files and what was read from them. */
 	struct elf_file ef, dbg, alt;
-	const struct elf_file *src;	/* where the DWARF is: ef or dbg */
+	const struct elf_file *src;	/* The file with the DWARF: ef or dbg. */
 	char *dbg_path;
 	struct elf_symtab *syms;
 	struct dwarf_input in;
 	struct debug_sections secs;
 	struct dwarf_layout layout;
 	struct dwarf_units units;
-	/* the CUs, encoded by the workers and merged by cons */
+	/* The workers encode the CUs, and cons merges them. */
 	struct encode_opts enc;
 	struct encode_env env;
 	struct batch_cache *bcache;
-	struct cu_queue *queue;	/* may still store: cu_queue__end() */
+	/* The queue may still be storing batches until cu_queue__end(). */
+	struct cu_queue *queue;
 	struct consumer cons;
-	bool split;		/* over a base: the split dedup */
-	/* the decisions, and the BTF they are added to */
+	bool split;		/* Over a base, the split dedup runs. */
+	/* The decisions, and the BTF they are added to. */
 	struct btf_concat *added;
 	struct func_report rep;
 	struct hearing hear;
 	char *verbose_buf;
 	size_t verbose_len;
-	struct btf *btf;	/* the merged BTF, then the dedup's */
+	/* This is the merged BTF, and after the dedup its output. */
+	struct btf *btf;
 };
 
 static int run__open(struct run *r);
@@ -119,11 +137,12 @@ static void run__finish(struct run *r, int err);
 static void run__free(struct run *r, int err);
 
 /*
- * One run over r->path.  When a batch resolved a declaration whose name
- * the output defines twice, nothing is written, r->again is set and
+ * pipeline__run_once() makes one run over r->path and returns 0 or a
+ * negative errno.  When a batch resolved a declaration whose name the
+ * output defines twice, nothing is written, r->again is set and
  * r->conflicts holds those names (fwd_names.h).  With r->cons.first, a
- * batch that outgrew its size there stops the run: r->cons.outgrown, and
- * nothing said or written.
+ * batch that outgrew its size there stops the run: r->cons.outgrown is
+ * set, and nothing is reported or written.
  */
 static int pipeline__run_once(struct run *r)
 {
@@ -146,9 +165,19 @@ static int pipeline__run_once(struct run *r)
 	return err;
 }
 
-/* Runs again at most this often before batches take no decision at all */
+/*
+ * A file is run at most this many times.  The last run does not
+ * deduplicate its batches at all (--plain-dedup): one dedup at the end
+ * decides every name, so no batch can have guessed a conflicting one.
+ */
 #define MAX_RUNS	3
 
+/*
+ * pipeline__run() runs the input until a run needs no other: names that
+ * conflicted in one run are kept for the final dedup in the next one
+ * (keep_fwds), and a run whose batches outgrew the first run's is made
+ * again with one dedup of everything.
+ */
 int pipeline__run(const char *path, const struct pipeline_opts *opts)
 {
 	struct key_set keep = { 0 }, conflicts = { 0 };
@@ -171,7 +200,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 			r.cons.first = &first;
 		err = pipeline__run_once(&r);
 		if (r.cons.outgrown) {
-			/* its batches outgrew the first run's (batch_sizes) */
+			/* Its batches outgrew the first run's (batch_sizes). */
 			if (opts->report && opts->report->rerun)
 				opts->report->rerun(opts->report->ctx);
 			o.enc.plain_dedup = true;
@@ -181,7 +210,10 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 		}
 		if (err || !conflicts.nr)
 			break;
-		/* those names go to the final dedup, as with one dedup */
+		/*
+		 * Those names are left to the final dedup in the next run,
+		 * as they would be with one dedup of everything.
+		 */
 		if (opts->report && opts->report->rerun)
 			opts->report->rerun(opts->report->ctx);
 		err = key_set__add_all(&keep, &conflicts);
@@ -200,19 +232,22 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 int pipeline__prepare_base(struct btf *base)
 {
 	/*
-	 * Our split dedup only reads the base (btf_dedup.c emits split BTF
-	 * raw): libbpf's index of its strings, a copy of them all, is made
-	 * only by distill.c's btf__add_type() (distilled_base, --relocate),
-	 * in the thread that owns the base then.
+	 * Nothing is to be done: our split dedup only reads the base,
+	 * because btf_dedup.c emits split BTF raw.  libbpf's index of the
+	 * base's strings, which copies them all, is made only by distill.c's
+	 * btf__add_type() (distilled_base, --relocate), in the thread that
+	 * owns the base at that time.
 	 */
 	(void)base;
 	return 0;
 }
 
 /*
- * *BTF (standalone, deduplicated) against the base: replaced by split BTF
- * holding what the base lacks.  A lone file indexes the base here; a batch
- * has done it once for all.
+ * pipeline__split_dedup() replaces *@btf, which is standalone and already
+ * deduplicated, with split BTF that holds what the base lacks.  A lone
+ * file indexes the base here; a file set passes opts->split_dedup, which
+ * indexed the base once for all its files.  *@base_hit tells whether the
+ * base index came from the cache.
  */
 static int pipeline__split_dedup(const struct pipeline_opts *opts,
 				struct btf **btf, bool *base_hit)
@@ -243,8 +278,9 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 }
 
 /*
- * The final dedup of standalone BTF: *@btf becomes the result.  It takes
- * over the scratch of @m's dedups rather than hold two.
+ * pipeline__dedup() runs the final dedup of standalone BTF, and *@btf
+ * becomes its result.  It takes over the scratch memory of @m's dedups
+ * rather than hold two sets of it.
  */
 static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 {
@@ -255,7 +291,7 @@ static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 	m->dedup = NULL;
 	if (!d)
 		return -ENOMEM;
-	btf_dedup__batch(d, NULL, NULL);	/* this one decides all */
+	btf_dedup__batch(d, NULL, NULL);	/* This dedup decides all. */
 	err = btf_dedup__run(d, *btf, NULL, NULL, 0, &out);
 	btf_dedup__free(d);
 	if (!err)
@@ -263,6 +299,11 @@ static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 	return err;
 }
 
+/*
+ * pipeline__consume() is the queue's consumer: it merges batch @idx,
+ * takes @frag over, and records the batch's size for a later run.  It
+ * returns -ECANCELED when the batch outgrew the first run's size.
+ */
 static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 {
 	struct consumer *c = arg;
@@ -275,7 +316,8 @@ static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	     c->outgrown_hook)) {
 		cu_fragment__free(frag);
 		c->outgrown = true;
-		return -ECANCELED;	/* pipeline__run(): said nothing */
+		/* pipeline__run() runs again; nothing is reported. */
+		return -ECANCELED;
 	}
 	if (c->sizes && idx < c->sizes->nr)
 		c->sizes->n[idx] = n;
@@ -288,6 +330,7 @@ static int pipeline__consume(void *arg, size_t idx, struct cu_fragment *frag)
 	return err;
 }
 
+/* This passes one function decision on to everyone who hears of it. */
 static void pipeline__decided(void *ctx, const struct btf *btf,
 			      const struct elf_symtab *syms,
 			      const struct func_param *params,
@@ -310,7 +353,10 @@ static void pipeline__cache_counts(struct stats *st,
 	st->cache_cpu = qc->cpu;
 }
 
-/* The ELF, its separate debug file when stripped, and its symbol index. */
+/*
+ * run__open() opens the ELF, its separate debug file when it is stripped,
+ * and builds its symbol index.
+ */
 static int run__open(struct run *r)
 {
 	int err;
@@ -321,7 +367,7 @@ static int run__open(struct run *r)
 		return err;
 	r->src = &r->ef;
 	if (!elf_file__has_dwarf(&r->ef)) {
-		/* stripped: DWARF and .symtab are in a separate debug file */
+		/* It is stripped: DWARF and .symtab are in a debug file. */
 		err = debug_file__find(&r->ef, r->opts->debuginfo,
 				       r->opts->debug_root, &r->dbg_path);
 		if (!err)
@@ -334,8 +380,9 @@ static int run__open(struct run *r)
 }
 
 /*
- * The DWARF opened, its sections found, its units listed and laid out;
- * what the layout asks for made ready before any worker starts.
+ * run__read_dwarf() opens the DWARF, finds its sections, and lists and
+ * lays out its units.  What the layout asks for is made ready here,
+ * before any worker starts, because the workers then share it.
  */
 static int run__read_dwarf(struct run *r)
 {
@@ -361,14 +408,20 @@ static int run__read_dwarf(struct run *r)
 			return err;
 	}
 	if (r->units.split) {
-		/* CUs are read from .dwo files: not by offsets of ours */
+		/*
+		 * The CUs are read from .dwo files, so the offsets we found
+		 * in this file's .debug_info do not apply.
+		 */
 		r->secs.reopen = false;
 		r->secs.debug_info = NULL;
 		r->secs.nr_cu_side = 0;
 	}
 	if (r->layout.cross_units || r->layout.partial_units ||
 	    r->layout.alt_forms) {
-		/* CUs read each other's DIEs: one libdw for all, made ready */
+		/*
+		 * The CUs read each other's DIEs, so all workers share one
+		 * libdw handle, warmed up here before the threads start.
+		 */
 		r->secs.reopen = false;
 		dwarf_layout__prewarm(dw);
 	}
@@ -381,7 +434,10 @@ static int run__read_dwarf(struct run *r)
 	return 0;
 }
 
-/* What every worker reads: the input, its sections, what to encode. */
+/*
+ * run__env() fills in what every worker reads: the input, its sections
+ * and what to encode.
+ */
 static void run__env(struct run *r)
 {
 	const struct debug_sections *s = &r->secs;
@@ -405,12 +461,14 @@ static void run__env(struct run *r)
 }
 
 /*
- * What libdw built while CUs were read (abbreviations, CU data) is not
- * needed for the decisions, and the heap is returned to the kernel before
- * they grow the BTF.  Names point into our own mapping, which stays; a
- * relocatable file's sections may belong to libdwfl, and .dwo files' to
- * libdw, so those wait.  Pages of a file mapping can be dropped and read
- * again; ours not.
+ * What libdw built while the CUs were read (abbreviations, CU data) is not
+ * needed for the decisions, so it is freed and the heap is returned to the
+ * kernel before the decisions grow the BTF.  The names in the BTF point
+ * into our own mapping of the file, which stays.  A relocatable file's
+ * sections may belong to libdwfl, and .dwo files' sections to libdw, so
+ * in those cases everything waits for run__free().  Pages of a file
+ * mapping can be dropped and are read again on the next access, which is
+ * why only mapped sections are dropped, and never memory we own.
  */
 static void run__release_dwarf(struct run *r)
 {
@@ -420,7 +478,10 @@ static void run__release_dwarf(struct run *r)
 		return;
 	dwarf_input__close(&r->in);
 	malloc_trim(0);
-	/* read again only by the stores still going (their digests) */
+	/*
+	 * Only the batch stores still going read these again, to compute
+	 * their digests.
+	 */
 	if (raw->str)
 		elf_file__drop_pages(raw->str, raw->str_size);
 	if (raw->abbrev)
@@ -428,13 +489,14 @@ static void run__release_dwarf(struct run *r)
 }
 
 /*
- * The CUs encoded by the workers and merged in CU order.  Batches already
- * come deduplicated: dedup again per 512 Ki new types.  Over a base,
- * standalone BTF is merged without any dedup and btf_dedup.c does it all
- * at the end, in the module's type order, as libbpf's split dedup would
- * (its decisions depend on it).  Below ONE_DEDUP_BELOW of DWARF, one dedup
- * of everything costs little memory, and it never runs twice
- * (fwd_names.h).
+ * run__encode() has the workers encode the CUs and merges their BTF in CU
+ * order.  Batches already come deduplicated, so the merged BTF is
+ * deduplicated again only per 512 Ki (1u << 19) new types.  Over a base,
+ * standalone BTF is merged without any dedup, and btf_dedup.c does it all
+ * at the end in the module's type order, as libbpf's split dedup
+ * (btf__dedup()) would, because its decisions depend on that order.  Below
+ * ONE_DEDUP_BELOW of DWARF, one dedup of everything costs little memory,
+ * and it never needs a second run (fwd_names.h).
  */
 static int run__encode(struct run *r)
 {
@@ -476,7 +538,10 @@ static int run__encode(struct run *r)
 			    pipeline__consume, &r->cons, &r->queue);
 	r->st->batch_cache = r->bcache != NULL;
 	r->st->nr_batches = (nr + CU_BATCH - 1) / CU_BATCH;
-	/* the merged types to read, and to add the decisions' to */
+	/*
+	 * The decisions read the merged types and add their own types to
+	 * r->added.
+	 */
 	if (!err && (err = merge_state__open(m, &r->added)))
 		pr_err("%s: cannot merge BTF: %s", r->path, strerror(-err));
 	r->btf = m->acc.btf;
@@ -488,7 +553,11 @@ static int run__encode(struct run *r)
 	return 0;
 }
 
-/* Who hears of the function decisions: the caller's report, --verbose. */
+/*
+ * run__hear() sets up who hears of the function decisions: the caller's
+ * report, and --verbose, whose lines go to a memory stream until the run
+ * is known to be the last one.
+ */
 static int run__hear(struct run *r)
 {
 	const struct pipeline_opts *opts = r->opts;
@@ -508,7 +577,10 @@ static int run__hear(struct run *r)
 	return 0;
 }
 
-/* Which functions and variables get BTF, added to the merged BTF. */
+/*
+ * run__decide() decides which functions and variables get BTF and adds
+ * their types to the merged BTF.
+ */
 static int run__decide(struct run *r)
 {
 	struct merge_state *m = &r->cons.m;
@@ -550,8 +622,10 @@ static int run__decide(struct run *r)
 }
 
 /*
- * The final dedup, or over a base the split dedup.  Names a batch
- * resolved that the output defines twice set r->again (fwd_names.h).
+ * run__dedup() runs the final dedup, or over a base the split dedup.
+ * Names a batch resolved that the output defines twice set r->again and
+ * go to r->conflicts (fwd_names.h); the split dedup cannot have them,
+ * because its batches were not deduplicated.
  */
 static int run__dedup(struct run *r)
 {
@@ -586,7 +660,7 @@ static int run__dedup(struct run *r)
 	return 0;
 }
 
-/* The BTF written, then this run's --verbose lines. */
+/* run__write() writes the BTF, and then this run's --verbose lines. */
 static int run__write(struct run *r)
 {
 	const struct pipeline_opts *opts = r->opts;
@@ -598,14 +672,20 @@ static int run__write(struct run *r)
 		err = output__write_btf(r->path, opts->out_path,
 					opts->writes, &opts->enc, r->btf,
 					&r->st->out_bytes);
-	/* this run's lines, at once: a run made again said them again */
+	/*
+	 * The lines are printed only now, at once, because a run made
+	 * again would have said them a second time.
+	 */
 	if (!err && r->hear.verbose && !fflush(r->hear.verbose))
 		fwrite(r->verbose_buf, 1, r->verbose_len, stdout);
 	stats__phase_end(r->st, PHASE_WRITE);
 	return err;
 }
 
-/* The workers' stores waited for (after @err: those not started dropped). */
+/*
+ * run__end_queue() waits for the workers' batch stores.  After an error
+ * (@err), the stores not yet started are dropped.
+ */
 static void run__end_queue(struct run *r, int err)
 {
 	struct cu_queue_counts qc = { 0 };
@@ -618,8 +698,9 @@ static void run__end_queue(struct run *r, int err)
 }
 
 /*
- * Written (or not: @err): the BTF goes before waiting for the stores
- * still going, then the stats are told.
+ * run__finish() runs after the write, whether it succeeded or not (@err).
+ * The BTF is freed before waiting for the stores still going, so that
+ * memory is not held during the wait; then the stats are printed.
  */
 static void run__finish(struct run *r, int err)
 {
@@ -636,9 +717,10 @@ static void run__finish(struct run *r, int err)
 }
 
 /*
- * The queue first, before what the workers may still read goes.  A run
- * made again (conflicts) stores this one's batches as a run without them
- * would.
+ * run__free() ends the queue first, because the workers' stores may still
+ * read the input that is freed after it.  A run that is made again
+ * (conflicts) still stores this run's batches, as a run without conflicts
+ * would have.
  */
 static void run__free(struct run *r, int err)
 {
@@ -647,7 +729,7 @@ static void run__free(struct run *r, int err)
 		fclose(r->hear.verbose);
 	free(r->verbose_buf);
 	if (r->btf != r->cons.m.acc.btf)
-		btf__free(r->btf);	/* split_dedup's output */
+		btf__free(r->btf);	/* This is the split dedup's output. */
 	merge_state__free(&r->cons.m);
 	batch_cache__free(r->bcache);
 	dwarf_units__free(&r->units);
