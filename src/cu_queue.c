@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Workers and the in-order consumer.  Workers run at most a window of batches
- * ahead of the consumer so that finished-but-unmerged fragments cannot pile
- * up in memory.  The first failing CU (in CU order) ends the run; workers
- * stop taking new CUs as soon as any failure is seen.
+ * This file runs the workers and the in-order consumer.  Workers run at
+ * most a window of batches (2 * jobs) ahead of the consumer, so that
+ * fragments that are finished but not yet merged cannot pile up in memory.
+ * The first failing CU (in CU order) ends the run, and workers stop taking
+ * new CUs as soon as any failure is seen.
  *
- * libdw is safe here because every CU was interned by the main thread
- * before workers start (dwarf_get_units), and everything libdw caches
- * lazily afterwards (abbreviations, location lists, string offsets) is per
- * CU, and each CU is read by exactly one worker.
+ * libdw is safe to use from several threads here because the main thread
+ * interned every CU before the workers start (dwarf_get_units), and
+ * everything libdw caches lazily afterwards (abbreviations, location
+ * lists, string offsets) is per CU, and each CU is read by exactly one
+ * worker.
  *
- * What libdw caches is kept until dwarf_end(): by the end of a vmlinux,
- * the largest part of the peak RSS that the output does not need
- * (docs/performance.md, Memory).  So CUs are read in epochs of EPOCH_BATCHES batches, each through a
- * libdw handle of its own, opened on the (read-only, uncompressed) Elf by
- * the first worker to need it and ended by the one that finishes its last
- * batch.  Opening one is the only use of libelf beyond reading the ELF
- * header (abbrev_cache.c), so it is done under q->epoch_lock.
+ * What libdw caches is kept until dwarf_end(), and by the end of a vmlinux
+ * it is the largest part of the peak RSS that the output does not need
+ * (docs/performance.md, Memory).  So the CUs are read in epochs of
+ * EPOCH_BATCHES batches, each through a libdw handle of its own.  The first
+ * worker to need an epoch opens its handle on the (read-only, uncompressed)
+ * Elf, and the worker that finishes the epoch's last batch ends it.
+ * Opening a handle is the only use of libelf beyond reading the ELF header
+ * (abbrev_cache.c), and libelf is not thread-safe, so it is done under
+ * q->epoch_lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,26 +39,44 @@
 #include "merge/merge.h"
 #include "lib/log.h"
 
+/* This is the size of a batch's error message, made by the worker. */
 #define ERRLEN	512
+/*
+ * This many batches share one libdw handle: more batches per epoch mean
+ * fewer times libdw reads the CU headers before the epoch's first CU, and
+ * fewer mean less that libdw caches at once.
+ */
 #define EPOCH_BATCHES	8
 
+/* An epoch is a run of EPOCH_BATCHES batches read through one libdw. */
 struct cu_epoch {
 	Dwarf *dw;
-	Dwarf_Die *cus;		/* its CUs, read through dw */
-	size_t pending;		/* batches not finished */
+	Dwarf_Die *cus;		/* The epoch's CUs, read through dw. */
+	size_t pending;		/* The number of batches not finished. */
 	int err;
 };
 
+/*
+ * A slot holds one batch's result until the consumer takes it.  A worker
+ * stores the result and sets done under q->lock; the consumer reads it
+ * after seeing done under that lock.
+ */
 struct cu_slot {
 	struct cu_fragment frag;
-	struct batch_pack pack;	/* deferred keys: the entry to seal */
+	/* With deferred keys, this is the cache entry still to seal. */
+	struct batch_pack pack;
 	bool packed;
-	size_t info_from, info_to;	/* its units in .debug_info */
+	size_t info_from, info_to;	/* The units' range in .debug_info. */
 	int err;
 	bool done;
 	char errmsg[ERRLEN];
 };
 
+/*
+ * q->lock guards the slots' results, the counters next, consumed,
+ * next_seal, sealing and max_sealing, abort, first_err and counts; q->cond is broadcast whenever any
+ * of them changes.
+ */
 struct cu_queue {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -63,24 +85,28 @@ struct cu_queue {
 	size_t nr;
 	struct cu_slot *slots;
 	size_t nr_batches;
-	size_t next;		/* next batch to hand out */
-	size_t consumed;	/* batches the consumer has taken */
+	size_t next;		/* The next batch to hand out. */
+	size_t consumed;	/* The batches the consumer has taken. */
 	size_t window;
 	bool abort;
 	int first_err;
-	struct cu_epoch *epochs;	/* NULL: all CUs through the caller's libdw */
+	/* When epochs is NULL, all CUs are read through the caller's libdw. */
+	struct cu_epoch *epochs;
 	size_t nr_epochs;
-	pthread_mutex_t epoch_lock;	/* the epochs; libelf while opening */
+	/* epoch_lock guards the epochs, and libelf while one is opened. */
+	pthread_mutex_t epoch_lock;
 	/*
-	 * batch_cache__defer(): batches are packed when encoded and sealed
-	 * by workers with no batch to encode (the window full, or none left:
-	 * then while the caller goes on, until cu_queue__end()).
+	 * With batch_cache__defer(), batches are packed when encoded and
+	 * sealed by workers that have no batch to encode.  That happens when
+	 * the window is full, or when no batch is left; then the sealing goes
+	 * on while the caller continues, until cu_queue__end().
 	 */
 	bool defer;
 	size_t next_seal;
 	/*
-	 * Workers sealing, and how many may: once all is consumed, the
-	 * caller's thread has work too (the decisions, the dedup).
+	 * These are the number of workers sealing and how many may seal at
+	 * once.  Once all is consumed, one fewer may, because the caller's
+	 * thread has work too (the decisions, the dedup).
 	 */
 	int sealing, max_sealing;
 	pthread_t *tids;
@@ -89,9 +115,10 @@ struct cu_queue {
 };
 
 /*
- * A finished CU's .debug_info pages are never read again; dropping them
- * from our mapping keeps them out of our RSS (the kernel re-reads them from
- * the file if touched).  Only whole pages inside the CU are dropped.
+ * A finished CU's .debug_info pages are never read again, and dropping
+ * them from our mapping keeps them out of our RSS (the kernel reads them
+ * from the file again if they are touched).  Only whole pages inside the
+ * CU are dropped.
  */
 static void cu_queue__release(struct cu_queue *q, size_t i)
 {
@@ -107,7 +134,10 @@ static void cu_queue__release(struct cu_queue *q, size_t i)
 		elf_file__drop_pages(env->debug_info + start, end - start);
 }
 
-/* Resident set size now, from /proc/self/statm; 0 if unknown. */
+/*
+ * current_rss() returns the resident set size in bytes, from the second
+ * field of /proc/self/statm (in pages), or 0 if it is unknown.
+ */
 static size_t current_rss(void)
 {
 	unsigned long size, resident;
@@ -122,8 +152,9 @@ static size_t current_rss(void)
 }
 
 /*
- * --max-memory: checked after every CU, so a run over the limit stops with
- * the CU that took it there instead of being killed by the OOM killer.
+ * The --max-memory limit is checked after every CU, so a run over the
+ * limit stops with the CU that took it there instead of being killed by
+ * the OOM killer.  It returns -ENOMEM with the message in @errbuf.
  */
 static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 {
@@ -140,7 +171,12 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 	return -ENOMEM;
 }
 
-/* Encode CUs [first, end) and merge them into one deduplicated fragment. */
+/*
+ * cu_queue__encode_batch() encodes CUs [first, end) and merges them into
+ * one fragment, *@out, deduplicated unless the dedup is left to the end
+ * (plain_dedup, defer_dedup).  @dies are the DIEs of those CUs.  It
+ * returns 0, or a negative errno with the message in @errbuf.
+ */
 static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				  size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
@@ -154,8 +190,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	memset(out, 0, sizeof(*out));
 	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL);
 	/*
-	 * Batches are standalone BTF even over a base (libbpf cannot append
-	 * split BTF); the consumer's merged BTF is the split one.
+	 * Batches are standalone BTF even over a base, because libbpf cannot
+	 * append split BTF; the consumer's merged BTF is the split one.
 	 */
 	err = merge_state__init(&m, UINT32_MAX, q->env->ef->ptr_size);
 	m.keep_fwds = q->env->opts->keep_fwds;
@@ -173,7 +209,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
 				 strerror(-err));
 	}
-	name_cache__free(&names);	/* dedup moves the strings */
+	/* The cache can go before the dedup, which moves the strings. */
+	name_cache__free(&names);
 	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",
@@ -189,9 +226,11 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 }
 
 /*
- * A libdw handle of its own for epoch @e: a new Dwarf on the same Elf, with
- * the epoch's CU DIEs.  Finding a CU makes libdw read the headers of all
- * CUs before it, whose pages are given back as it goes.
+ * cu_epoch__open() gives epoch @e a libdw handle of its own: a new Dwarf
+ * on the same Elf, with the epoch's CU DIEs.  Finding a CU makes libdw
+ * read the headers of all CUs before it, and their pages are given back
+ * as it goes.  The caller holds q->epoch_lock.  It returns 0 or a negative
+ * errno, and the caller closes the epoch after a failure.
  */
 static int cu_epoch__open(struct cu_queue *q, size_t e)
 {
@@ -209,7 +248,10 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 	for (i = 0; i < end; i++) {
 		size_t off = dwarf_dieoffset(&q->cus[i]);
 
-		/* the CUs before: only as far as pages are given back */
+		/*
+		 * The CUs before the epoch are looked up only every
+		 * DWARF_UNITS_DROP_EVERY bytes, where pages are given back.
+		 */
 		if (i < first && off - dropped < DWARF_UNITS_DROP_EVERY)
 			continue;
 		if (!dwarf_offdie(ep->dw, off, i < first ? &(Dwarf_Die){ 0 } :
@@ -233,7 +275,10 @@ static void cu_epoch__close(struct cu_epoch *ep)
 	ep->cus = NULL;
 }
 
-/* The CU DIEs of batch @b, its epoch opened if need be; NULL on failure. */
+/*
+ * cu_queue__batch_dies() returns the CU DIEs of batch @b, after opening
+ * its epoch if need be, or NULL on failure.
+ */
 static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b)
 {
 	struct cu_epoch *ep;
@@ -258,7 +303,11 @@ static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b)
 	return &ep->cus[(b - e * EPOCH_BATCHES) * CU_BATCH];
 }
 
-/* Batch @b is finished: the last of its epoch ends the epoch's libdw. */
+/*
+ * cu_queue__batch_done() is called when batch @b is finished; the last
+ * batch of an epoch ends the epoch's libdw.  No other worker uses the
+ * handle then, so it is closed outside the lock.
+ */
 static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 {
 	struct cu_epoch *ep;
@@ -274,22 +323,29 @@ static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 		cu_epoch__close(ep);
 }
 
-/* The units of CUs [first, end): where their digests start. */
+/*
+ * cu_queue__unit_offs() fills @offs with where the digests of the units
+ * of CUs [first, end) start.
+ */
 static void cu_queue__unit_offs(const struct cu_queue *q, size_t first,
 				size_t end, uint64_t *offs)
 {
 	size_t k;
 
-	/* the units' headers: a CU DIE's offset in its unit is their size */
+	/*
+	 * The digests start after the units' headers, and a CU DIE's offset
+	 * in its unit is the size of its header.
+	 */
 	for (k = first; k < end; k++)
 		offs[k - first] = dwarf_dieoffset(&q->cus[k]) -
 				  dwarf_cuoffset(&q->cus[k]);
 }
 
 /*
- * Batch @b from the cache: its CUs' digests make the key (@probe keeps
- * them for the store after a miss).  True on a hit.  @cpu gets the CPU
- * seconds of the digests and of reading back.
+ * cu_queue__cached() looks up the batch of CUs [first, end) in the cache.
+ * Its CUs' digests make the key, and @probe keeps them for the store
+ * after a miss.  It returns true on a hit, with the batch in @frag.  @cpu
+ * gets the CPU seconds of the digests and of reading back.
  */
 static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 			     struct batch_probe *probe, size_t first,
@@ -316,8 +372,8 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 }
 
 /*
- * Deferred keys: the digests of the batch packed in slot @j, its entry
- * sealed with them and written.
+ * With deferred keys, cu_queue__seal() computes the digests of the batch
+ * packed in slot @j, and seals and writes its cache entry with them.
  */
 static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 			   struct batch_probe *probe, size_t j)
@@ -328,7 +384,7 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 	double t0 = stats__thread_cpu();
 	int i;
 
-	/* no digester (no memory): the pack only goes */
+	/* Without a digester (out of memory), the pack is only freed. */
 	if (!dg || batch_probe__make(probe, q->env->batch_cache, dg,
 				     pack->cu_off, pack->nr_cus))
 		probe->ok = false;
@@ -337,7 +393,10 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 		stored = !batch_pack__seal(pack, q->env->batch_cache, probe);
 	batch_pack__free(pack);
 	cpu.store = stats__thread_cpu() - t0 - cpu.digest;
-	/* as after encoding and merging: out of our RSS again */
+	/*
+	 * The digests read the pages again; they are dropped from our RSS
+	 * again, as after encoding and merging.
+	 */
 	if (q->env->debug_info && q->slots[j].info_to > q->slots[j].info_from)
 		elf_file__drop_pages(q->env->debug_info + q->slots[j].info_from,
 				     q->slots[j].info_to - q->slots[j].info_from);
@@ -356,10 +415,11 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 }
 
 /*
- * With q->lock held: the next work for a worker, a batch to encode (*@b)
- * or, with keys deferred, one to seal (*@seal): any batch encoded, so
- * that a worker waiting for the window to move seals what it can.  False:
- * none will come.
+ * cu_queue__next_work() is called with q->lock held and waits for the
+ * next work for a worker: a batch to encode (*@b) or, with keys deferred,
+ * one to seal (*@seal).  Any encoded batch may be sealed, so that a worker
+ * waiting for the window to move seals what it can.  It returns false when
+ * no more work will come.
  */
 static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
 {
@@ -373,14 +433,15 @@ static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
 			*b = q->next++;
 			return true;
 		}
-		/* next_seal: the first batch not done, or packed */
+		/* next_seal moves to the first batch not done, or packed. */
 		while (q->next_seal < q->next && q->slots[q->next_seal].done &&
 		       !q->slots[q->next_seal].packed)
 			q->next_seal++;
 		for (k = q->next_seal;
 		     q->sealing < q->max_sealing && k < q->next; k++)
 			if (q->slots[k].packed) {
-				q->slots[k].packed = false;	/* taken */
+				/* This worker takes it. */
+				q->slots[k].packed = false;
 				q->sealing++;
 				*seal = k;
 				return true;
@@ -391,6 +452,10 @@ static bool cu_queue__next_work(struct cu_queue *q, size_t *b, size_t *seal)
 	}
 }
 
+/*
+ * cu_queue__worker() is one worker thread.  It takes a batch to encode or
+ * seal until none is left, and stores each batch's result in its slot.
+ */
 static void *cu_queue__worker(void *arg)
 {
 	struct cu_queue *q = arg;
@@ -427,7 +492,8 @@ static void *cu_queue__worker(void *arg)
 		if (dg && !q->defer)
 			hit = cu_queue__cached(q, dg, &probe, first, end, &frag,
 					       &cpu);
-		if (q->defer) {	/* the sealer may not read q->cus */
+		/* The sealer may not read q->cus, so the ranges go in slots. */
+		if (q->defer) {
 			uint64_t next;
 
 			cu_queue__unit_offs(q, first, end, offs);
@@ -439,7 +505,7 @@ static void *cu_queue__worker(void *arg)
 		}
 		dies = hit ? NULL : cu_queue__batch_dies(q, i);
 		if (hit) {
-			/* nothing to encode */
+			/* The cache had it, so there is nothing to encode. */
 		} else if (!dies) {
 			memset(&frag, 0, sizeof(frag));
 			snprintf(errbuf, ERRLEN, "%s: cannot open its DWARF again",
@@ -458,11 +524,12 @@ static void *cu_queue__worker(void *arg)
 			else if (!err && probe.ok)
 				stored = !batch_cache__store(q->env->batch_cache,
 							     &probe, &frag);
-			if (!packed)	/* not staged: not kept in memory */
+			/* A pack that was not staged is not kept in memory. */
+			if (!packed)
 				batch_pack__free(&pack);
 			cpu.store = stats__thread_cpu() - cpu.store;
 			if (q->env->opts->place_notes) {
-				/* they were for the store */
+				/* The notes were only needed by the store. */
 				free(frag.var_notes);
 				frag.var_notes = NULL;
 				frag.nr_var_notes = 0;
@@ -492,6 +559,10 @@ static void *cu_queue__worker(void *arg)
 	}
 }
 
+/*
+ * Epochs are used only when the DWARF may be opened again (dwarf_reopen)
+ * and there are more batches than one epoch holds.
+ */
 size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr)
 {
 	size_t batches = (nr + CU_BATCH - 1) / CU_BATCH;
@@ -509,7 +580,8 @@ static void cu_queue__free(struct cu_queue *q)
 		cu_fragment__free(&q->slots[k].frag);
 		batch_pack__free(&q->slots[k].pack);
 	}
-	for (k = 0; k < q->nr_epochs; k++)	/* after a failure */
+	/* Epochs are still open only after a failure. */
+	for (k = 0; k < q->nr_epochs; k++)
 		cu_epoch__close(&q->epochs[k]);
 	free(q->epochs);
 	pthread_cond_destroy(&q->cond);
@@ -520,6 +592,12 @@ static void cu_queue__free(struct cu_queue *q)
 	free(q);
 }
 
+/*
+ * cu_queue__run() starts the workers and consumes the batches in CU order
+ * on the caller's thread.  The queue is returned in *@out even after an
+ * error, because workers may still be sealing; cu_queue__end() waits for
+ * them and frees it.
+ */
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		  int jobs, cu_consume_fn consume, void *arg,
 		  struct cu_queue **out)
@@ -597,7 +675,10 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 			err = consume(arg, k, &s->frag);
 		/* consume() owns the fragment from here on. */
 		memset(&s->frag, 0, sizeof(s->frag));
-		/* a later CU that needs a page back faults it in again */
+		/*
+		 * The side sections' pages are dropped after each batch; a
+		 * later CU that needs a page faults it in again.
+		 */
 		for (i = 0; i < env->nr_cu_side; i++)
 			elf_file__drop_pages(env->cu_side[i].p,
 					     env->cu_side[i].size);
@@ -625,7 +706,7 @@ void cu_queue__end(struct cu_queue *q, bool abandon,
 			memset(counts, 0, sizeof(*counts));
 		return;
 	}
-	/* the caller waits: every worker seals */
+	/* The caller waits now, so every worker may seal. */
 	pthread_mutex_lock(&q->lock);
 	q->abort |= abandon;
 	q->max_sealing = q->started;

@@ -16,26 +16,30 @@
 #include "lib/cu_batch.h"
 #include "stats.h"
 
-/* Called in batch order; takes ownership of @frag. Non-zero stops the run. */
+/*
+ * The consumer is called in batch order and takes ownership of @frag.  A
+ * non-zero return stops the run.
+ */
 typedef int (*cu_consume_fn)(void *arg, size_t idx, struct cu_fragment *frag);
 
 /* What the batch cache (cache/batch_cache.h) did in a run. */
 struct cu_queue_counts {
-	size_t reused;		/* batches read back */
-	size_t stored;		/* batches encoded and kept */
-	size_t no_key;		/* batches with a CU the digest cannot read */
+	size_t reused;		/* Batches read back from the cache. */
+	size_t stored;		/* Batches encoded and stored. */
+	size_t no_key;		/* Batches with a CU the digest cannot read. */
 	struct cache_cpu cpu;
 };
 
 struct cu_queue;
 
 /*
- * Encodes the @nr CUs at @cus with @jobs workers and hands the batches to
- * @consume in order.  The workers may still be keying and storing batches
- * for the cache when this returns (batch_cache__defer()): *@q, which
- * cu_queue__end() waits for (@abandon: what is not started is dropped),
- * whatever this returned.  After a success the DIEs at @cus are not read
- * again; after a failure only until cu_queue__end().
+ * cu_queue__run() encodes the @nr CUs at @cus with @jobs workers and hands
+ * the batches to @consume in order.  The workers may still be keying and
+ * storing batches for the cache when it returns (batch_cache__defer()), so
+ * whatever it returned, the caller must pass *@q to cu_queue__end(), which
+ * waits for them; with @abandon, the work not yet started is dropped.
+ * After a success the DIEs at @cus are not read again; after a failure
+ * they are read until cu_queue__end().
  */
 int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		  int jobs, cu_consume_fn consume, void *arg,
@@ -43,7 +47,11 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 void cu_queue__end(struct cu_queue *q, bool abandon,
 		   struct cu_queue_counts *counts);
 
-/* How many libdw handles (epochs) cu_queue__run() reads @nr CUs through; 0: the caller's. */
+/*
+ * cu_queue__nr_epochs() returns how many libdw handles (epochs)
+ * cu_queue__run() reads @nr CUs through, or 0 when all are read through
+ * the caller's handle.
+ */
 size_t cu_queue__nr_epochs(const struct encode_env *env, size_t nr);
 
 #endif
