@@ -74,8 +74,9 @@ struct cu_slot {
 
 /*
  * q->lock guards the slots' results, the counters next, consumed,
- * next_seal, sealing and max_sealing, abort, first_err and counts; q->cond is broadcast whenever any
- * of them changes.
+ * next_seal, sealing and max_sealing, abort, first_err and counts.
+ * q->cond is broadcast when a batch is done, consumed or sealed, and when
+ * cu_queue__end() starts to wait.
  */
 struct cu_queue {
 	pthread_mutex_t lock;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dwarf2btf: encode BTF from the DWARF of an ELF file.
+ * dwarf2btf encodes BTF from the DWARF of an ELF file.  This file reads
+ * the command line and hands the work to pipeline.c (one file),
+ * file_set.c (several files), diff_cmd.c or explain_cmd.c.
  *
  *   dwarf2btf [options] FILE         add/replace FILE's .BTF section
  *   dwarf2btf [options] -o OUT FILE  write raw BTF to OUT
@@ -34,6 +36,7 @@
 #include "lib/log.h"
 #include "output/output.h"
 
+/* usage() prints the --help text, which users read, to @f. */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -145,9 +148,13 @@ enum {
 	OPT_NO_CACHE,
 };
 
-/* The pahole release whose options and default BTF we match. */
+/* This is the pahole release whose options and default BTF we match. */
 #define PAHOLE_COMPAT_VERSION "1.32"
 
+/*
+ * run_as_pahole() tells whether we were started under the name pahole,
+ * which is how kbuild runs us through a symlink (PAHOLE=).
+ */
 static bool run_as_pahole(const char *argv0)
 {
 	const char *base = strrchr(argv0, '/');
@@ -156,10 +163,11 @@ static bool run_as_pahole(const char *argv0)
 }
 
 /*
- * Under the name pahole, what we answer ourselves: encoding (-J,
- * --btf_encode*) and what kbuild asks before (--version,
- * --supported_btf_features).  Anything else (`pahole FILE` prints its
- * types, `pahole -C struct FILE` one) is a real pahole's job.
+ * Under the name pahole, we answer the encoding ourselves (-J,
+ * --btf_encode*), and what kbuild asks before it (--version,
+ * --supported_btf_features).  Anything else is a real pahole's job: for
+ * example, `pahole FILE` prints its types, and `pahole -C struct FILE`
+ * prints one of them.  A -J may be combined with other short options.
  */
 static bool pahole_args__ours(int argc, char **argv)
 {
@@ -177,8 +185,10 @@ static bool pahole_args__ours(int argc, char **argv)
 }
 
 /*
- * A real pahole: $DWARF2BTF_PAHOLE, else the first "pahole" on PATH that is
- * not this program.  NULL if none.
+ * pahole__find_real() returns the path of a real pahole, to be freed:
+ * $DWARF2BTF_PAHOLE, else the first "pahole" on PATH that is not this
+ * program (which a symlink named pahole would be).  It returns NULL when
+ * there is none.
  */
 static char *pahole__find_real(void)
 {
@@ -214,7 +224,10 @@ static char *pahole__find_real(void)
 	return found;
 }
 
-/* Hand the whole command to a real pahole; returns only on failure (2). */
+/*
+ * pahole__forward() hands the whole command to a real pahole with
+ * execv(); it returns only on failure, with the exit status 2.
+ */
 static int pahole__forward(char **argv)
 {
 	char *real = pahole__find_real();
@@ -229,7 +242,10 @@ static int pahole__forward(char **argv)
 	return 2;
 }
 
-/* -o OUT (or --btf_encode_detached=OUT): once, and a file name. */
+/*
+ * set_output() takes -o OUT (or --btf_encode_detached=OUT), which may be
+ * given only once and must name a file, not standard output.
+ */
 static int set_output(const char **out, const char *arg)
 {
 	if (*out) {
@@ -246,7 +262,11 @@ static int set_output(const char **out, const char *arg)
 	return 0;
 }
 
-/* "512M", "2G", "1048576" (bytes); K, M, G in powers of 1024. */
+/*
+ * parse_size() reads a size such as "512M", "2G" or "1048576" (bytes);
+ * the suffixes K, M and G are powers of 1024.  Sizes above SIZE_MAX / 2
+ * are refused.
+ */
 static int parse_size(const char *s, size_t *out)
 {
 	unsigned long long v;
@@ -270,9 +290,11 @@ static int parse_size(const char *s, size_t *out)
 }
 
 /*
- * The cache directory (cache_dir.h): --cache-dir, DWARF2BTF_CACHE_DIR,
- * XDG_CACHE_HOME or HOME; --no-cache or DWARF2BTF_NO_CACHE=1 turn it off,
- * DWARF2BTF_CACHE_MAX bounds it.  0, or 2 after a usage error.
+ * main__cache() sets up the cache directory (cache_dir.h) from
+ * --cache-dir, DWARF2BTF_CACHE_DIR, XDG_CACHE_HOME or HOME, in that order.
+ * --no-cache, or DWARF2BTF_NO_CACHE set to anything but 0, turns it off,
+ * and DWARF2BTF_CACHE_MAX bounds its size.  It returns 0, 1 when out of
+ * memory, or 2 after a usage error.
  */
 static int main__cache(struct cache_dir *c, const char *dir, bool off)
 {
@@ -294,7 +316,10 @@ static int main__cache(struct cache_dir *c, const char *dir, bool off)
 	return 0;
 }
 
-/* The input files, from the command line and --files-from. */
+/*
+ * The file list holds the input files, from the command line and
+ * --files-from.
+ */
 struct file_list {
 	char **v;
 	size_t nr, cap;
@@ -322,8 +347,9 @@ static void file_list__free(struct file_list *fl)
 }
 
 /*
- * --files-from=LIST: input paths one per line ("-": standard input), for
- * more modules than a command line holds.  Appended to @fl.
+ * read_list() reads --files-from=LIST, which names input paths one per
+ * line ("-" reads standard input), for more modules than a command line
+ * holds.  Empty lines are skipped, and the paths are appended to @fl.
  */
 static int read_list(const char *list, struct file_list *fl)
 {
@@ -357,7 +383,10 @@ static int read_list(const char *list, struct file_list *fl)
 	return err;
 }
 
-/* The only place the test hooks are read (test_hooks.h). */
+/*
+ * This is the only place the test hooks are read (test_hooks.h), so that
+ * no other code depends on the environment.
+ */
 static void test_hooks__from_env(struct test_hooks *h)
 {
 	const char *s = getenv("DWARF2BTF_FAULT_WRITE");
@@ -377,8 +406,9 @@ static void test_hooks__from_env(struct test_hooks *h)
 }
 
 /*
- * --relocate: FILE's .BTF, split over its distilled .BTF.base, becomes
- * split BTF over BASE, written raw to OUT.
+ * relocate_file() does --relocate: FILE's .BTF, which is split over its
+ * distilled .BTF.base, becomes split BTF over BASE and is written raw to
+ * OUT.  It returns 0 or a negative errno.
  */
 static int relocate_file(const char *file, const struct btf *base,
 			 const char *base_path, const char *out,
@@ -425,7 +455,7 @@ static const struct option longopts[] = {
 	{ "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS },
 	{ "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG },
 	{ "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG },
-	/* pahole's spellings, so that PAHOLE= works */
+	/* These are pahole's spellings, so that kbuild's PAHOLE= works. */
 	{ "btf_encode", no_argument, NULL, 'J' },
 	{ "btf_encode_detached", required_argument, NULL, OPT_DETACHED },
 	{ "btf_features", required_argument, NULL, OPT_FEATURES },
@@ -455,9 +485,9 @@ static const struct option longopts[] = {
 };
 
 /*
- * What the command line asks for.  Its functions return CLI_GO to go on,
- * or the exit status: 0 (--help, --version), 1 on an error, 2 on a usage
- * error.
+ * struct cli holds what the command line asks for.  Its functions return
+ * CLI_GO to go on, or the exit status: 0 (--help, --version), 1 on an
+ * error, 2 on a usage error.
  */
 #define CLI_GO	(-1)
 
@@ -468,13 +498,16 @@ struct cli {
 	struct cache_dir cache;
 	const char *base_path;
 	const char *cache_path;
-	bool batch;		/* --files-from: -o is a directory */
-	bool out_dir;		/* -o names a directory */
+	bool batch;		/* With --files-from, -o is a directory. */
+	bool out_dir;		/* -o names a directory. */
 	bool lang_given, btf_attributes, verbose, no_cache, relocate;
 	bool features_seen;
 };
 
-/* pahole's options (and our --skip_encoding_btf_* spellings of its own). */
+/*
+ * cli__pahole_option() handles pahole's options, and our
+ * --skip_encoding_btf_* spellings of its own.
+ */
 static int cli__pahole_option(struct cli *c, int opt)
 {
 	struct encode_opts *enc = &c->opts.enc;
@@ -493,7 +526,10 @@ static int cli__pahole_option(struct cli *c, int opt)
 		enc->gen_floats = true;
 		break;
 	case OPT_GEN_ALL: {
-		/* as pahole: on top, and a later list still starts over */
+		/*
+		 * As in pahole, this adds to the features given so far, and
+		 * a later --btf_features list still starts over.
+		 */
 		bool on_top = true;
 
 		features__parse("+reproducible_build", false, &on_top, enc);
@@ -515,7 +551,7 @@ static int cli__pahole_option(struct cli *c, int opt)
 	case 'V':
 		c->verbose = true;
 		break;
-	case 'J':	/* encoding BTF is all we do */
+	case 'J':	/* Encoding BTF is all we do. */
 	case OPT_NOOP:
 		break;
 	case OPT_SKIP_ENUM64:
@@ -538,9 +574,11 @@ static int cli__pahole_option(struct cli *c, int opt)
 }
 
 /*
- * -j N: an optional argument must be attached ("-j4"); take "-j 4" too, as
- * pahole does.  What follows a bare -j is a file only if it is one: "-j 0"
- * or "-j abc" must not make the real input one of several, rewritten.
+ * cli__jobs() reads -j N.  getopt wants an optional argument attached
+ * ("-j4"), but we take "-j 4" too, as pahole does.  What follows a bare -j
+ * is taken as a file only if it is a number or no such file exists, so
+ * that "-j 0" or "-j abc" does not make the real input one of several
+ * files that are then rewritten.
  */
 static int cli__jobs(struct cli *c, int argc, char **argv)
 {
@@ -556,9 +594,10 @@ static int cli__jobs(struct cli *c, int argc, char **argv)
 }
 
 /*
- * --version.  Run as "pahole" (a symlink), answer as the pahole release
- * whose BTF features we cover: the kernel's scripts/pahole-version.sh
- * picks its flags from it.
+ * cli__version() prints --version.  Run as "pahole" (a symlink), it
+ * answers as the pahole release whose BTF features we cover, because the
+ * kernel's scripts/pahole-version.sh turns that into the version that
+ * decides which flags kbuild passes.
  */
 static void cli__version(const char *argv0)
 {
@@ -569,7 +608,10 @@ static void cli__version(const char *argv0)
 		       DWARF2BTF_VERSION, PAHOLE_COMPAT_VERSION);
 }
 
-/* One option of ours; pahole's go to cli__pahole_option(). */
+/*
+ * cli__option() handles one option of ours; pahole's options go to
+ * cli__pahole_option().
+ */
 static int cli__option(struct cli *c, int opt, int argc, char **argv)
 {
 	struct pipeline_opts *opts = &c->opts;
@@ -631,7 +673,10 @@ static int cli__option(struct cli *c, int opt, int argc, char **argv)
 	return CLI_GO;
 }
 
-/* The options, then what the environment adds, then the input files. */
+/*
+ * cli__parse() reads the options, then what the environment adds, then
+ * the input files.
+ */
 static int cli__parse(struct cli *c, int argc, char **argv)
 {
 	struct encode_opts *enc = &c->opts.enc;
@@ -646,11 +691,14 @@ static int cli__parse(struct cli *c, int argc, char **argv)
 	}
 	test_hooks__from_env(&c->hooks);
 	enc->hooks = &c->hooks;
-	/* pahole's way to exclude languages without an option */
+	/* PAHOLE_LANG_EXCLUDE is pahole's way to exclude languages. */
 	if (!c->lang_given && lang_exclude &&
 	    features__parse_languages(lang_exclude, true, enc))
 		return 2;
-	/* whatever --btf_features says, as in pahole */
+	/*
+	 * --btf_attributes turns attributes on, whatever --btf_features
+	 * says, as in pahole.
+	 */
 	if (c->btf_attributes)
 		enc->attributes = true;
 	c->opts.verbose = c->verbose;
@@ -663,7 +711,10 @@ static int cli__parse(struct cli *c, int argc, char **argv)
 	return CLI_GO;
 }
 
-/* Options that do not go together, said before anything is read. */
+/*
+ * cli__check() refuses options that do not go together, before anything
+ * is read.
+ */
 static int cli__check(struct cli *c)
 {
 	const char *out = c->opts.out_path;
@@ -678,7 +729,7 @@ static int cli__check(struct cli *c)
 		pr_err("--relocate takes one FILE, --base and -o (see --help)");
 		return 2;
 	}
-	/* -o's meaning depends on OUT, never on how many FILEs there are */
+	/* The meaning of -o depends on OUT, never on how many FILEs there are. */
 	c->out_dir = out && (c->batch || out[strlen(out) - 1] == '/' ||
 			     (!stat(out, &st) && S_ISDIR(st.st_mode)));
 	if (out && !c->out_dir && c->list.nr > 1) {
@@ -697,7 +748,10 @@ static int cli__check(struct cli *c)
 	return CLI_GO;
 }
 
-/* The base and the cache read, then the files encoded (or relocated). */
+/*
+ * cli__run() reads the base and sets up the cache, then encodes (or
+ * relocates) the files.  It returns the exit status.
+ */
 static int cli__run(struct cli *c)
 {
 	struct pipeline_opts *opts = &c->opts;
@@ -722,7 +776,7 @@ static int cli__run(struct cli *c)
 		else
 			err = pipeline__run(c->list.v[0], opts);
 	} else {
-		/* -o DIR, or several FILEs in place */
+		/* This is -o DIR, or several FILEs changed in place. */
 		const char *dir = opts->out_path;
 
 		opts->out_path = NULL;
@@ -731,6 +785,10 @@ static int cli__run(struct cli *c)
 	return err ? 1 : 0;
 }
 
+/*
+ * main() forwards to a real pahole what only pahole does, picks the
+ * subcommand, and otherwise parses, checks and runs the command line.
+ */
 int main(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -745,7 +803,10 @@ int main(int argc, char **argv)
 		return diff_cmd__main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "explain"))
 		return explain_cmd__main(argc - 1, argv + 1);
-	/* every error is ours to say, in one line (libbpf would add its own) */
+	/*
+	 * Every error is ours to report, in one line; libbpf's own messages
+	 * would add a second one.
+	 */
 	libbpf_set_print(NULL);
 
 	ret = cli__parse(&c, argc, argv);
