@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Files are the unit of parallelism here: a module has one or a few CUs,
- * too few to share among workers, and there are a thousand of them.  Each
- * file is encoded with one worker, which gives the same bytes as any -j on
- * that file alone (pipeline.c's output does not depend on it).
+ * A file set encodes several files, and files are the unit of parallelism
+ * here: a module has one or a few CUs, too few to share among workers, and
+ * there are a thousand modules.  Each file is encoded with one worker,
+ * which gives the same bytes as any -j on that file alone, because
+ * pipeline.c's output does not depend on -j.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,25 +25,36 @@
 #include "cache/base_cache.h"
 #include "merge/btf_dedup.h"
 
+/*
+ * The workers share one struct file_set.  lock guards next, done, failed,
+ * sum and the progress line; everything else is set before the workers
+ * start and only read by them.
+ */
 struct file_set {
 	pthread_mutex_t lock;
 	char *const *files;
-	int *order;		/* files[] indices, largest file first */
+	int *order;		/* Indices into files[], largest file first. */
 	int nr;
 	int next;
 	int done;
 	int failed;
 	const struct pipeline_opts *opts;
-	const void *base_raw;	/* the base as raw BTF, copied per thread */
+	/* This is the base as raw BTF, from which each thread copies it. */
+	const void *base_raw;
 	uint32_t base_size;
-	const struct base_index *base_idx;	/* built once, read-only */
+	/* The base index is built once and only read by the workers. */
+	const struct base_index *base_idx;
 	const char *out_dir;
-	struct write_set *writes;	/* -o DIR: committed at the end */
-	bool progress;		/* a terminal: show a progress line */
-	struct stats sum;	/* --stats: all files' phases and counts */
+	/* With -o DIR, the outputs are committed together at the end. */
+	struct write_set *writes;
+	bool progress;		/* On a terminal, a progress line is shown. */
+	struct stats sum;	/* With --stats, all files' phases and counts. */
 };
 
-/* OUT_DIR/NAME.btf, NAME being the file's name less .ko / .o */
+/*
+ * file_set__out_path() makes the output path OUT_DIR/NAME.btf, NAME being
+ * the file's name without .ko or .o.
+ */
 static int file_set__out_path(const char *dir, const char *file, char *buf,
 			   size_t len)
 {
@@ -62,9 +74,10 @@ static int file_set__out_path(const char *dir, const char *file, char *buf,
 
 /*
  * libbpf writes into a BTF's string buffer even to look a string up (which
- * split BTF's dedup does in its base), so threads cannot share a base:
- * each gets its own copy, made from the same raw bytes, so string offsets
- * into it are those of the real base.
+ * split BTF's dedup does in its base), so threads cannot share a base.
+ * Each thread gets its own copy, made from the same raw bytes, so that
+ * string offsets into it are those of the real base.  It returns NULL
+ * without a base, or on failure with *@err set.
  */
 static struct btf *file_set__base_copy(struct file_set *b, int *err)
 {
@@ -87,9 +100,10 @@ static struct btf *file_set__base_copy(struct file_set *b, int *err)
 }
 
 /*
- * "[done/nr] file" over the last line of the terminal, cut to its width
- * (a line that wraps cannot be cleared): the end of the path, which names
- * the file.
+ * file_set__progress() writes "[done/nr] file" over the last line of the
+ * terminal.  The line is cut to the terminal's width, because a line that
+ * wraps cannot be cleared; what is kept is the end of the path, which
+ * names the file.  The caller holds b->lock.
  */
 static void file_set__progress(struct file_set *b, const char *file)
 {
@@ -105,11 +119,17 @@ static void file_set__progress(struct file_set *b, const char *file)
 		fprintf(stderr, "\r\033[K%s%s", head, file);
 		return;
 	}
-	/* "..." and the end of the path, one column to spare */
+	/* "..." and the end of the path are shown, with one column to spare. */
 	keep = cols > n + 4 ? cols - n - 4 : 0;
 	fprintf(stderr, "\r\033[K%s...%s", head, file + len - keep);
 }
 
+/*
+ * file_set__worker() is one worker thread.  It makes its own copy of the
+ * base and its own split dedup scratch, then takes the next file until
+ * none is left.  Without a base copy, every file it takes fails, so that
+ * each is reported.
+ */
 static void *file_set__worker(void *arg)
 {
 	struct file_set *b = arg;
@@ -181,6 +201,7 @@ struct file_size {
 	int idx;
 };
 
+/* Larger files sort first, and equal sizes keep the command line's order. */
 static int file_size__cmp(const void *a, const void *b)
 {
 	const struct file_size *x = a, *y = b;
@@ -191,10 +212,11 @@ static int file_size__cmp(const void *a, const void *b)
 }
 
 /*
- * The largest files first: the last files to finish are then small ones,
- * so no worker idles long at the end while another encodes a big module
- * (a few are a hundred times the median).  Outputs do not
- * depend on the order.
+ * file_set__order() returns the order in which the files are taken, the
+ * largest files first.  The last files to finish are then small ones, so
+ * no worker idles long at the end while another encodes a big module (a
+ * few are a hundred times the median).  The outputs do not depend on the
+ * order.
  */
 static int *file_set__order(char *const *files, int nr)
 {
@@ -218,7 +240,10 @@ static int *file_set__order(char *const *files, int nr)
 	return order;
 }
 
-/* Two inputs must not write the same OUT_DIR/NAME.btf. */
+/*
+ * Two inputs must not write the same OUT_DIR/NAME.btf.  The check
+ * compares every pair of files.
+ */
 static int file_set__check_names(char *const *files, int nr, const char *dir)
 {
 	char a[PATH_MAX], b[PATH_MAX];
@@ -240,6 +265,12 @@ static int file_set__check_names(char *const *files, int nr, const char *dir)
 	return 0;
 }
 
+/*
+ * file_set__run() encodes the files with up to opts->jobs threads, one
+ * file per thread at a time.  The base is indexed once for all files
+ * (base_index__get()).  It returns the number of files that failed, or a
+ * negative errno when nothing could be started.
+ */
 int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	       const char *out_dir)
 {
@@ -265,6 +296,10 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			pr_err("%s: not a directory", out_dir);
 			return -ENOTDIR;
 		}
+		/*
+		 * The check of names is quadratic, so it is skipped for
+		 * 2000 files or more.
+		 */
 		if (nr < 2000 && file_set__check_names(files, nr, out_dir))
 			return -EEXIST;
 		b.writes = write_set__new();
@@ -307,6 +342,7 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			break;
 		started++;
 	}
+	/* Without any thread, the caller's thread does the work. */
 	if (!started)
 		file_set__worker(&b);
 	for (i = 0; i < started; i++)
@@ -317,7 +353,8 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 		b.failed += write_set__commit(b.writes);
 	if (b.failed)
 		pr_err("%d of %d files failed", b.failed, nr);
-	else if (b.progress)	/* a terminal: what the line showed, summed up */
+	/* On a terminal, this sums up what the progress line showed. */
+	else if (b.progress)
 		fprintf(stderr, "dwarf2btf: %d files encoded%s%s\n", nr,
 			out_dir ? " into " : "", out_dir ? out_dir : "");
 	if (opts->stats) {
