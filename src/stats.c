@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The stats are the wall-clock time of each phase and the counts of one
+ * run, printed by --stats.  A phase's time runs from the previous mark to
+ * stats__phase_end(), so the phases must end in the order they run.
+ */
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
 
 #include "stats.h"
 
+/* These names are printed by --stats, one line for each phase. */
 static const char *const phase_names[PHASE__MAX] = {
 	[PHASE_ELF] = "elf+symbols",
 	[PHASE_ENCODE] = "encode+merge",
@@ -15,6 +21,7 @@ static const char *const phase_names[PHASE__MAX] = {
 	[PHASE_STORES] = "cache stores",
 };
 
+/* clock_seconds() reads clock @id in seconds, or returns 0 on failure. */
 static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
@@ -48,7 +55,10 @@ void stats__phase_end(struct stats *st, enum stats_phase phase)
 	st->mark = now;
 }
 
-/* Functions by name: how many encoded, and why the others are not. */
+/*
+ * stats__print_verdicts() prints how many function names were encoded,
+ * and why the others were not.
+ */
 static void stats__print_verdicts(const struct stats *st, FILE *f)
 {
 	const char *sep;
@@ -73,6 +83,11 @@ static void stats__print_verdicts(const struct stats *st, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * stats__print() prints the stats to @f.  The wall time runs until now,
+ * and the CPU times and the peak RSS are those of the whole process
+ * (getrusage()), not of this run alone.
+ */
 void stats__print(const struct stats *st, FILE *f)
 {
 	struct rusage ru;
@@ -116,6 +131,10 @@ void stats__print(const struct stats *st, FILE *f)
 			"");
 }
 
+/*
+ * stats__add() adds one file's stats to a file set's sum.  The batch
+ * counts (nr_batches, batches_*) are not added.
+ */
 void stats__add(struct stats *sum, const struct stats *st)
 {
 	int i;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Per-phase wall-clock times and counts, printed by --stats. */
+/*
+ * The stats hold each phase's wall-clock time and the run's counts, which
+ * --stats prints.
+ */
 #ifndef DWARF2BTF_STATS_H
 #define DWARF2BTF_STATS_H
 
@@ -10,20 +13,20 @@
 #include "decide/funcs.h"
 
 enum stats_phase {
-	PHASE_ELF,		/* open ELF, build the symbol index */
-	PHASE_ENCODE,		/* per-CU encoding and in-order merge */
-	PHASE_FUNCS,		/* function decisions */
+	PHASE_ELF,		/* Open the ELF, build the symbol index. */
+	PHASE_ENCODE,		/* Per-CU encoding and in-order merge. */
+	PHASE_FUNCS,		/* The function decisions. */
 	PHASE_DEDUP,
-	PHASE_BASE,		/* types matched against the base (modules) */
+	PHASE_BASE,		/* Types matched against the base (modules). */
 	PHASE_WRITE,
-	PHASE_STORES,		/* waiting for the cache's deferred stores */
+	PHASE_STORES,		/* Waiting for the cache's deferred stores. */
 	PHASE__MAX,
 };
 
-/* CPU seconds the batch cache cost, summed over the workers. */
+/* These are the CPU seconds the batch cache cost, summed over the workers. */
 struct cache_cpu {
-	double digest;	/* the CUs' digests (the keys) */
-	double load;	/* reading entries back */
+	double digest;	/* The CUs' digests, which make the keys. */
+	double load;	/* Reading entries back. */
 	double store;
 };
 
@@ -31,35 +34,41 @@ struct stats {
 	double start;
 	double mark;
 	double phase[PHASE__MAX];
-	double merge_serial;	/* of encode+merge: merging in CU order */
+	double merge_serial;	/* The part of encode+merge spent merging in CU order. */
 	size_t nr_cus;
-	size_t nr_epochs;	/* libdw handles the CUs were read through */
-	size_t nr_types_in;	/* before dedup */
-	size_t nr_types;	/* in the output */
+	size_t nr_epochs;	/* The libdw handles the CUs were read through. */
+	size_t nr_types_in;	/* The number of types before the dedup. */
+	size_t nr_types;	/* The number of types in the output. */
 	size_t nr_funcs;
 	size_t nr_func_cands;
 	size_t nr_vars;
 	size_t out_bytes;
-	/* functions (ELF keys) by enum func_verdict (decide/funcs.h) */
+	/* Functions (ELF keys) counted by enum func_verdict (decide/funcs.h). */
 	size_t func_verdicts[FUNC_VERDICT__MAX];
 	size_t nr_reruns;
-	bool base_cached;	/* the base's index came from the cache */
-	/* batches; of them read from the cache, stored, without a key */
+	bool base_cached;	/* The base's index came from the cache. */
+	/*
+	 * These count the batches, and of them those read from the cache,
+	 * those stored, and those without a key.
+	 */
 	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
 	struct cache_cpu cache_cpu;
-	bool rerun_outgrown;	/* the last run one dedup: batches outgrew */
-	bool batch_cache;	/* the batch cache was on */
+	/* The batches outgrew the first run's, so the last run was one dedup. */
+	bool rerun_outgrown;
+	bool batch_cache;	/* The batch cache was on. */
 	int jobs;
 };
 
+/* stats__now() returns the monotonic clock in seconds. */
 double stats__now(void);
-/* CPU seconds the calling thread has used (0 if unknown). */
+/* This returns the CPU seconds the calling thread has used (0 if unknown). */
 double stats__thread_cpu(void);
+/* stats__start() clears @st and sets its start and its first mark to now. */
 void stats__start(struct stats *st);
-/* Charge the time since the last mark to @phase. */
+/* This charges the time since the last mark to @phase, and marks now. */
 void stats__phase_end(struct stats *st, enum stats_phase phase);
 void stats__print(const struct stats *st, FILE *f);
-/* Add a file's phase times and counts to a batch's */
+/* This adds a file's phase times and counts to a file set's sum. */
 void stats__add(struct stats *sum, const struct stats *st);
 
 #endif
