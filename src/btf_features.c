@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The same names, the same "listed on, the rest off" rule and the same
- * default set as pahole's --btf_features, so that kernel builds and distro
- * scripts can pass theirs unchanged.
+ * This file parses --btf_features with the same names, the same "listed
+ * on, the rest off" rule and the same default set as pahole, so that
+ * kernel builds and distribution scripts can pass their lists unchanged.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -12,31 +12,36 @@
 #include "btf_features.h"
 #include "lib/log.h"
 
+/* A feature is one name of --btf_features and what it turns on. */
 struct feature {
 	const char *name;
 	bool is_default;
 	void (*enable)(struct encode_opts *o);
 };
 
-static void f_force(struct encode_opts *o) { (void)o; /* always: we skip bad names */ }
+/* encode_force is always on, because we always skip bad names. */
+static void f_force(struct encode_opts *o) { (void)o; }
 static void f_var(struct encode_opts *o) { o->encode_vars = true; }
 static void f_float(struct encode_opts *o) { o->gen_floats = true; }
 static void f_decl_tag(struct encode_opts *o) { o->skip_decl_tags = false; }
 static void f_type_tag(struct encode_opts *o) { o->skip_type_tags = false; }
 static void f_enum64(struct encode_opts *o) { o->skip_enum64 = false; }
-static void f_optimized(struct encode_opts *o) { (void)o; /* no effect in pahole either */ }
+/* optimized_func has no effect in pahole either. */
+static void f_optimized(struct encode_opts *o) { (void)o; }
 static void f_consistent(struct encode_opts *o) { o->consistent_func = true; }
 static void f_kfuncs(struct encode_opts *o) { o->kfunc_tags = true; }
-static void f_reproducible(struct encode_opts *o) { (void)o; /* always */ }
+/* Our output is always reproducible, so reproducible_build does nothing. */
+static void f_reproducible(struct encode_opts *o) { (void)o; }
 static void f_global_var(struct encode_opts *o) { o->global_vars = true; }
 static void f_distilled(struct encode_opts *o) { o->distilled_base = true; }
 static void f_layout(struct encode_opts *o) { o->layout = true; }
 static void f_attributes(struct encode_opts *o) { o->attributes = true; }
 static void f_true_sig(struct encode_opts *o) { o->true_signature = true; }
 /*
- * pahole 1.32 then reads all CUs as one, for DWARF that refers across CUs
- * (Rust's); we resolve such references in any case.  Its output means the
- * same with it or without (checked on Linux 7.2): nothing to do.
+ * With force_cu_merging, pahole 1.32 reads all CUs as one, for DWARF that
+ * refers across CUs (Rust's); we resolve such references in any case.
+ * Its output means the same with it or without (checked on Linux 7.2), so
+ * there is nothing to do.
  */
 static void f_cu_merging(struct encode_opts *o) { (void)o; }
 
@@ -51,9 +56,10 @@ static const struct feature features[] = {
 	{ "consistent_func", true, f_consistent },
 	{ "decl_tag_kfuncs", true, f_kfuncs },
 	/*
-	 * In pahole 1.32's order: --supported_btf_features prints the same.
-	 * It lists layout only when its libbpf has btf__new_empty_opts()
-	 * (Debian's 1.7 has not); we write the layout section ourselves.
+	 * The names are in pahole 1.32's order, so that
+	 * --supported_btf_features prints the same.  pahole lists layout only
+	 * when its libbpf has btf__new_empty_opts() (Debian's 1.7 has not);
+	 * we list it always, because we write the layout section ourselves.
 	 */
 	{ "reproducible_build", false, f_reproducible },
 	{ "distilled_base", false, f_distilled },
@@ -66,7 +72,10 @@ static const struct feature features[] = {
 
 #define NR_FEATURES (sizeof(features) / sizeof(features[0]))
 
-/* Every feature off: what pahole starts from when --btf_features is given. */
+/*
+ * features__clear() turns every feature off, which is what pahole starts
+ * from when --btf_features is given.
+ */
 static void features__clear(struct encode_opts *o)
 {
 	o->encode_vars = false;
@@ -83,7 +92,7 @@ static void features__clear(struct encode_opts *o)
 	o->true_signature = false;
 }
 
-/* The default set on, on top of what is on already. */
+/* This turns the default set on, on top of what is on already. */
 static void features__enable_default(struct encode_opts *o)
 {
 	size_t i;
@@ -99,6 +108,12 @@ void features__set_default(struct encode_opts *o)
 	features__enable_default(o);
 }
 
+/*
+ * features__parse() applies one --btf_features (or, with @strict,
+ * --btf_features_strict) list to @o.  A leading '+' and the name
+ * "default" add the default set.  Unknown names are an error with
+ * @strict, and otherwise only a warning.
+ */
 int features__parse(const char *list, bool strict, bool *seen,
 		    struct encode_opts *o)
 {
@@ -106,9 +121,9 @@ int features__parse(const char *list, bool strict, bool *seen,
 	size_t i;
 
 	/*
-	 * Kernel builds pass several lists (7.x: the default names, then
-	 * "attributes", then "layout"): like pahole, only the first one
-	 * turns everything off, and each adds its features.
+	 * Kernel builds pass several lists (7.x passes the default names,
+	 * then "attributes", then "layout").  As in pahole, only the first
+	 * list turns everything off, and each list adds its features.
 	 */
 	if (!*seen)
 		features__clear(o);
@@ -139,7 +154,10 @@ int features__parse(const char *list, bool strict, bool *seen,
 			free(copy);
 			return -EINVAL;
 		}
-		/* ignored, as pahole does (kbuild passes newer names), but said */
+		/*
+		 * The name is ignored, as pahole does, because kbuild passes
+		 * names newer than the encoder; but we say so.
+		 */
 		pr_warn("BTF feature '%s' is not known, ignored (see --supported_btf_features)",
 			tok);
 	}
@@ -159,6 +177,10 @@ void features__print_supported(FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * These are the language names of --lang and --lang_exclude.  0x2c is
+ * DW_LANG_C17, which elfutils' dwarf.h does not name.
+ */
 static const struct {
 	const char *name;
 	int lang;
@@ -176,6 +198,11 @@ static const struct {
 	{ "asm", DW_LANG_Mips_Assembler },
 };
 
+/*
+ * features__parse_languages() sets the languages of --lang, or with
+ * @exclude of --lang_exclude, from a comma-separated @list.  An unknown
+ * name, or more than MAX_LANGS names, is an error.
+ */
 int features__parse_languages(const char *list, bool exclude,
 			       struct encode_opts *o)
 {
@@ -186,7 +213,8 @@ int features__parse_languages(const char *list, bool exclude,
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
-	o->nr_langs = 0;	/* the last list given counts, as in pahole */
+	/* The last list given counts, as in pahole. */
+	o->nr_langs = 0;
 	o->langs_exclude = exclude;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
