@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `dwarf2btf explain FILE [FUNC...]`: runs the pipeline as an encoding run
- * would, writing nothing, and says of each function asked about (or, with
- * --all, of each left out) whether it is in the BTF and why
+ * `dwarf2btf explain FILE [FUNC...]` runs the pipeline as an encoding run
+ * would, but writes nothing.  It says of each function asked about (or,
+ * with --all, of each one left out) whether it is in the BTF and why
  * (explain/explain.h).
  */
 #include <errno.h>
@@ -52,7 +52,10 @@ static const char usage[] =
 enum { OPT_ALL = 256, OPT_JSON, OPT_BASE, OPT_FEATURES, OPT_LANG,
        OPT_LANG_EXCLUDE };
 
-/* The e_machine of PATH, to name registers; 0 when it cannot be read. */
+/*
+ * machine_of() returns the e_machine of PATH, which names the registers in
+ * the explanations, or 0 when it cannot be read.
+ */
 static int machine_of(const char *path)
 {
 	struct elf_file ef;
@@ -65,7 +68,7 @@ static int machine_of(const char *path)
 	return m;
 }
 
-/* What the command line asks for. */
+/* struct explain_args holds what the command line asks for. */
 struct explain_args {
 	struct pipeline_opts opts;
 	struct explain_opts eo;
@@ -73,8 +76,10 @@ struct explain_args {
 };
 
 /*
- * Read the command line into @a: the exit status when the command ends
- * here (help, usage errors), else -1.
+ * explain_cmd__parse() reads the command line into @a.  It returns the
+ * exit status when the command ends here (help, usage errors), and -1
+ * otherwise.  The defaults are those of an encoding run, so that the
+ * explanations match what it would encode.
  */
 static int explain_cmd__parse(int argc, char **argv, struct explain_args *a)
 {
@@ -145,7 +150,10 @@ static int explain_cmd__parse(int argc, char **argv, struct explain_args *a)
 	return -1;
 }
 
-/* The base's BTF, indexed as an encoding run over it indexes it; 0 or 1. */
+/*
+ * explain_cmd__load_base() loads the base's BTF and prepares it as an
+ * encoding run over it does.  It returns 0, or the exit status 1.
+ */
 static int explain_cmd__load_base(struct explain_args *a)
 {
 	int err;
@@ -163,6 +171,11 @@ static int explain_cmd__load_base(struct explain_args *a)
 	return 0;
 }
 
+/*
+ * explain_cmd__main() runs the explain command and returns its exit
+ * status.  The pipeline runs with dry_run set and reports each decision
+ * to the explanation (explain__report()), which is printed at the end.
+ */
 int explain_cmd__main(int argc, char **argv)
 {
 	struct explain_args a = { 0 };

@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pahole's --verbose lines for functions left out (func_log.h). */
+/*
+ * This file prints pahole's --verbose lines for the functions left out
+ * (func_log.h).  The texts are those of pahole's btf_encoder.c, printed
+ * by btf_encoder__log_func_skip() from funcs__match().
+ */
 #include <stdio.h>
 
 #include "explain/func_log.h"
 
+/* Every line starts as pahole's do; its %s is the function's name. */
 #define SKIP	"%s : skipping BTF encoding of function due to "
 
+/*
+ * func_log__pahole() prints, when the prototypes of a function differ, the
+ * line naming the first difference, as funcs__match() does, and then the
+ * line with the verdict's reason when pahole has one for it.
+ */
 void func_log__pahole(void *ctx, const struct btf *btf,
 		      const struct elf_symtab *syms,
 		      const struct func_param *params,
