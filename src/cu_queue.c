@@ -660,7 +660,10 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		while (!s->done && !(q->abort && k >= q->next))
 			pthread_cond_wait(&q->cond, &q->lock);
 		if (!s->done) {
-			/* CU k was never started: report the batch that failed. */
+			/*
+			 * CU k was never started, so the batch that failed
+			 * is reported.
+			 */
 			size_t j;
 
 			for (j = k + 1; j < q->nr_batches; j++)

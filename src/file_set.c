@@ -48,7 +48,7 @@ struct file_set {
 	/* With -o DIR, the outputs are committed together at the end. */
 	struct write_set *writes;
 	bool progress;		/* On a terminal, a progress line is shown. */
-	struct stats sum;	/* With --stats, all files' phases and counts. */
+	struct stats sum;	/* With --stats, all files' counts. */
 };
 
 /*

@@ -729,7 +729,10 @@ static int cli__check(struct cli *c)
 		pr_err("--relocate takes one FILE, --base and -o (see --help)");
 		return 2;
 	}
-	/* The meaning of -o depends on OUT, never on how many FILEs there are. */
+	/*
+	 * The meaning of -o depends on OUT, never on how many FILEs there
+	 * are.
+	 */
 	c->out_dir = out && (c->batch || out[strlen(out) - 1] == '/' ||
 			     (!stat(out, &st) && S_ISDIR(st.st_mode)));
 	if (out && !c->out_dir && c->list.nr > 1) {

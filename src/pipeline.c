@@ -66,10 +66,12 @@ struct consumer {
 	struct merge_state m;
 	const char *path;
 	double busy;		/* Seconds spent merging, on one thread. */
-	struct batch_sizes *sizes;		/* This run's sizes, to fill. */
-	const struct batch_sizes *first;	/* Sizes to stay near, or NULL. */
+	struct batch_sizes *sizes;	/* This run's sizes are filled in. */
+	/* The batches must stay near these sizes; NULL means no limit. */
+	const struct batch_sizes *first;
 	bool outgrown_hook;	/* The rerun_outgrown hook of test_hooks.h. */
-	bool outgrown;		/* A batch outgrew first's, so the run stopped. */
+	/* A batch outgrew its size in first, so the run stopped. */
+	bool outgrown;
 };
 
 /*
@@ -102,7 +104,7 @@ struct run {
 	struct batch_sizes *sizes;	/* The sizes to fill, or NULL. */
 	/* The input files and what was read from them. */
 	struct elf_file ef, dbg, alt;
-	const struct elf_file *src;	/* The file with the DWARF: ef or dbg. */
+	const struct elf_file *src;	/* This has the DWARF: ef or dbg. */
 	char *dbg_path;
 	struct elf_symtab *syms;
 	struct dwarf_input in;

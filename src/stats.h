@@ -34,16 +34,17 @@ struct stats {
 	double start;
 	double mark;
 	double phase[PHASE__MAX];
-	double merge_serial;	/* The part of encode+merge spent merging in CU order. */
+	/* This is the part of encode+merge spent merging in CU order. */
+	double merge_serial;
 	size_t nr_cus;
-	size_t nr_epochs;	/* The libdw handles the CUs were read through. */
+	size_t nr_epochs;	/* The CUs were read through this many libdw. */
 	size_t nr_types_in;	/* The number of types before the dedup. */
 	size_t nr_types;	/* The number of types in the output. */
 	size_t nr_funcs;
 	size_t nr_func_cands;
 	size_t nr_vars;
 	size_t out_bytes;
-	/* Functions (ELF keys) counted by enum func_verdict (decide/funcs.h). */
+	/* Functions (ELF keys) are counted by func_verdict (decide/funcs.h). */
 	size_t func_verdicts[FUNC_VERDICT__MAX];
 	size_t nr_reruns;
 	bool base_cached;	/* The base's index came from the cache. */
@@ -53,7 +54,7 @@ struct stats {
 	 */
 	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
 	struct cache_cpu cache_cpu;
-	/* The batches outgrew the first run's, so the last run was one dedup. */
+	/* Batches outgrew the first run's, so the last run was one dedup. */
 	bool rerun_outgrown;
 	bool batch_cache;	/* The batch cache was on. */
 	int jobs;

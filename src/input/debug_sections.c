@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The DWARF's sections found in the section headers (debug_sections.h):
- * one walk over them fills the whole table.
+ * This file finds the DWARF's sections in the section headers
+ * (debug_sections.h); one walk over them fills the whole table.
  */
 #include <stddef.h>
 #include <string.h>
@@ -9,7 +9,11 @@
 
 #include "input/debug_sections.h"
 
-/* A mapped DWARF section the CU digests read (cu_digest.h). */
+/*
+ * raw_section() records @name's bytes in @s when it is one of the mapped
+ * DWARF sections that the CU digests read (cu_digest.h).  The table maps
+ * each name to the offsets of its pointer and size fields.
+ */
 static void raw_section(struct dwarf_sects *s, const char *name,
 			const void *p, size_t size)
 {
@@ -35,9 +39,18 @@ static void raw_section(struct dwarf_sects *s, const char *name,
 		}
 }
 
+/*
+ * debug_sections__read() fills @s from the section headers of @dw's Elf
+ * (see debug_sections.h).  A section is taken as mapped only when its
+ * bytes lie inside the file's mapping (elf_rawfile()), because libelf
+ * copies what it had to convert.
+ */
 void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
 {
-	/* .debug_info first, then the ones of which a CU reads its part */
+	/*
+	 * .debug_info comes first, then the sections of which each CU reads
+	 * only its own part.
+	 */
 	static const char *const wanted[] = {
 		".debug_info", ".debug_loclists", ".debug_rnglists",
 		".debug_loc", ".debug_ranges",
@@ -61,7 +74,10 @@ void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
 		if (!name)
 			continue;
-		/* decompressing changes the Elf: no second libdw on it then */
+		/*
+		 * Decompressing a section changes the Elf, so no second libdw
+		 * may be opened on it then (reopen).
+		 */
 		if (!strncmp(name, ".zdebug", 7) ||
 		    (!strncmp(name, ".debug", 6) && (shdr.sh_flags & SHF_COMPRESSED)))
 			compressed = true;
@@ -75,7 +91,10 @@ void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
 		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
 			s->str_start = data->d_buf;
 			s->str_size = data->d_size;
-			/* up to its last NUL: every string read there ends */
+			/*
+			 * The size stops at its last NUL, so that every
+			 * string read there ends inside it.
+			 */
 			while (s->str_size && s->str_start[s->str_size - 1])
 				s->str_size--;
 		}

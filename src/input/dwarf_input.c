@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Opening the input's DWARF (dwarf_input.h): libdw alone for a linked
- * file, libdwfl for a relocatable one.
+ * This file opens the input's DWARF (dwarf_input.h): with libdw alone for
+ * a linked file, and with libdwfl for a relocatable one.
  */
-#define _GNU_SOURCE	/* strcasestr */
+#define _GNU_SOURCE	/* This is for strcasestr(). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +16,9 @@
 
 /*
  * Relocatable objects (.o, .ko) carry their DWARF's cross-section
- * references as relocations; libdwfl applies them (for every architecture
- * elfutils knows), libdw alone would read zeros.  Other files need none.
+ * references as relocations.  libdwfl applies them (for every architecture
+ * elfutils knows), while libdw alone would read zeros.  Other files need
+ * no relocation.
  */
 static const Dwfl_Callbacks dwfl_offline_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -25,8 +26,9 @@ static const Dwfl_Callbacks dwfl_offline_callbacks = {
 };
 
 /*
- * Where libdwfl placed each allocated section to relocate the DWARF
- * (offline, it lays a relocatable file out as it would load it).
+ * dwarf_input__rel_addrs() records where libdwfl placed each allocated
+ * section to relocate the DWARF; offline, libdwfl lays a relocatable file
+ * out as it would load it.  in->rel_addr is indexed by section number.
  */
 static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 {
@@ -51,6 +53,12 @@ static int dwarf_input__rel_addrs(struct dwarf_input *in, Dwfl_Module *mod)
 	return 0;
 }
 
+/*
+ * dwarf_input__open() opens the DWARF of @ef: through libdw for a linked
+ * file, and through libdwfl, which relocates it in ef->buf, for a
+ * relocatable one.  It returns 0, or a negative errno after printing why;
+ * a file without DWARF gives -ENODATA.
+ */
 int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 {
 	Dwfl_Module *mod;
@@ -67,7 +75,8 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	in->dwfl = dwfl_begin(&dwfl_offline_callbacks);
 	if (!in->dwfl)
 		return -ENOMEM;
-	if (!ef->buf) {		/* elf_file reads relocatable files whole */
+	/* elf_file reads relocatable files whole, so buf must be there. */
+	if (!ef->buf) {
 		dwarf_input__close(in);
 		return -EINVAL;
 	}
@@ -86,7 +95,10 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 		}
 	}
 	if (!in->dw) {
-		/* e.g. relocations of a machine elfutils does not know */
+		/*
+		 * This happens, for example, with relocations of a machine
+		 * elfutils does not know.
+		 */
 		const char *msg;
 
 		err = dwfl_errno();
@@ -109,6 +121,11 @@ no_dwarf:
 	return -ENODATA;
 }
 
+/*
+ * dwarf_input__open_alt() opens dwz's supplementary file into @alt and
+ * attaches its DWARF to in->dw.  It is warmed up at once, because CUs on
+ * several threads read its DIEs (dwarf_layout__prewarm()).
+ */
 int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
 			  const char *alt_file, const char *debug_root,
 			  struct elf_file *alt)
@@ -135,7 +152,7 @@ int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
 void dwarf_input__close(struct dwarf_input *in)
 {
 	if (in->dwfl)
-		dwfl_end(in->dwfl);	/* owns in->dw */
+		dwfl_end(in->dwfl);	/* The dwfl owns in->dw. */
 	else if (in->dw)
 		dwarf_end(in->dw);
 	if (in->alt_dw)

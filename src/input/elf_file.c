@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Opening the ELF input.  libelf resolves extended section numbering for
- * us through elf_getshdrnum()/elf_getshdrstrndx(); compressed debug
- * sections are decompressed later by libdw when it opens the DWARF.
+ * This file opens the ELF input.  libelf resolves extended section
+ * numbering for us through elf_getshdrnum() and elf_getshdrstrndx(), and
+ * libdw decompresses compressed debug sections later, when it opens the
+ * DWARF.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,11 @@
 #include "input/elf_file.h"
 #include "lib/log.h"
 
-/* Does the ELF header say ET_REL? (A broken one is left to libelf.) */
+/*
+ * elf_file__is_rel() tells whether the ELF header says ET_REL.  It reads
+ * e_type, the two bytes after e_ident, in the file's byte order.  A broken
+ * header is left to libelf to report.
+ */
 static bool elf_file__is_rel(int fd)
 {
 	unsigned char e[EI_NIDENT + 2];
@@ -31,10 +36,11 @@ static bool elf_file__is_rel(int fd)
 }
 
 /*
- * A relocatable file is read whole: libdwfl relocates its DWARF in place,
- * which in a private file mapping would be a copy-on-write fault for every
- * page, each flushing the TLBs of the other threads' CPUs too (a sixth of
- * a module batch's time, measured).  Its symbols are read from that copy.
+ * A relocatable file is read whole into memory, because libdwfl relocates
+ * its DWARF in place.  In a private file mapping, that would be a
+ * copy-on-write fault for every page, each one flushing the TLBs of the
+ * other threads' CPUs too (a sixth of a module file set's time, measured).
+ * Its symbols are read from that copy as well.
  */
 static int elf_file__read(struct elf_file *ef, size_t size)
 {
@@ -57,9 +63,9 @@ static int elf_file__read(struct elf_file *ef, size_t size)
 }
 
 /*
- * A file cut short (a copy interrupted, a download): said as such, where
- * libelf would see fewer sections, or none, and we would report what is
- * missing from them instead.
+ * A file that was cut short (an interrupted copy or download) is reported
+ * as such here.  libelf would see fewer sections, or none, and we would
+ * otherwise report what is missing from them instead.
  */
 static int elf_file__check_size(struct elf_file *ef, uint64_t size,
 				bool quiet)
@@ -90,6 +96,12 @@ static int elf_file__check_size(struct elf_file *ef, uint64_t size,
 	return 0;
 }
 
+/*
+ * elf_file__open_impl() opens the ELF file at @path into @ef: a mapping
+ * for most files, and a copy in memory for a relocatable one.  With
+ * @quiet, no error is printed.  It returns 0 or a negative errno, and @ef
+ * is closed on failure.
+ */
 static int elf_file__open_impl(struct elf_file *ef, const char *path,
 			       bool quiet)
 {
@@ -105,7 +117,7 @@ static int elf_file__open_impl(struct elf_file *ef, const char *path,
 			pr_err("%s: libelf version mismatch", path);
 		return -EINVAL;
 	}
-	/* O_NONBLOCK: a FIFO given as input must not hang us in open(). */
+	/* O_NONBLOCK keeps a FIFO given as input from hanging us in open(). */
 	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ef->fd < 0) {
 		err = -errno;
@@ -206,6 +218,12 @@ Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 	return NULL;
 }
 
+/*
+ * MADV_DONTNEED on a private file mapping discards the pages, and the next
+ * access reads them from the file again.  On memory we allocated it would
+ * zero them instead, so callers pass only mapped file data.  Only whole
+ * pages are dropped, so that data around the range is never lost.
+ */
 void elf_file__drop_pages(const void *p, size_t size)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An opened ELF input: the libelf handle plus the header facts every later
- * stage needs (class, byte order, machine).  Read-only once opened, but
- * for a relocatable file's DWARF sections, which libdwfl relocates in
- * place in buf.
+ * An elf_file is an opened ELF input: the libelf handle plus the header
+ * facts every later stage needs (class, byte order, machine).  It is
+ * read-only once opened, except for a relocatable file's DWARF sections,
+ * which libdwfl relocates in place in buf.
  */
 #ifndef DWARF2BTF_ELF_FILE_H
 #define DWARF2BTF_ELF_FILE_H
@@ -16,23 +16,32 @@ struct elf_file {
 	const char *path;
 	int fd;
 	Elf *elf;
-	char *buf;		/* a relocatable file's bytes, else NULL */
+	char *buf;		/* A relocatable file's bytes, or NULL. */
 	size_t size;
 	GElf_Ehdr ehdr;
-	size_t shnum;		/* real count, extended numbering resolved */
+	/* This is the real count, with extended numbering resolved. */
+	size_t shnum;
 	size_t shstrndx;
 	bool big_endian;
-	unsigned int ptr_size;	/* 4 or 8, from the ELF class */
+	unsigned int ptr_size;	/* 4 or 8, from the ELF class. */
 };
 
+/*
+ * elf_file__open() opens the ELF file at @path; it returns 0 or a negative
+ * errno after printing the error.
+ */
 int elf_file__open(struct elf_file *ef, const char *path);
-/* The same without the error line (a candidate that may not fit). */
+/*
+ * elf_file__open_quiet() does the same without the error line, for a
+ * candidate file that may not fit.
+ */
 int elf_file__open_quiet(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
 
 /*
- * Give back the whole pages of a file mapping within [@p, @p + @size):
- * they leave our RSS and come back from the page cache if read again.
+ * elf_file__drop_pages() gives back the whole pages of a file mapping
+ * within [@p, @p + @size): they leave our RSS and come back from the page
+ * cache if they are read again.  @p must point into a file mapping.
  */
 void elf_file__drop_pages(const void *p, size_t size);
 Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
