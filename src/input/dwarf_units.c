@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Listing the compile units (dwarf_units.h). */
+/* This file lists the compile units (dwarf_units.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,7 +13,11 @@
 #include "lib/grow.h"
 #include "lib/log.h"
 
-/* A skeleton unit whose split unit libdw did not find: says what and where. */
+/*
+ * skeleton__no_split() reports a skeleton unit whose split unit libdw did
+ * not find, saying which unit and where it was looked for.  When a DWARF
+ * package (FILE.dwp) is there, the libdw version is the likely cause.
+ */
 static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 {
 	Dwarf_Attribute attr;
@@ -27,7 +31,7 @@ static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 		dir = dwarf_formstring(&attr);
 	if (snprintf(dwp, sizeof(dwp), "%s.dwp", path) < (int)sizeof(dwp) &&
 	    !access(dwp, F_OK)) {
-		/* libdw reads DWARF packages from 0.191 on */
+		/* libdw reads DWARF packages from version 0.191 on. */
 		pr_err("%s: CU 0x%llx: split DWARF unit %s not found, and libdw %s cannot read the DWARF package %s (0.191 or later can)",
 		       path, (unsigned long long)dwarf_dieoffset(skel),
 		       name ? name : "(no DW_AT_dwo_name)",
@@ -40,6 +44,11 @@ static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 	       dir ? dir : "(no DW_AT_comp_dir)", path);
 }
 
+/*
+ * dwarf_units__list() walks the units with dwarf_get_units() on the main
+ * thread; see dwarf_units.h for what it lists.  It returns 0, -ENOENT for
+ * a missing split unit, -ENOMEM or -EINVAL.
+ */
 int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		      const struct debug_sections *secs,
 		      struct dwarf_layout *layout)
@@ -57,7 +66,10 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		dwarf_layout__add_unit(layout, dw, dwarf_dieoffset(&cudie) -
 					       dwarf_cuoffset(&cudie));
 		if (unit_type == DW_UT_skeleton) {
-			/* split DWARF: the unit is in a .dwo, libdw finds it */
+			/*
+			 * With split DWARF, the unit is in a .dwo file,
+			 * which libdw finds.
+			 */
 			if (!subdie.cu) {
 				skeleton__no_split(path, &cudie);
 				free(arr);
@@ -66,7 +78,10 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 			cudie = subdie;
 			u->split = true;
 		} else if (unit_type != DW_UT_compile) {
-			/* dwz's partial units: read by the units importing them */
+			/*
+			 * dwz's partial units (and other unit types) are
+			 * read by the units that import them.
+			 */
 			continue;
 		}
 		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
@@ -96,6 +111,7 @@ void dwarf_units__free(struct dwarf_units *u)
 	u->nr = 0;
 }
 
+/* The pages are dropped only when @off lies past *@dropped inside @size. */
 void dwarf_units__drop_listed(const unsigned char *info, size_t size,
 			      size_t *dropped, size_t off, bool all)
 {

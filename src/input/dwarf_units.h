@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The compilation units of the input's DWARF, listed once by the main
- * thread: listing makes libdw intern every CU, so that workers later only
- * look its CU tree up.
+ * The compilation units of the input's DWARF are listed once by the main
+ * thread.  Listing makes libdw intern every CU, so that workers later only
+ * look up its CU tree, which is safe from several threads.
  */
 #ifndef DWARF2BTF_DWARF_UNITS_H
 #define DWARF2BTF_DWARF_UNITS_H
@@ -15,16 +15,17 @@
 #include "input/dwarf_layout.h"
 
 struct dwarf_units {
-	Dwarf_Die *cus;		/* the compile units, in file order */
+	Dwarf_Die *cus;		/* The compile units, in file order. */
 	size_t nr;
-	bool split;		/* some are split units, read from .dwo files */
+	bool split;		/* Some are split units, read from .dwo files. */
 };
 
 /*
- * Lists @dw's compile units into @u (a skeleton's split unit in its place;
- * dwz's partial units are read by the units importing them) and scans
- * their abbreviations into @layout (dwarf_layout__init() first).  The
- * pages of @secs' mapped .debug_info are given back as the listing goes
+ * dwarf_units__list() lists @dw's compile units into @u, with a skeleton's
+ * split unit in its place; dwz's partial units are left out, because the
+ * units importing them read them.  It scans their abbreviations into
+ * @layout, calling dwarf_layout__init() first.  The pages of @secs' mapped
+ * .debug_info are given back as the listing goes
  * (dwarf_units__drop_listed()).  @path names the file in messages.
  */
 int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
@@ -34,11 +35,12 @@ void dwarf_units__free(struct dwarf_units *u);
 
 /*
  * Listing units makes libdw read every CU header, and each read maps the
- * pages around it: most of a vmlinux's .debug_info, the run's peak RSS,
- * were it all kept.  Called as a listing of the @size bytes of mapped
- * .debug_info at @info reaches offset @off, this gives back the pages
- * between *@dropped and @off every 8 MB (@all: now); they are in the page
- * cache, and each worker maps back what its CU reads.
+ * pages around it.  Were they all kept, that would be most of a vmlinux's
+ * .debug_info, and the run's peak RSS.  dwarf_units__drop_listed() is
+ * called as a listing of the @size bytes of mapped .debug_info at @info
+ * reaches offset @off.  It gives back the pages between *@dropped and @off
+ * every 8 MB, or at once with @all.  They stay in the page cache, and each
+ * worker maps back what its CU reads.
  */
 #define DWARF_UNITS_DROP_EVERY	(8u << 20)
 
