@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Add or replace a section of an ELF file (output.h), through an
- * out_file (out_file.h): the old file is never half rewritten.
+ * This file adds or replaces a section of an ELF file (output.h) through
+ * an out_file (out_file.h), so that the old file is never half rewritten.
  *
  * ELF files are not rewritten by libelf's layout engine: it may move
  * sections that program headers point to.  libelf is only used to read
@@ -29,36 +29,45 @@
 #include <unistd.h>
 
 /*
- * sh_addralign of the section we write.  pahole 1.24 adds .BTF with
- * llvm-objcopy, which gives 1 (see Debian's .ko files); match it.
+ * This is the sh_addralign of the section we write.  pahole 1.24 adds
+ * .BTF with llvm-objcopy, which gives 1 (see Debian's .ko files), and we
+ * match it.
  */
 #define OUTPUT_SECTION_ALIGN	1
-/* File offset alignment of appended data: BTF is made of u32s. */
+/* Appended data is aligned to 4 bytes, because BTF is made of u32s. */
 #define OUTPUT_DATA_ALIGN	4
 /* Larger alignments of an allocated section are not kept in the file. */
 #define OUTPUT_MAX_ALIGN	4096
-/* Padding we accept between droppable things at the end of the file. */
+/* This much padding is accepted between droppable things at the end. */
 #define OUTPUT_TAIL_GAP		16
 
 #define ALIGN_UP(x, a)		(((x) + (a) - 1) / (a) * (a))
 
+/* An out_elf is the ELF file being rewritten, as read from its headers. */
 struct out_elf {
 	const char *path;
 	int fd;
 	uint64_t size;
-	int cls;		/* ELFCLASS32 or ELFCLASS64 */
-	int enc;		/* ELFDATA2LSB or ELFDATA2MSB */
+	int cls;		/* ELFCLASS32 or ELFCLASS64. */
+	int enc;		/* ELFDATA2LSB or ELFDATA2MSB. */
 	GElf_Ehdr ehdr;
 	/* The real counts: extended numbering is resolved when read. */
 	size_t shnum;
 	size_t shstrndx;
-	/* Three entries more than shnum, so new sections need no realloc. */
+	/*
+	 * There are three entries more than shnum, so new sections need no
+	 * realloc: a file without section headers gets a null section, a
+	 * .shstrtab and ours.
+	 */
 	GElf_Shdr *shdrs;
 	char *strs;		/* What .shstrtab holds. */
 	size_t strs_size;
-	/* The end of the ELF header, the phdrs and segments, which stay. */
+	/*
+	 * This is the end of the ELF header, the program headers and the
+	 * segments, which all stay where they are.
+	 */
 	uint64_t keep_min;
-	GElf_Phdr *phdrs;	/* program headers */
+	GElf_Phdr *phdrs;	/* The program headers. */
 	size_t phnum;
 };
 
@@ -66,8 +75,14 @@ struct range {
 	uint64_t start, end;
 };
 
+/* out_elf__zeros() compares the input with these. */
 static const char zeros[4096];
 
+/*
+ * out_elf__read() reads the ELF header, the section headers and the
+ * program headers of ef->fd, and computes ef->keep_min.  It returns 0 or
+ * a negative errno after reporting the error.
+ */
 static int out_elf__read(struct out_elf *ef)
 {
 	size_t phnum, i;
@@ -77,7 +92,10 @@ static int out_elf__read(struct out_elf *ef)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return out_file__fail(ef->path, EINVAL, "libelf: %s",
 				 elf_errmsg(-1));
-	/* ELF_C_READ reads headers on demand: no mmap, no SIGBUS. */
+	/*
+	 * ELF_C_READ reads headers on demand, without mmap, so a file that
+	 * shrinks meanwhile cannot raise SIGBUS.
+	 */
 	elf = elf_begin(ef->fd, ELF_C_READ, NULL);
 	if (!elf)
 		return out_file__fail(ef->path, EIO, "cannot read ELF: %s",
@@ -105,7 +123,10 @@ static int out_elf__read(struct out_elf *ef)
 				elf_errmsg(-1));
 		goto out;
 	}
-	/* Room for up to two new sections (.shstrtab and ours). */
+	/*
+	 * This leaves room for a null section, .shstrtab and ours, which a
+	 * file without section headers needs.
+	 */
 	ef->shdrs = calloc(ef->shnum + 3, sizeof(*ef->shdrs));
 	if (!ef->shdrs) {
 		err = out_file__error(ef->path, ENOMEM, "out of memory");
@@ -157,6 +178,10 @@ out:
 	return err;
 }
 
+/*
+ * out_elf__read_strs() reads .shstrtab into ef->strs, with @extra bytes
+ * of room to append a name.  It returns 0 or a negative errno.
+ */
 static int out_elf__read_strs(struct out_elf *ef, size_t extra)
 {
 	const GElf_Shdr *sh;
@@ -188,6 +213,10 @@ static int out_elf__read_strs(struct out_elf *ef, size_t extra)
 	return 0;
 }
 
+/*
+ * out_elf__name() returns the name of section @sh, or NULL when its name
+ * does not end inside .shstrtab.
+ */
 static const char *out_elf__name(const struct out_elf *ef,
 				  const GElf_Shdr *sh)
 {
@@ -197,7 +226,10 @@ static const char *out_elf__name(const struct out_elf *ef,
 	return ef->strs + sh->sh_name;
 }
 
-/* Offset of a string in .shstrtab that ends with @name, or -1. */
+/*
+ * out_elf__find_suffix() returns the offset of a string in .shstrtab that
+ * ends with @name, or -1.
+ */
 static long out_elf__find_suffix(const struct out_elf *ef, const char *name)
 {
 	size_t len = strlen(name), i;
@@ -208,7 +240,11 @@ static long out_elf__find_suffix(const struct out_elf *ef, const char *name)
 	return -1;
 }
 
-/* Convert @n headers to the file's class and byte order into @dst. */
+/*
+ * out_elf__to_file() converts @n headers to the file's class and byte
+ * order into @dst.  For a 32-bit file, the GElf headers are narrowed
+ * first.  It returns 0 or a negative errno.
+ */
 static int out_elf__to_file(const struct out_elf *ef, Elf_Type type,
 			     const void *src, size_t n, void *dst)
 {
@@ -277,7 +313,11 @@ static int out_elf__to_file(const struct out_elf *ef, Elf_Type type,
 	return r ? 0 : -EINVAL;
 }
 
-/* True if [@start, @end) of the input reads as zeros (bounded effort). */
+/*
+ * out_elf__zeros() tells whether [@start, @end) of the input reads as
+ * zeros.  The effort is bounded: a range longer than 16 * OUTPUT_CHUNK
+ * is not read and counts as not zeros.
+ */
 static bool out_elf__zeros(const struct out_elf *ef, uint64_t start,
 			    uint64_t end)
 {
@@ -297,10 +337,11 @@ static bool out_elf__zeros(const struct out_elf *ef, uint64_t start,
 }
 
 /*
- * True if [@keep, size) holds only @drop ranges (things we rewrite
- * elsewhere) and padding between them (short, or zeros such as a shrunk
- * section's old tail), so it can be cut off.  Anything else there (a
- * signature, unknown trailing data) is kept.
+ * out_elf__tail_droppable() tells whether [@keep, size) holds only @drop
+ * ranges (things we rewrite elsewhere) and padding between them, which is
+ * either short or zeros, such as a shrunk section's old tail.  If so, the
+ * tail can be cut off.  Anything else there (a signature, unknown trailing
+ * data) is kept.
  */
 static bool out_elf__tail_droppable(const struct out_elf *ef, uint64_t keep,
 				     struct range *drop, int ndrop)
@@ -328,7 +369,7 @@ static bool out_elf__tail_droppable(const struct out_elf *ef, uint64_t keep,
 	return pos >= ef->size;
 }
 
-/* What changes in the ELF file, and where things go. */
+/* An out_plan says what changes in the ELF file, and where things go. */
 struct out_plan {
 	size_t idx;		/* The index of the section we write. */
 	size_t new_shnum;
@@ -345,8 +386,9 @@ struct out_plan {
 };
 
 /*
- * True if a loaded segment maps the section's file bytes (an empty
- * section: its offset).  Those bytes cannot move or change size.
+ * out_elf__in_segment() tells whether a loaded segment maps the section's
+ * file bytes (for an empty section, its offset).  Those bytes cannot move
+ * or change size.
  */
 static bool out_elf__in_segment(const struct out_elf *ef,
 				const GElf_Shdr *sh)
@@ -364,7 +406,11 @@ static bool out_elf__in_segment(const struct out_elf *ef,
 	return false;
 }
 
-/* Find section @name, or set up adding it (and a name for it). */
+/*
+ * out_elf__find() finds section @name, or sets up adding it and a name
+ * for it.  It refuses to replace .shstrtab or a section that has
+ * relocations.  It returns 0 or a negative errno.
+ */
 static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 			  const char *name, size_t size)
 {
@@ -376,8 +422,10 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	int err;
 
 	if (ef->shnum == 0) {
-		/* No section headers at all: make the null section and a
-		 * .shstrtab, then add ours. */
+		/*
+		 * There are no section headers at all: we make the null
+		 * section and a .shstrtab, then add ours.
+		 */
 		ef->strs_size = 1 + sizeof(shstrtab) + nlen + 1;
 		ef->strs = calloc(1, ef->strs_size);
 		if (!ef->strs)
@@ -409,8 +457,11 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	}
 
 	if (!pl->idx) {
-		/* Reuse a string ending in the name (".rela.BTF"), as
-		 * linkers do, else append it and move .shstrtab. */
+		/*
+		 * A string ending in the name (".rela.BTF") is reused, as
+		 * linkers do; otherwise the name is appended and .shstrtab
+		 * moves.
+		 */
 		name_off = out_elf__find_suffix(ef, name);
 		if (name_off < 0) {
 			if (ef->strs_size && ef->strs[ef->strs_size - 1])
@@ -432,7 +483,10 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 		return out_file__fail(ef->path, EINVAL,
 				 "%s holds the section names; not replacing it",
 				 name);
-	/* Relocations against it would patch our new data. */
+	/*
+	 * A section with relocations is refused, because the relocations
+	 * would patch our new data.
+	 */
 	for (i = 1; i < ef->shnum; i++) {
 		const GElf_Shdr *r = &ef->shdrs[i];
 		const char *rn;
@@ -463,12 +517,15 @@ static int out_elf__find(struct out_elf *ef, struct out_plan *pl,
 	return 0;
 }
 
-/* File offset alignment for the section's data, when it moves. */
+/*
+ * out_elf__data_align() returns the file offset alignment of the section's
+ * data, when it moves.
+ */
 static uint64_t out_elf__data_align(const GElf_Shdr *sh)
 {
 	uint64_t a = sh->sh_addralign;
 
-	/* An allocated section keeps its alignment: honour it in the file. */
+	/* An allocated section keeps its alignment, so the file honours it. */
 	if (!(sh->sh_flags & SHF_ALLOC) || a <= OUTPUT_DATA_ALIGN ||
 	    a > OUTPUT_MAX_ALIGN || (a & (a - 1)))
 		return OUTPUT_DATA_ALIGN;
@@ -476,9 +533,10 @@ static uint64_t out_elf__data_align(const GElf_Shdr *sh)
 }
 
 /*
- * Whether the section header table is appended anew: the old one can stay
- * only if no section is added or moves, and it lies whole and aligned in
- * the file with entries of the size we write.
+ * out_elf__table_moves() tells whether the section header table is
+ * appended anew.  The old one can stay only if no section is added or
+ * moves, and it lies whole and aligned in the file, with entries of the
+ * size we write.
  */
 static bool out_elf__table_moves(const struct out_elf *ef,
 				 const struct out_plan *pl)
@@ -491,8 +549,9 @@ static bool out_elf__table_moves(const struct out_elf *ef,
 }
 
 /*
- * Set pl->keep to the end of every byte anything still points to: the
- * headers and segments, and each section but those rewritten elsewhere.
+ * out_elf__keep_referenced() sets pl->keep to the end of every byte that
+ * anything still points to: the headers and segments, and each section
+ * but those rewritten elsewhere.
  */
 static void out_elf__keep_referenced(const struct out_elf *ef,
 				     struct out_plan *pl)
@@ -518,9 +577,10 @@ static void out_elf__keep_referenced(const struct out_elf *ef,
 }
 
 /*
- * Decide how much of the old file is copied (pl->keep): what is still
- * referenced, and also the rest of the file unless that holds only things
- * rewritten elsewhere (the old header table, section data, .shstrtab).
+ * out_elf__plan_keep() decides how much of the old file is copied
+ * (pl->keep): what is still referenced, and also the rest of the file
+ * unless that holds only things rewritten elsewhere (the old header table,
+ * section data, .shstrtab).
  */
 static void out_elf__plan_keep(const struct out_elf *ef, struct out_plan *pl)
 {
@@ -551,14 +611,17 @@ static void out_elf__plan_keep(const struct out_elf *ef, struct out_plan *pl)
 		pl->keep = ef->size;
 }
 
-/* The header of our section, holding @size bytes at pl->sec_off now. */
+/*
+ * out_elf__set_shdr() sets the header of our section, which now holds
+ * @size bytes at pl->sec_off.
+ */
 static void out_elf__set_shdr(GElf_Shdr *sh, const struct out_plan *pl,
 			      size_t size)
 {
 	if (sh->sh_flags & SHF_ALLOC) {
 		/*
-		 * Flags, address and alignment stay as the linker made them;
-		 * only where the bytes are and how many changes.
+		 * The flags, address and alignment stay as the linker made
+		 * them; only where the bytes are, and how many, changes.
 		 */
 		sh->sh_type = SHT_PROGBITS;
 		sh->sh_offset = pl->sec_off;
@@ -577,9 +640,9 @@ static void out_elf__set_shdr(GElf_Shdr *sh, const struct out_plan *pl,
 }
 
 /*
- * Place what is written after the kept bytes, in this order: .shstrtab,
- * the section's data, the header table, each only if it moves.  Returns
- * the end of the new file.
+ * out_elf__place() places what is written after the kept bytes, in this
+ * order: .shstrtab, the section's data, the header table, each only if it
+ * moves.  It returns the end of the new file.
  */
 static uint64_t out_elf__place(struct out_elf *ef, struct out_plan *pl,
 			       size_t size)
@@ -612,8 +675,9 @@ static uint64_t out_elf__place(struct out_elf *ef, struct out_plan *pl,
 }
 
 /*
- * The ELF header's table fields; counts too large for it go to section
- * 0, as the gABI's extended numbering says.
+ * out_elf__set_numbering() sets the ELF header's table fields.  Counts too
+ * large for the header go to section 0, as the gABI's extended numbering
+ * says.
  */
 static void out_elf__set_numbering(struct out_elf *ef,
 				   const struct out_plan *pl)
@@ -637,9 +701,9 @@ static void out_elf__set_numbering(struct out_elf *ef,
 }
 
 /*
- * Decide what is copied and where the new things go:
- * [kept bytes of the old file][.shstrtab][section data][headers],
- * and update the headers to match.
+ * out_elf__layout() decides what is copied and where the new things go,
+ * [kept bytes of the old file][.shstrtab][section data][headers], and
+ * updates the headers to match.
  */
 static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 			    const char *name, size_t size)
@@ -656,7 +720,7 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 	return 0;
 }
 
-/* Write the new file according to @pl into @out. */
+/* out_elf__emit() writes the new file according to @pl into @out. */
 static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 			  struct out_file *out, const void *data, size_t size)
 {
@@ -677,7 +741,7 @@ static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 	if (!err)
 		err = out_file__write(out, data, size, pl->sec_off);
 	if (!err && pl->sec_in_place && pl->old_sec_size > size)
-		/* No stale tail of the old contents. */
+		/* The old tail is zeroed, so no stale contents remain. */
 		err = out_file__zero(out, pl->sec_off + size,
 				pl->old_sec_size - size);
 	if (!err)
@@ -699,9 +763,9 @@ int output__write_elf_section(const char *path, const char *name,
 }
 
 /*
- * Each section in turn, each pass reading the previous pass's temp file;
- * only the last temp file is renamed over @path, so that all of them land
- * together or none.
+ * output__write_elf_sections() writes each section in turn, each pass
+ * reading the previous pass's temp file.  Only the last temp file is
+ * renamed over @path, so that all of the sections land together or none.
  */
 int output__write_elf_sections(const char *path,
 			       const struct output_section *secs, int nr,
@@ -770,7 +834,7 @@ int output__write_elf_sections(const char *path,
 		if (ef.fd < 0 || fstat(ef.fd, &cur))
 			err = out_file__error(path, errno, "cannot read back");
 	}
-	/* A failed read may leave these. */
+	/* A failed read may leave these allocated. */
 	free(ef.shdrs);
 	free(ef.phdrs);
 	free(ef.strs);
