@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Output files written via a temporary file + fsync + rename, so that a
- * crash or a full disk never leaves a truncated kernel image or object
- * file behind; raw BTF alone or as one of a write set (out_file.h, output.h).
+ * Output files are written through a temporary file, fsync() and
+ * rename(), so that a crash or a full disk never leaves a truncated
+ * kernel image or object file behind.  This file also writes raw BTF,
+ * alone or as one of a write set (out_file.h, output.h).
  */
 #define _GNU_SOURCE
 #include "lib/grow.h"
@@ -21,8 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* out_file__zero() writes from this buffer. */
 static const char zeros[4096];
 
+/*
+ * out_file__report() prints the error about @path, with strerror(@err)
+ * when @errstr is set, and returns -@err.
+ */
 __attribute__((format(printf, 4, 0)))
 static int out_file__report(const char *path, int err, bool errstr,
 		       const char *fmt, va_list ap)
@@ -30,7 +36,7 @@ static int out_file__report(const char *path, int err, bool errstr,
 	char msg[512], ebuf[128];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* One line in one call, so concurrent messages don't mix. */
+	/* One line is printed in one call, so threads' messages do not mix. */
 	if (errstr)
 		pr_err("%s: %s: %s", path, msg,
 		       strerror_r(err, ebuf, sizeof(ebuf)));
@@ -39,7 +45,10 @@ static int out_file__report(const char *path, int err, bool errstr,
 	return -err;
 }
 
-/* Report a failed system call: "dwarf2btf: PATH: MSG: strerror". */
+/*
+ * out_file__error() reports a failed system call as
+ * "dwarf2btf: PATH: MSG: strerror", and returns -@err.
+ */
 int out_file__error(const char *path, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -50,7 +59,10 @@ int out_file__error(const char *path, int err, const char *fmt, ...)
 	return err;
 }
 
-/* Report a problem the message says all about; return -@err. */
+/*
+ * out_file__fail() reports a problem that the message fully describes,
+ * and returns -@err.
+ */
 int out_file__fail(const char *path, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,6 +73,11 @@ int out_file__fail(const char *path, int err, const char *fmt, ...)
 	return err;
 }
 
+/*
+ * out_file__fault() makes the write numbered fault_at fail with ENOSPC,
+ * so that tests can make a write fail (DWARF2BTF_FAULT_WRITE,
+ * test_hooks.h).
+ */
 static bool out_file__fault(struct out_file *out)
 {
 	if (++out->nwrites != out->fault_at)
@@ -69,6 +86,10 @@ static bool out_file__fault(struct out_file *out)
 	return true;
 }
 
+/*
+ * out_file__write() writes all @len bytes at @off, or, for a direct output
+ * such as a FIFO, at the current position.
+ */
 int out_file__write(struct out_file *out, const void *buf, size_t len,
 		      uint64_t off)
 {
@@ -96,6 +117,7 @@ int out_file__write(struct out_file *out, const void *buf, size_t len,
 	return 0;
 }
 
+/* out_file__zero() writes @len zero bytes at @off. */
 int out_file__zero(struct out_file *out, uint64_t off, uint64_t len)
 {
 	while (len) {
@@ -110,7 +132,11 @@ int out_file__zero(struct out_file *out, uint64_t off, uint64_t len)
 	return 0;
 }
 
-/* Copy the first @len bytes of @in_fd to offset 0 of the output. */
+/*
+ * out_file__copy() copies the first @len bytes of @in_fd to offset 0 of
+ * the output.  It uses copy_file_range() while the kernel supports it for
+ * these files, and falls back to reading and writing.
+ */
 int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 {
 	loff_t in_off = 0, out_off = 0;
@@ -123,7 +149,10 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 		ssize_t n;
 
 		if (kernel_copy) {
-			/* In-kernel copy; may even share extents. */
+			/*
+			 * The kernel copies the data, and may even share
+			 * extents between the files.
+			 */
 			if (chunk > 64 * OUTPUT_CHUNK)
 				chunk = 64 * OUTPUT_CHUNK;
 			if (out_file__fault(out))
@@ -141,7 +170,10 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 						 "write failed");
 				break;
 			}
-			/* Not supported here (or returned 0): copy by hand. */
+			/*
+			 * It is not supported here (or it returned 0), so
+			 * the data is copied by hand.
+			 */
 			kernel_copy = false;
 			continue;
 		}
@@ -181,7 +213,10 @@ void out_file__init(struct out_file *out, const char *path,
 	out->fault_at = hooks ? hooks->fault_write : 0;
 }
 
-/* Length of the directory part of @path, including the last '/'. */
+/*
+ * out_file__dir_len() returns the length of the directory part of @path,
+ * including the last '/'.
+ */
 static size_t out_file__dir_len(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -190,9 +225,10 @@ static size_t out_file__dir_len(const char *path)
 }
 
 /*
- * Create the temp file next to @path (after following symlinks, so the
- * link stays a link).  @old is the stat of the existing file, if any,
- * whose mode and owner the new file gets.
+ * out_file__open() creates the temp file next to @path, after following
+ * symlinks, so that a link stays a link.  @old is the stat of the existing
+ * file, if any, whose mode and owner the new file gets.  The temp file is
+ * in the same directory because rename() cannot cross file systems.
  */
 int out_file__open(struct out_file *out, const struct stat *old)
 {
@@ -201,7 +237,8 @@ int out_file__open(struct out_file *out, const struct stat *old)
 	int tries, err;
 
 	out->target = realpath(out->path, NULL);
-	if (!out->target)	/* new file (or dangling link): write as named */
+	/* A new file (or a dangling link) is written as named. */
+	if (!out->target)
 		out->target = strdup(out->path);
 	if (!out->target)
 		return out_file__error(out->path, ENOMEM, "out of memory");
@@ -218,7 +255,10 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
 			r = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^
 			    (uint64_t)(uintptr_t)&r ^ (uint64_t)tries;
-		/* Hidden, and short enough for NAME_MAX. */
+		/*
+		 * The name is hidden, and the base is cut to 200 bytes so
+		 * that the name stays within NAME_MAX.
+		 */
 		snprintf(out->tmp, cap, "%.*s.%.200s.%08x.tmp", (int)dlen,
 			 out->target, base, (unsigned int)r);
 		out->fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
@@ -249,7 +289,7 @@ int out_file__open(struct out_file *out, const struct stat *old)
 			if (fchown(out->fd, old->st_uid, old->st_gid))
 				errno = 0;
 		}
-		/* After fchown, which clears set-id bits. */
+		/* The mode is set after fchown(), which clears set-id bits. */
 		if (fchmod(out->fd, old->st_mode & 07777))
 			return out_file__error(out->path, errno,
 					  "cannot set the file mode");
@@ -257,7 +297,10 @@ int out_file__open(struct out_file *out, const struct stat *old)
 	return 0;
 }
 
-/* Best effort: make renames in the directory of @target durable. */
+/*
+ * out_file__sync_dir() makes renames in the directory of @target durable.
+ * It is a best effort: errors are ignored.
+ */
 static void out_file__sync_dir(const char *target)
 {
 	size_t dlen = out_file__dir_len(target);
@@ -274,6 +317,10 @@ static void out_file__sync_dir(const char *target)
 	free(dir);
 }
 
+/*
+ * out_file__commit() syncs and closes the temp file and renames it over
+ * the target; a direct output is only closed.
+ */
 int out_file__commit(struct out_file *out)
 {
 	int err;
@@ -295,12 +342,18 @@ int out_file__commit(struct out_file *out)
 		return out_file__error(out->path, errno, "cannot replace the file");
 	free(out->tmp);
 	out->tmp = NULL;
-	/* Make the rename durable too; best effort, the data is safe. */
+	/*
+	 * The rename is made durable too, as a best effort, because the
+	 * data is already safe.
+	 */
 	out_file__sync_dir(out->target);
 	return 0;
 }
 
-/* Release everything; remove the temp file unless it was committed. */
+/*
+ * out_file__end() releases everything, and removes the temp file unless
+ * it was committed.
+ */
 void out_file__end(struct out_file *out)
 {
 	if (out->fd >= 0)
@@ -314,7 +367,10 @@ void out_file__end(struct out_file *out)
 	out->target = NULL;
 }
 
-/* Fail early on a file we may not write, rather than replace it anyway. */
+/*
+ * out_file__check_writable() fails early on a file we may not write,
+ * because rename() would otherwise replace it anyway.
+ */
 int out_file__check_writable(const char *path)
 {
 	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
@@ -322,10 +378,14 @@ int out_file__check_writable(const char *path)
 	return 0;
 }
 
+/*
+ * A write set collects temp files that are renamed all at once.  lock
+ * guards items, because the workers of a file set add to it concurrently.
+ */
 struct write_set {
 	pthread_mutex_t lock;
 	struct output_pending {
-		char *path;	/* as named, for messages */
+		char *path;	/* The path as named, for messages. */
 		char *target;
 		char *tmp;
 	} *items;
@@ -341,7 +401,10 @@ struct write_set *write_set__new(void)
 	return ws;
 }
 
-/* The temp file is written and closed: queue it for the write set's commit. */
+/*
+ * out_file__defer() closes the written temp file and queues it for the
+ * write set's commit, which then owns its names.
+ */
 static int out_file__defer(struct out_file *out, struct write_set *ws)
 {
 	struct output_pending *p;
@@ -383,17 +446,21 @@ static void output_pending__free(struct output_pending *p)
 }
 
 /*
- * One syncfs() for the whole write set instead of an fsync() per file (two
- * with the directory's), then the renames: a thousand modules' outputs,
- * each still atomic.  A failed sync cannot be pinned on one file, so then
- * none is replaced.
+ * write_set__commit() makes one syncfs() for the whole write set instead
+ * of an fsync() per file (two with the directory's), then does the
+ * renames.  That makes a thousand modules' outputs cheap, each still
+ * atomic.  A failed sync cannot be pinned on one file, so then none is
+ * replaced.  It returns the number of files that were not replaced.
  */
 int write_set__commit(struct write_set *ws)
 {
 	size_t i, dlen, last = 0;
 	int fd, err = 0, failed = 0;
 
-	/* one syncfs() per directory met (a write set normally has one) */
+	/*
+	 * There is one syncfs() each time the directory changes; a write
+	 * set normally has one directory.
+	 */
 	for (i = 0; i < ws->nr && !err; i++) {
 		dlen = out_file__dir_len(ws->items[i].target);
 		if (i && dlen == out_file__dir_len(ws->items[last].target) &&
@@ -452,6 +519,11 @@ int output__write_raw(const char *path, const void *data, size_t size,
 	return output__write_raw_set(path, data, size, NULL, hooks);
 }
 
+/*
+ * output__write_raw_set() writes raw BTF to @path.  With @ws, the temp
+ * file is renamed by write_set__commit(); a FIFO or a device is written
+ * directly, because there is nothing to rename over.
+ */
 int output__write_raw_set(const char *path, const void *data, size_t size,
 			    struct write_set *ws,
 			    const struct test_hooks *hooks)
@@ -473,9 +545,10 @@ int output__write_raw_set(const char *path, const void *data, size_t size,
 	} else if (!S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) ||
 		   !strncmp(path, "/proc/", 6)) {
 		/*
-		 * A FIFO, /dev/stdout: nothing to rename over, just write.
-		 * /dev/stdout may resolve to a regular file (shell
-		 * redirection); that open file is the one to write too.
+		 * A FIFO or /dev/stdout has nothing to rename over, so it is
+		 * just written.  /dev/stdout may resolve to a regular file
+		 * (shell redirection), and that open file is the one to
+		 * write too.
 		 */
 		out.direct = true;
 		out.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Output stage: write the encoded BTF either as a raw file or as a section
- * of an ELF file, never leaving a half-written file behind.
+ * The output stage writes the encoded BTF either as a raw file or as a
+ * section of an ELF file, never leaving a half-written file behind.
  *
  * Both functions write a temporary file next to the destination, fsync it
  * and rename it over the destination, so readers see the old or the new
@@ -20,22 +20,22 @@
 #include "lib/test_hooks.h"
 
 /*
- * Write @size bytes of @data to @path atomically.  An existing @path keeps
- * its mode (and owner, when permitted); a new file gets 0644 minus umask.
- * A symlink is followed and its target replaced.  A @path that exists but
- * is not a regular file (a FIFO, a device), or is under /dev or /proc
- * (/dev/stdout), is written directly.  Replacing breaks hard links: other
- * names keep the old contents.
+ * output__write_raw() writes @size bytes of @data to @path atomically.
+ * An existing @path keeps its mode (and owner, when permitted); a new file
+ * gets 0644 minus umask.  A symlink is followed and its target replaced.
+ * A @path that exists but is not a regular file (a FIFO, a device), or is
+ * under /dev or /proc (/dev/stdout), is written directly.  Replacing
+ * breaks hard links: other names keep the old contents.
  */
 int output__write_raw(const char *path, const void *data, size_t size,
 		      const struct test_hooks *hooks);
 
 /*
- * Many raw outputs (a write set: the modules of a file set): each is written to its temp file
- * by output__write_raw_set() (from any thread), then one
- * write_set__commit() syncs the file system once and renames them all;
- * it returns how many failed, each reported.  write_set__free() removes
- * temp files never committed.
+ * A write set holds many raw outputs, such as the modules of a file set.
+ * output__write_raw_set() writes each to its temp file (from any thread),
+ * then one write_set__commit() syncs the file system once and renames them
+ * all; it returns how many failed, each one reported.  write_set__free()
+ * removes temp files that were never committed.
  */
 struct write_set;
 
@@ -47,25 +47,29 @@ int write_set__commit(struct write_set *ws);
 void write_set__free(struct write_set *ws);
 
 /*
- * Add the section @name to the ELF file @path, or replace its contents,
- * with @size bytes of @data (already in the file's byte order).  Works for
- * ELF32/ELF64, either byte order, any e_type, and extended section
- * numbering.  Everything still in use keeps its file offset: new data, a
- * grown section name table and the new section header table are appended
- * (replacing what they supersede when that was at the end of the file),
- * so program headers and segments stay valid.  The section is SHT_PROGBITS,
- * flags 0, alignment 1, like pahole -J makes it.  An existing SHF_ALLOC
- * section keeps its flags, address and alignment; if a loaded segment maps
- * it, data of the same size replaces it there, other data goes past the
- * segments (the segments keep the old bytes).  One with relocations (a BPF
- * object's .BTF) is not replaced.
- * Mode and owner are kept; hard links are broken, as with write_raw.
+ * output__write_elf_section() adds the section @name to the ELF file
+ * @path, or replaces its contents, with @size bytes of @data (already in
+ * the file's byte order).  It works for ELF32 and ELF64, either byte
+ * order, any e_type, and extended section numbering.  Everything still in
+ * use keeps its file offset: new data, a grown section name table and the
+ * new section header table are appended (replacing what they supersede
+ * when that was at the end of the file), so program headers and segments
+ * stay valid.  The section is SHT_PROGBITS, with flags 0 and alignment 1,
+ * as pahole -J makes it.  An existing SHF_ALLOC section keeps its flags,
+ * address and alignment; if a loaded segment maps it, data of the same
+ * size replaces it there, and other data goes past the segments (the
+ * segments keep the old bytes).  A section with relocations (a BPF
+ * object's .BTF) is not replaced.  Mode and owner are kept, and hard links
+ * are broken, as with output__write_raw().
  */
 int output__write_elf_section(const char *path, const char *name,
 			      const void *data, size_t size,
 			      const struct test_hooks *hooks);
 
-/* Several sections at once (.BTF and .BTF.base): all are written or none. */
+/*
+ * output__write_elf_sections() writes several sections at once (.BTF and
+ * .BTF.base): all are written or none.
+ */
 struct output_section {
 	const char *name;
 	const void *data;
