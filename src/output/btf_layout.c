@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * This file adds the BTF layout section to raw BTF (btf_layout.h).  The
+ * new header and the table are built by hand, because the system's libbpf
+ * cannot write them.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,7 +13,10 @@
 
 #include "output/btf_layout.h"
 
-/* The header with the layout fields (uapi linux/btf.h since 6.19). */
+/*
+ * This is the BTF header with the layout fields (uapi linux/btf.h since
+ * 6.19), which the system's linux/btf.h may not have.
+ */
 struct btf_header_layout {
 	uint16_t magic;
 	uint8_t version;
@@ -22,13 +30,17 @@ struct btf_header_layout {
 	uint32_t layout_len;
 };
 
+/* A layout entry says how large one kind's data after struct btf_type is. */
 struct btf_layout_ent {
-	uint8_t info_sz;	/* data after struct btf_type, once */
-	uint8_t elem_sz;	/* data after it per btf_vlen() element */
+	uint8_t info_sz;	/* The data after struct btf_type, once. */
+	uint8_t elem_sz;	/* The data after it per btf_vlen() element. */
 	uint16_t flags;
 };
 
-/* Kinds 0 (void) to 19 (ENUM64): the kinds we write. */
+/*
+ * The table covers kinds 0 (void) to 19 (ENUM64), which are the kinds we
+ * write; kinds without extra data keep zero entries.
+ */
 static const struct btf_layout_ent layouts[] = {
 	[BTF_KIND_INT] = { sizeof(uint32_t), 0, 0 },
 	[BTF_KIND_ARRAY] = { sizeof(struct btf_array), 0, 0 },
@@ -42,11 +54,17 @@ static const struct btf_layout_ent layouts[] = {
 	[BTF_KIND_ENUM64] = { 0, sizeof(struct btf_enum64), 0 },
 };
 
+/* get32() converts a u32 between the BTF's byte order and ours. */
 static uint32_t get32(uint32_t v, bool swap)
 {
 	return swap ? __builtin_bswap32(v) : v;
 }
 
+/*
+ * btf_layout__add() checks the header of @raw, then copies the types, the
+ * layout table and the strings, in that order, after a new header.  The
+ * header's fields are written in the BTF's byte order.
+ */
 int btf_layout__add(const void *raw, size_t size, void **out,
 		    size_t *out_size)
 {
@@ -90,7 +108,10 @@ int btf_layout__add(const void *raw, size_t size, void **out,
 	p += sizeof(h);
 	memcpy(p, (const char *)raw + hdr_len + type_off, type_len);
 	p += type_len;
-	/* single bytes, and flags are 0: the same in either byte order */
+	/*
+	 * The table is single bytes and flags that are 0, so it is the same
+	 * in either byte order.
+	 */
 	memcpy(p, layouts, layout_len);
 	p += layout_len;
 	memcpy(p, (const char *)raw + hdr_len + str_off, str_len);

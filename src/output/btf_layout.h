@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The BTF layout section (pahole's layout feature): a table, between the
+ * The BTF layout section (pahole's layout feature) is a table, between the
  * types and the strings, of how large each kind's data after struct
  * btf_type is, so that a reader can skip kinds it does not know.  The
  * header grows by layout_off and layout_len.  Debian's libbpf 1.1 cannot
@@ -12,8 +12,9 @@
 #include <stddef.h>
 
 /*
- * RAW (SIZE bytes of standalone BTF, either byte order) with a layout
- * section: *OUT (malloc'ed) and *OUT_SIZE, or a negative errno.
+ * btf_layout__add() makes a copy of RAW (SIZE bytes of standalone BTF, in
+ * either byte order) with a layout section, in *OUT (to be freed) of
+ * *OUT_SIZE bytes.  It returns 0 or a negative errno.
  */
 int btf_layout__add(const void *raw, size_t size, void **out,
 		    size_t *out_size);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One input's BTF to its place (write_btf.h). */
+/* This file writes one input's BTF to its place (write_btf.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,9 +13,10 @@
 #include "output/write_btf.h"
 
 /*
- * In place, with distilled_base and a base: .BTF split over a distilled
- * base written to .BTF.base, as pahole does (raw output stays plain split
- * BTF, as pahole's does too).
+ * write_distilled() is used in place, with distilled_base and a base: it
+ * writes .BTF split over a distilled base, and the distilled base to
+ * .BTF.base, as pahole does.  Raw output stays plain split BTF, as
+ * pahole's does too.  *@size gets the bytes of both sections.
  */
 static int write_distilled(const char *path, struct btf *btf, size_t *size,
 			   const struct test_hooks *hooks)
@@ -53,6 +54,10 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size,
 	return err;
 }
 
+/*
+ * output__write_btf() picks the way to write @btf (write_btf.h): a
+ * distilled base, a layout section, or neither, then raw or in place.
+ */
 int output__write_btf(const char *path, const char *out_path,
 		      struct write_set *ws, const struct encode_opts *enc,
 		      struct btf *btf, size_t *size)
@@ -70,7 +75,10 @@ int output__write_btf(const char *path, const char *out_path,
 		return -ENOMEM;
 	}
 	*size = sz;
-	/* as pahole: split BTF shares its base's layout, has none itself */
+	/*
+	 * As in pahole, split BTF shares its base's layout section and has
+	 * none itself.
+	 */
 	if (enc->layout && !btf__base_btf(btf)) {
 		err = btf_layout__add(data, sz, &with_layout, size);
 		if (err) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The BTF of one input written where the options say: raw to a file
- * (alone or in a write set), or as the input's .BTF section, over a distilled
- * .BTF.base when asked; standalone BTF gets its layout section first.
+ * The BTF of one input is written where the options say: raw to a file
+ * (alone or in a write set), or as the input's .BTF section, over a
+ * distilled .BTF.base when asked.  Standalone BTF gets its layout section
+ * first.
  */
 #ifndef DWARF2BTF_WRITE_BTF_H
 #define DWARF2BTF_WRITE_BTF_H
@@ -15,11 +16,12 @@ struct btf;
 struct write_set;
 
 /*
- * @btf, of the input @path, written raw to @out_path (through @ws when a
- * write set commits it: output.h), or with @out_path NULL into @path's .BTF
- * section.  @enc says whether a layout section or a distilled base goes
- * with it, and its test hooks.  *@size: the bytes of BTF written.  0, or a
- * negative errno having said why.
+ * output__write_btf() writes @btf, of the input @path, raw to @out_path
+ * (through @ws when a write set commits it, output.h), or, with @out_path
+ * NULL, into @path's .BTF section.  @enc says whether a layout section or a
+ * distilled base goes with it, and gives the test hooks.  *@size gets the
+ * bytes of BTF written.  It returns 0, or a negative errno after saying
+ * why.
  */
 int output__write_btf(const char *path, const char *out_path,
 		      struct write_set *ws, const struct encode_opts *enc,
