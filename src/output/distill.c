@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Distilled base BTF (pahole's distilled_base feature) and relocation.
+ * This file makes distilled base BTF (pahole's distilled_base feature)
+ * and relocates split BTF over it.
  *
  * A module's split BTF normally refers to its vmlinux's type ids, so it
  * only fits that one vmlinux.  Distilled, it refers instead to a small base
@@ -12,8 +13,9 @@
  * it loads such a module.
  *
  * libbpf has both (btf__distill_base(), btf__relocate()) since 1.5, and
- * they are used when the installed libbpf has them; Debian's 1.1 does not,
- * so the same rules are implemented here.
+ * they are used when the installed libbpf has them.  Debian's 1.1 does
+ * not, so the same rules are implemented here.  The relocation's rules
+ * follow libbpf's btf_relocate.c.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,25 +29,32 @@
 #include "lib/libbpf_compat.h"
 
 
-#define MARKED	UINT32_MAX	/* a base type the module uses, not placed yet */
+/* MARKED is a base type the module uses that is not placed yet. */
+#define MARKED	UINT32_MAX
 
+/* The state of one distillation, done by distill__own(). */
 struct distill {
 	const struct btf *src;
-	uint32_t nr_base;	/* type count of the old base */
-	uint32_t *map;		/* old base id -> MARKED or new id */
-	uint32_t diff;		/* old split id - new split id */
+	uint32_t nr_base;	/* The type count of the old base. */
+	uint32_t *map;		/* Old base id to MARKED or the new id. */
+	uint32_t diff;		/* The old split id minus the new split id. */
 	char *msg;
 	size_t msg_len;
 };
 
 static int distill__mark(uint32_t *id, void *ctx);
 
+/* distill__mark_type() marks the base types that type @id refers to. */
 static int distill__mark_type(struct distill *d, uint32_t id)
 {
 	return btf_type__for_each_id(btf_mut_type(d->src, id), distill__mark, d);
 }
 
-/* A base type the split part refers to (and what it needs in turn). */
+/*
+ * distill__mark() marks a base type the split part refers to, and what it
+ * needs in turn.  It is called for each type id in a type, and fails on a
+ * kind that a distilled base cannot hold.
+ */
 static int distill__mark(uint32_t *idp, void *ctx)
 {
 	struct distill *d = ctx;
@@ -79,15 +88,20 @@ static int distill__mark(uint32_t *idp, void *ctx)
 		return -EINVAL;
 	}
 	d->map[id] = MARKED;
-	/* a named struct or union goes to the base empty: not its members */
+	/*
+	 * A named struct or union goes to the base empty, so its members
+	 * are not needed.
+	 */
 	if (btf_is_composite(t) && t->name_off)
 		return 0;
 	return distill__mark_type(d, id);
 }
 
 /*
- * The marked base types that go to the distilled base (TO_BASE) or, the
- * others, to the split part, in base id order.
+ * distill__place() adds the marked base types that go to the distilled
+ * base (TO_BASE) or, the others, to the split part, in base id order.  The
+ * named INT, FLOAT and FWD types and named composites and enums go to the
+ * base; the composites and enums go there empty.
  */
 static int distill__place(struct distill *d, struct btf *dst, bool to_base)
 {
@@ -125,7 +139,8 @@ static int distill__place(struct distill *d, struct btf *dst, bool to_base)
 			nid = btf__add_struct(dst, name, t->size);
 		else if (btf_is_union(t))
 			nid = btf__add_union(dst, name, t->size);
-		else	/* ENUM64s too: relocation matches either by size */
+		/* ENUM64s too, because relocation matches either by size. */
+		else
 			nid = btf__add_enum(dst, name, t->size);
 		if (nid < 0)
 			return nid;
@@ -134,6 +149,10 @@ static int distill__place(struct distill *d, struct btf *dst, bool to_base)
 	return 0;
 }
 
+/*
+ * distill__remap() changes one type id of the new split part: base ids go
+ * through the map, and the split part's own ids move down by diff.
+ */
 static int distill__remap(uint32_t *id, void *ctx)
 {
 	const struct distill *d = ctx;
@@ -147,6 +166,12 @@ static int distill__remap(uint32_t *id, void *ctx)
 	return 0;
 }
 
+/*
+ * distill__own() is our btf__distill_base().  It marks what the split
+ * types use of the base, builds the distilled base, then copies the split
+ * types followed by the base types that move into the split part, and
+ * finally remaps every id in the split part.
+ */
 static int distill__own(const struct btf *src, struct btf **base_out,
 			struct btf **split_out, char *msg, size_t msg_len)
 {
@@ -202,6 +227,10 @@ out:
 	return 0;
 }
 
+/*
+ * btf_distill() uses libbpf when it can (distill.h), and distill__own()
+ * otherwise.
+ */
 int btf_distill(const struct btf *split, bool own, struct btf **base_out,
 		struct btf **split_out, char *msg, size_t msg_len)
 {
@@ -222,6 +251,7 @@ struct name_id {
 	uint32_t id;
 };
 
+/* Names sort by string, then by id, so that equal names stay in id order. */
 static int name_id_cmp(const void *a, const void *b)
 {
 	const struct name_id *x = a, *y = b;
@@ -230,7 +260,7 @@ static int name_id_cmp(const void *a, const void *b)
 	return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-/* The first of the sorted NAMES named NAME, or NULL. */
+/* This returns the first of the sorted NAMES named NAME, or NULL. */
 static struct name_id *name_id__first(struct name_id *names, size_t nr,
 				   const char *name)
 {
@@ -246,18 +276,22 @@ static struct name_id *name_id__first(struct name_id *names, size_t nr,
 	return lo < nr && !strcmp(names[lo].name, name) ? names + lo : NULL;
 }
 
+/* The state of one relocation, done by btf_relocate() without libbpf. */
 struct relocate {
-	const struct btf *split;	/* over the distilled base */
+	const struct btf *split;	/* It is over the distilled base. */
 	const struct btf *dist;
-	const struct btf *base;		/* the new base */
+	const struct btf *base;		/* This is the new base. */
 	uint32_t nr_dist, nr_base;
-	uint32_t *map;			/* distilled id -> base id */
-	bool *embedded;			/* distilled id: its size must match */
+	uint32_t *map;			/* Distilled id to base id. */
+	bool *embedded;			/* By distilled id: size must match. */
 	char *msg;
 	size_t msg_len;
 };
 
-/* Distilled structs a split struct holds by value need the same size. */
+/*
+ * Distilled structs that a split struct holds by value need the same size
+ * in the new base, because the split struct's layout depends on it.
+ */
 static void relocate__mark_embedded(struct relocate *r, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(r->split, id);
@@ -269,7 +303,10 @@ static void relocate__mark_embedded(struct relocate *r, uint32_t id)
 		uint32_t next = btf_members(t)[i].type;
 		int depth = 0;
 
-		/* bounded: the input may loop (CONST -> itself) */
+		/*
+		 * The walk is bounded, because the input may loop
+		 * (CONST -> itself).
+		 */
 		while (next && depth++ < 64) {
 			const struct btf_type *m = btf__type_by_id(r->split, next);
 
@@ -287,7 +324,11 @@ static void relocate__mark_embedded(struct relocate *r, uint32_t id)
 	}
 }
 
-/* Does base type B (of a name some distilled type D has) stand for D? */
+/*
+ * relocate__fits() tells whether base type B, which has the name of
+ * distilled type D, stands for D.  A struct or union must have D's size
+ * when D is embedded or several base composites share the name.
+ */
 static bool relocate__fits(const struct relocate *r, uint32_t did,
 			   const struct btf_type *d, const struct btf_type *b,
 			   bool name_shared)
@@ -316,6 +357,11 @@ static bool relocate__fits(const struct relocate *r, uint32_t did,
 	}
 }
 
+/*
+ * relocate__map() maps each distilled type to the one base type that fits
+ * it.  It fails when a distilled type is not one a distilled base holds,
+ * when two base types fit, or when none does.
+ */
 static int relocate__map(struct relocate *r)
 {
 	struct name_id *names = NULL, key = { 0 }, *it;
@@ -353,7 +399,10 @@ static int relocate__map(struct relocate *r)
 		names[nr++].id = id;
 	}
 	qsort(names, nr, sizeof(*names), name_id_cmp);
-	/* named composites of the base, by name: do several share one? */
+	/*
+	 * The base's named composites are collected, to tell whether
+	 * several share one name.
+	 */
 	for (id = 1; id < r->nr_base; id++) {
 		const struct btf_type *t = btf__type_by_id(r->base, id);
 
@@ -375,7 +424,10 @@ static int relocate__map(struct relocate *r)
 		if (btf_is_composite(b)) {
 			uint32_t k, same = 0;
 
-			/* rare: only names some distilled type has get here */
+			/*
+			 * This quadratic count is rare, because only names
+			 * that some distilled type has get here.
+			 */
 			for (k = 0; k < nr_comp && same < 2; k++)
 				if (!strcmp(btf__name_by_offset(r->base,
 					btf__type_by_id(r->base, composites[k])->name_off),
@@ -416,6 +468,10 @@ out:
 	return err;
 }
 
+/*
+ * relocate__id() changes one type id: distilled ids go through the map,
+ * and split ids move from after the distilled base to after the new base.
+ */
 static int relocate__id(uint32_t *id, void *ctx)
 {
 	const struct relocate *r = ctx;
@@ -426,7 +482,10 @@ static int relocate__id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/* libbpf's, on a copy: it relocates in place. */
+/*
+ * relocate__libbpf() uses libbpf's btf__relocate() on a copy, because it
+ * relocates in place.
+ */
 static int relocate__libbpf(const struct btf *split, const struct btf *base,
 			    struct btf **out)
 {
@@ -449,6 +508,11 @@ static int relocate__libbpf(const struct btf *split, const struct btf *base,
 	return 0;
 }
 
+/*
+ * btf_relocate() uses libbpf when it can (distill.h); otherwise it maps the
+ * distilled base onto @base and copies the split types with their ids
+ * changed.
+ */
 int btf_relocate(const struct btf *split, const struct btf *base, bool own,
 		 struct btf **out, char *msg, size_t msg_len)
 {
