@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A cache directory (cache_dir.h). */
-#define _GNU_SOURCE	/* asprintf() */
+/* This file keeps a cache directory (cache_dir.h). */
+#define _GNU_SOURCE	/* This is for asprintf(). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,10 @@
 
 #include "cache/cache_dir.h"
 
+/*
+ * cache_dir__init() picks the directory as cache_dir.h says.  A relative
+ * XDG_CACHE_HOME is ignored, as the XDG Base Directory specification asks.
+ */
 int cache_dir__init(struct cache_dir *c, const char *dir, const char *env_dir,
 		    const char *xdg, const char *home, bool off,
 		    size_t max_bytes)
@@ -46,6 +50,11 @@ void cache_dir__free(struct cache_dir *c)
 	c->path = NULL;
 }
 
+/*
+ * cache_dir__map() maps entry @name read-only.  An empty file or one that
+ * is not regular is refused with -EINVAL, because mmap() cannot map an
+ * empty file.
+ */
 int cache_dir__map(const struct cache_dir *c, const char *name, void **p,
 		   size_t *len)
 {
@@ -67,7 +76,11 @@ int cache_dir__map(const struct cache_dir *c, const char *name, void **p,
 		*p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*p == MAP_FAILED)
 			err = -errno;
-		else	/* used: the oldest go first */
+		/*
+		 * The entry's mtime is set to now, because the trim
+		 * removes the entries used least recently first.
+		 */
+		else
 			futimens(fd, NULL);
 	}
 	if (fd >= 0)
@@ -82,7 +95,10 @@ void cache_dir__unmap(void *p, size_t len)
 		munmap(p, len);
 }
 
-/* mkdir -p, each component 0700 as caches under $HOME are. */
+/*
+ * make_dirs() does mkdir -p, making each component 0700, as caches under
+ * $HOME are.
+ */
 static int make_dirs(const char *path)
 {
 	char *p = strdup(path), *s, c;
@@ -105,12 +121,14 @@ static int make_dirs(const char *path)
 	return err;
 }
 
+/* An entry is one file of the cache, as the trim sees it. */
 struct entry {
 	char *name;
 	off_t size;
 	struct timespec mtime;
 };
 
+/* Entries sort oldest first, by mtime, then by name. */
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -122,7 +140,11 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The oldest entries go while the total exceeds the bound. */
+/*
+ * cache_dir__trim() removes the oldest entries while their total size
+ * exceeds the bound.  Only regular files named *.d2b count, and on a
+ * failure the trim simply does less.
+ */
 static void cache_dir__trim(const struct cache_dir *c)
 {
 	struct entry *v = NULL, *nv;
@@ -165,6 +187,10 @@ static void cache_dir__trim(const struct cache_dir *c)
 	closedir(d);
 }
 
+/*
+ * write_parts() writes the @nr parts to @fd one after the other; it
+ * returns 0 or a negative errno.
+ */
 static int write_parts(int fd, const void *const *parts, const size_t *lens,
 		       int nr)
 {
@@ -182,6 +208,10 @@ static int write_parts(int fd, const void *const *parts, const size_t *lens,
 	return 0;
 }
 
+/*
+ * cache_dir__store() writes the entry to a temp file and renames it into
+ * place, then trims the directory.
+ */
 int cache_dir__store(const struct cache_dir *c, const char *name,
 		     const void *const *parts, const size_t *lens, int nr)
 {
@@ -197,7 +227,10 @@ int cache_dir__store(const struct cache_dir *c, const char *name,
 		path = NULL;
 		return -ENOMEM;
 	}
-	/* not NAME.d2b until complete: the trim and readers skip it */
+	/*
+	 * The file is not named NAME.d2b until it is complete, so the trim
+	 * and readers skip it meanwhile.
+	 */
 	if (asprintf(&tmp, "%s/.%s.XXXXXX", c->path, name) < 0) {
 		tmp = NULL;
 		err = -ENOMEM;
@@ -224,6 +257,11 @@ out:
 	return err;
 }
 
+/*
+ * cache_dir__stage() writes the parts to staged-XXXXXX.d2b.  The suffix
+ * makes the file an entry as the trim sees it, so a staged file that the
+ * run never comes back for is trimmed in time.
+ */
 int cache_dir__stage(const struct cache_dir *c, const void *const *parts,
 		     const size_t *lens, int nr, char **path)
 {
@@ -257,6 +295,10 @@ int cache_dir__stage(const struct cache_dir *c, const void *const *parts,
 	return err;
 }
 
+/*
+ * cache_dir__unstage() reads a staged file back and removes it (see
+ * cache_dir.h).  A file that is not exactly @len bytes long gives -EIO.
+ */
 int cache_dir__unstage(char *path, size_t len, void **buf)
 {
 	char *b;
@@ -281,7 +323,7 @@ int cache_dir__unstage(char *path, size_t len, void **buf)
 				break;
 		}
 		if (done != len || read(fd, &(char){ 0 }, 1) != 0)
-			err = -EIO;	/* not what was staged */
+			err = -EIO;	/* It is not what was staged. */
 	}
 	if (fd >= 0)
 		close(fd);
