@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The base index in the cache directory (base_cache.h). */
+/* This file keeps the base index in the cache directory (base_cache.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,7 +10,11 @@
 #include "lib/hash.h"
 #include "cache/base_cache.h"
 
-/* The bytes of each part, from the header's counts. */
+/*
+ * part_sizes() computes the bytes of each part from the header's counts:
+ * heads and nexts are u32 ids, hashes are u64, and the strings end in one
+ * more NUL.
+ */
 static void part_sizes(const struct base_cache_hdr *h, size_t *len)
 {
 	len[PART_TYPES_HEAD] = (size_t)h->types_nb * 4;
@@ -23,14 +27,19 @@ static void part_sizes(const struct base_cache_hdr *h, size_t *len)
 	len[PART_STR_SLOTS] = (size_t)h->str_nb * 4;
 }
 
+/*
+ * Bucket counts must be powers of two of at least 16, because lookups
+ * mask the hash with the count minus one.
+ */
 static bool pow2(uint32_t n)
 {
 	return n >= 16 && !(n & (n - 1));
 }
 
 /*
- * Chains built by id_chains__add() in id order point down only: an entry
- * whose chains loop would hang every lookup.
+ * Chains built by id_chains__add() in id order point down only, so an
+ * entry whose chains do not is rejected: chains that loop would hang
+ * every lookup.
  */
 static bool chains_descend(const uint32_t *next, size_t n)
 {
@@ -42,7 +51,10 @@ static bool chains_descend(const uint32_t *next, size_t n)
 	return true;
 }
 
-/* Every value of a chain table an id below NR (0: none). */
+/*
+ * ids_in_range() tells whether every value of a chain table is an id
+ * below NR (0 meaning none).
+ */
 static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 {
 	size_t i;
@@ -54,8 +66,10 @@ static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 }
 
 /*
- * The growths of libbpf's table as recorded: as many as the ids where they
- * happened, those ascending, below NR, and the first at the first entry.
+ * growths_valid() checks the growths of libbpf's table as recorded: there
+ * must be as many as the ids where they happened, the ids ascending and
+ * below NR, and the simulated table must match the one that the same
+ * number of entries makes (base_index.h).
  */
 static bool growths_valid(const struct base_cache_hdr *h)
 {
@@ -69,13 +83,17 @@ static bool growths_valid(const struct base_cache_hdr *h)
 		if (h->grow_id[i] >= h->nr ||
 		    (i && h->grow_id[i] <= h->grow_id[i - 1]))
 			return false;
-	/* the same number of entries makes the same table */
+	/* The same number of entries makes the same table. */
 	while (sim.sz < h->sim_sz)
 		libbpf_map_sim__add(&sim);
 	return sim.cap == h->sim_cap && sim.growths == h->sim_growths;
 }
 
-/* MAP (LEN bytes) is an entry for the base of KEY and SIZE: its index. */
+/*
+ * base_index__from_map() reads MAP (LEN bytes) as an entry for the base
+ * of KEY and SIZE, and returns its index, which points into MAP, or NULL
+ * when the entry does not check out.
+ */
 static struct base_index *base_index__from_map(const struct btf *base,
 					       void *map, size_t len,
 					       uint64_t key, uint64_t size,
@@ -104,7 +122,10 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	if (check_sum &&
 	    hash_bytes(p + sizeof(*h), len - sizeof(*h)) != h->checksum)
 		return NULL;
-	/* a checksum only finds accidents: check what is read as indices */
+	/*
+	 * A checksum only finds accidents, so everything that is read as an
+	 * index is checked too.
+	 */
 	strs = (const char *)p + h->off[PART_STRS];
 	slots = (const uint32_t *)(p + h->off[PART_STR_SLOTS]);
 	if (strs[h->str_len] ||
@@ -123,7 +144,10 @@ static struct base_index *base_index__from_map(const struct btf *base,
 		return NULL;
 	idx->btf = base;
 	idx->nr = h->nr;
-	/* read-only mapping: nothing adds to a base index once built */
+	/*
+	 * The mapping is read-only, which is safe because nothing adds to a
+	 * base index once it is built.
+	 */
 	idx->types = (struct id_chains){
 		.head = (uint32_t *)(p + h->off[PART_TYPES_HEAD]),
 		.next = (uint32_t *)(p + h->off[PART_TYPES_NEXT]),
@@ -151,7 +175,10 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	return idx;
 }
 
-/* Write IDX to CACHE under NAME; failures only cost the next run time. */
+/*
+ * base_index__store() writes IDX to CACHE under NAME.  Failures are
+ * ignored, because they only cost the next run time.
+ */
 static void base_index__store(const struct base_index *idx,
 			      const struct cache_dir *cache, const char *name,
 			      uint64_t key, uint64_t size)
@@ -187,7 +214,10 @@ static void base_index__store(const struct base_index *idx,
 		at += (plen[i] + 7) & ~(size_t)7;
 	}
 	h.file_size = at;
-	/* the checksum covers the padding too: one copy of the body */
+	/*
+	 * The checksum covers the padding too, so the body is copied into one
+	 * zeroed buffer.
+	 */
 	body = calloc(1, at - sizeof(h));
 	if (!body)
 		return;
@@ -202,6 +232,10 @@ static void base_index__store(const struct base_index *idx,
 	free(body);
 }
 
+/*
+ * base_index__get() names the entry after the hash and size of the base's
+ * raw BTF, so that a different vmlinux never finds this one's entry.
+ */
 int base_index__get(const struct btf *base, const struct cache_dir *cache,
 		    struct base_index **out, bool *hit)
 {
@@ -236,6 +270,10 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
 	return err;
 }
 
+/*
+ * base_cache__read() reads an entry as base_index__get() does, but the
+ * index only borrows MAP, which the caller keeps.
+ */
 struct base_index *base_cache__read(const struct btf *base, void *map,
 				    size_t len, bool check_sum)
 {

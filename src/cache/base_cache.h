@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The base index (base_index.h) kept in the cache directory, keyed by the
- * base's bytes: every module of a kernel build is encoded by a process of
- * its own over the same vmlinux, and indexing its 100 k types was most of
- * a small module's time.  An entry is checked before it is used (header,
- * sizes, a checksum, every id and offset in range); one that fails is
- * ignored and built again.  The index is the same either way, and so is
- * the output.
+ * The base index (base_index.h) is kept in the cache directory, keyed by
+ * the base's bytes, because every module of a kernel build is encoded by a
+ * process of its own over the same vmlinux, and indexing its 100 k types
+ * would be most of a small module's time.  An entry is checked before it
+ * is used (header, sizes, a checksum, every id and offset in range); one
+ * that fails is ignored and built again.  The index is the same either
+ * way, and so is the output.
  */
 #ifndef DWARF2BTF_BASE_CACHE_H
 #define DWARF2BTF_BASE_CACHE_H
@@ -17,9 +17,9 @@
 #include "cache/cache_dir.h"
 #include "merge/base_index.h"
 
-/* An entry: this header, then the parts it locates. */
+/* An entry is this header, then the parts it locates. */
 #define BASE_CACHE_MAGIC	"D2BTFIDX"
-/* Bump when the index or the hashes in it change. */
+/* The version must change whenever the index or the hashes in it change. */
 #define BASE_CACHE_VERSION	3
 
 enum {
@@ -32,33 +32,35 @@ struct base_cache_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t hdr_size;
-	uint64_t key;		/* hash_bytes() of the base's raw BTF */
-	uint64_t base_size;	/* its size */
-	uint64_t checksum;	/* hash_bytes() of what follows the header */
+	uint64_t key;		/* hash_bytes() of the base's raw BTF. */
+	uint64_t base_size;	/* The size of the base's raw BTF. */
+	uint64_t checksum;	/* hash_bytes() of what follows the header. */
 	uint64_t file_size;
-	uint32_t nr;		/* the base's btf__type_cnt() */
+	uint32_t nr;		/* The base's btf__type_cnt(). */
 	uint32_t types_nb, names_nb;
 	uint32_t str_len, str_nb;
 	uint32_t pad;
-	uint64_t off[NR_PARTS];	/* from the start of the file, 8-aligned */
-	/* libbpf's dedup table after the base (base_index.h) */
+	uint64_t off[NR_PARTS];	/* From the start of the file, 8-aligned. */
+	/* This is libbpf's dedup table after the base (base_index.h). */
 	uint64_t sim_sz, sim_cap;
 	uint32_t sim_growths, nr_growths;
 	uint32_t grow_id[BASE_MAX_GROWTHS];
 };
 
 /*
- * The index of BASE: mapped from CACHE when an entry for BASE's bytes is
- * there and checks out, else built and stored (CACHE's path NULL: built).
- * *HIT (may be NULL) says which.  0 or -errno (only building fails).
+ * base_index__get() returns the index of BASE: mapped from CACHE when an
+ * entry for BASE's bytes is there and checks out, and otherwise built and
+ * stored (only built when CACHE's path is NULL).  *HIT (HIT may be NULL)
+ * says which.  It returns 0 or -errno; only building can fail.
  */
 int base_index__get(const struct btf *base, const struct cache_dir *cache,
 		    struct base_index **out, bool *hit);
 
 /*
- * For fuzzing and tests: MAP (LEN bytes, 8-aligned, not taken over) read
- * as an entry for BASE, with or without its checksum checked.  The index,
- * or NULL when the entry is rejected.
+ * base_cache__read() is for fuzzing and tests: it reads MAP (LEN bytes,
+ * 8-aligned, not taken over) as an entry for BASE, with or without its
+ * checksum checked.  It returns the index, or NULL when the entry is
+ * rejected.
  */
 struct base_index *base_cache__read(const struct btf *base, void *map,
 				    size_t len, bool check_sum);
