@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A batch's encoding in the cache directory (batch_cache.h). */
+/* This file keeps a batch's encoding in the cache directory (batch_cache.h). */
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,29 +17,39 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 
+/*
+ * The batch cache is made by batch_cache__new() and only read afterwards,
+ * so the workers share it without a lock.
+ */
 struct batch_cache {
 	const struct encode_env *env;
 	const struct cache_dir *dir;
-	/* What every key holds; a probe adds its CUs' digests. */
+	/* Every key holds this; a probe adds its CUs' digests. */
 	uint64_t key[2];
-	/* The key with the first CU's names: batch_cache__family(). */
+	/* This is the key mixed with the first CU's names (see below). */
 	uint64_t family[2];
 	bool defer;
 };
 
-/* Every batch the queue makes fits a probe. */
+/* This checks that every batch the queue makes fits a probe. */
 _Static_assert(CU_BATCH <= BATCH_MAX_CUS, "CU_BATCH over BATCH_MAX_CUS");
 
+/* A family record is this magic followed by the family key. */
 #define FAMILY_MAGIC	"D2BTFFAM"
 
+/* NO_STR stands for a string that is absent (a NULL name). */
 #define NO_STR	UINT32_MAX
 
+/*
+ * The entry_* structs are the items of an entry's parts.  A mapped entry
+ * is read in place, so their layout is part of the file format.
+ */
 struct entry_func {
 	uint32_t key, cu_name;	/* Offsets in the entry's strings. */
 	uint32_t cu, has_addr;
 	/*
-	 * Relative to CU cu: the same CU lies elsewhere in the .debug_info
-	 * of a build whose other files changed.
+	 * The offset is relative to CU cu, because the same CU lies
+	 * elsewhere in the .debug_info of a build whose other files changed.
 	 */
 	uint64_t die_off;
 	struct func_why why;
@@ -66,6 +76,10 @@ struct entry_tag {
 	int32_t component;
 };
 
+/*
+ * This is the size of one item of each part; the header counts the BTF
+ * and the strings in bytes.
+ */
 static const size_t item_size[NR_BPARTS] = {
 	[BPART_BTF] = 1,
 	[BPART_FUNCS] = sizeof(struct entry_func),
@@ -77,14 +91,16 @@ static const size_t item_size[NR_BPARTS] = {
 	[BPART_STRS] = 1,
 };
 
+/* key_mix() mixes @v into the 128-bit key @k. */
 static void key_mix(uint64_t *k, uint64_t v)
 {
 	hash128_mix(&k[0], &k[1], v);
 }
 
 /*
- * This binary's bytes: an encoding made by another build of dwarf2btf may
- * differ, and no version number is bumped reliably by hand.
+ * exe_hash() hashes this binary's bytes, which go into every key: an
+ * encoding made by another build of dwarf2btf may differ, and no version
+ * number is reliably changed by hand.
  */
 static int exe_hash(uint64_t *h)
 {
@@ -116,6 +132,7 @@ static int exe_hash(uint64_t *h)
 	return 0;
 }
 
+/* The family record is named after the family key. */
 static void family_name(const struct batch_cache *bc, char *buf, size_t len)
 {
 	snprintf(buf, len, "family-%016" PRIx64 "%016" PRIx64, bc->family[0],
@@ -123,11 +140,12 @@ static void family_name(const struct batch_cache *bc, char *buf, size_t len)
 }
 
 /*
- * What stays when a file of a build is edited and the binary linked again:
- * the key's options, and the first CU's name, directory and compiler
- * (only the first CU's DIE is read: libdw would keep the abbreviations of
- * every unit it reads).  Whether a run of this family stored batches
- * decides when keys are made.
+ * batch_cache__family() computes the family key: what stays when a file
+ * of a build is edited and the binary linked again.  That is the key's
+ * options, and the first CU's name, directory and compiler.  Only the
+ * first CU's DIE is read, because libdw would keep the abbreviations of
+ * every unit it reads.  Whether a run of this family stored batches
+ * decides when keys are made (bc->defer).
  */
 static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
 				size_t nr)
@@ -173,6 +191,12 @@ void batch_cache__mark(const struct batch_cache *bc)
 	cache_dir__store(bc->dir, name, parts, lens, 1);
 }
 
+/*
+ * batch_cache__new() decides whether the run can use the cache at all,
+ * and makes the part of the key that every batch shares: the format
+ * version, this binary, the ELF header's machine, type and flags, the
+ * pointer size, CU_BATCH, and every option that changes the encoding.
+ */
 int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 		     Dwarf_Die *cus, size_t nr_cus, struct batch_cache **out)
 {
@@ -219,7 +243,10 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	key_mix(bc->key, o->nr_langs);
 	for (i = 0; i < (size_t)o->nr_langs && i < MAX_LANGS; i++)
 		key_mix(bc->key, o->langs[i]);
-	/* Which subprograms are candidates is in the CUs' digests, not here. */
+	/*
+	 * Which subprograms are candidates is in the CUs' digests, not in
+	 * this shared key.
+	 */
 
 	batch_cache__family(bc, cus, nr_cus);
 	*out = bc;
@@ -231,6 +258,12 @@ void batch_cache__free(struct batch_cache *bc)
 	free(bc);
 }
 
+/*
+ * batch_probe__make() digests each CU of the batch and mixes the digests
+ * into the shared key, and keeps the addresses of the CUs' DIEs for a hit.
+ * A CU the digest cannot read leaves probe->ok false; only -ENOMEM is an
+ * error.
+ */
 int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
 		      struct cu_digester *d, const uint64_t *cu_off, size_t nr)
 {
@@ -255,7 +288,10 @@ int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
 		if (err == -ENOMEM)
 			return err;
 		if (err)
-			/* Not cacheable: the encoder reads it or says why not. */
+			/*
+			 * The batch is not cacheable; the encoder reads the
+			 * CU, or says why it cannot.
+			 */
 			return 0;
 		key_mix(probe->key, dg.h[0]);
 		key_mix(probe->key, dg.h[1]);
@@ -280,12 +316,17 @@ void batch_probe__free(struct batch_probe *probe)
 	probe->nr_addrs = probe->cap_addrs = 0;
 }
 
+/* An entry is named after its key. */
 static void entry_name(const struct batch_probe *probe, char *buf, size_t len)
 {
 	snprintf(buf, len, "batch-%016" PRIx64 "%016" PRIx64, probe->key[0],
 		 probe->key[1]);
 }
 
+/*
+ * probe__addr() finds the address that the DIE at offset @rel in CU @cu
+ * has in this input, from the probe's digests.
+ */
 static int probe__addr(const struct batch_probe *probe, uint32_t cu,
 		       uint64_t rel, uint64_t *addr)
 {
@@ -296,8 +337,9 @@ static int probe__addr(const struct batch_probe *probe, uint32_t cu,
 }
 
 /*
- * The variable of note @n placed again at @addr: -ESTALE when its fate
- * would not be the one the entry holds (the entry is a miss then).
+ * note__place() places the variable @name of a note again at @addr.  It
+ * returns -ESTALE when the variable's fate would not be the one the entry
+ * holds, and the entry is then a miss.
  */
 static int note__place(const struct encode_env *env, const char *name,
 		       uint32_t fate, uint64_t old_off, uint64_t addr,
@@ -312,9 +354,10 @@ static int note__place(const struct encode_env *env, const char *name,
 		return now == VAR_CANDIDATE && *off <= UINT32_MAX ? 0 : -ESTALE;
 	case VAR_NO_TYPE: case VAR_BAD_SIZE:
 		/*
-		 * Placing found a candidate and its type decided these; the
-		 * type is the same on a hit, but an offset over 32 bits may
-		 * have decided them instead, so its side must not change.
+		 * Placing found a candidate and its type decided these fates.
+		 * The type is the same on a hit, but an offset over 32 bits
+		 * may have decided them instead, so the offset must stay on
+		 * the same side of that limit.
 		 */
 		return now == VAR_CANDIDATE &&
 		       (old_off > UINT32_MAX) == (*off > UINT32_MAX) ? 0 : -ESTALE;
@@ -324,8 +367,9 @@ static int note__place(const struct encode_env *env, const char *name,
 }
 
 /*
- * The strings of an entry, appended as met.  A string passed again right
- * away (the CU name of each of a CU's functions) is stored once.
+ * A str_out holds the strings of an entry, appended as they are met.  A
+ * string passed again right away, by the same pointer (the CU name of
+ * each of a CU's functions), is stored once.
  */
 struct str_out {
 	char *buf;
@@ -334,6 +378,10 @@ struct str_out {
 	uint32_t last_off;
 };
 
+/*
+ * str_out__add() appends @str and sets *@off to its offset, or to NO_STR
+ * when @str is NULL.  The offsets must stay below NO_STR.
+ */
 static int str_out__add(struct str_out *s, const char *str, uint32_t *off)
 {
 	size_t n;
@@ -359,7 +407,11 @@ static int str_out__add(struct str_out *s, const char *str, uint32_t *off)
 	return 0;
 }
 
-/* The CU of the batch holding absolute DIE offset @off, and where in it. */
+/*
+ * cus__cu_of() finds the CU of the batch that holds the absolute DIE
+ * offset @off, and the offset relative to that CU; it returns -ERANGE
+ * when no CU of the batch holds it.
+ */
 static int cus__cu_of(const uint64_t *cu_off, size_t nr_cus,
 		      const struct encode_env *env, uint64_t off,
 		      uint32_t *cu, uint64_t *rel)
@@ -381,8 +433,8 @@ static int cus__cu_of(const uint64_t *cu_off, size_t nr_cus,
 }
 
 /*
- * The arrays of an entry as they are filled from a fragment, before
- * entry_parts__join() lays them out in one buffer.
+ * The entry_parts are the arrays of an entry as they are filled from a
+ * fragment, before entry_parts__join() lays them out in one buffer.
  */
 struct entry_parts {
 	struct entry_func *funcs;
@@ -394,6 +446,10 @@ struct entry_parts {
 	struct str_out strs;
 };
 
+/*
+ * The arrays get one item more, because calloc() of zero items may return
+ * NULL, which would read as out of memory.
+ */
 static int entry_parts__alloc(struct entry_parts *p,
 			      const struct cu_fragment *frag)
 {
@@ -421,9 +477,10 @@ static void entry_parts__free(struct entry_parts *p)
 }
 
 /*
- * The functions of @frag, each with its DIE as CU and offset in it.
- * -ESTALE when a DIE lies outside the batch's CUs: a hit could not find
- * it again, so the fragment is not stored.
+ * entry_parts__add_funcs() adds the functions of @frag, each with its DIE
+ * as a CU and an offset in it.  It returns -ESTALE when a DIE lies outside
+ * the batch's CUs, because a hit could not find it again, so the fragment
+ * is not stored.
  */
 static int entry_parts__add_funcs(struct entry_parts *p,
 				  const struct encode_env *env,
@@ -439,7 +496,10 @@ static int entry_parts__add_funcs(struct entry_parts *p,
 		if (cus__cu_of(cu_off, nr_cus, env, c->die_off, &e->cu,
 			       &e->die_off))
 			return -ESTALE;
-		/* The address is only checked here; has_addr is set when sealed. */
+		/*
+		 * The address is kept only to be checked; has_addr is set
+		 * when the entry is sealed.
+		 */
 		p->func_addr[k] = c->addr;
 		if (str_out__add(&p->strs, c->key, &e->key) ||
 		    str_out__add(&p->strs, c->cu_name, &e->cu_name))
@@ -456,9 +516,10 @@ static int entry_parts__add_funcs(struct entry_parts *p,
 }
 
 /*
- * The notes of @frag's variables.  A hit places each variable again, so
- * only placed ones can be stored, and the candidates among them must be
- * the fragment's variables in order (-ESTALE otherwise).
+ * entry_parts__add_notes() adds the notes of @frag's variables.  A hit
+ * places each variable again, so only placed ones can be stored, and the
+ * candidates among them must be the fragment's variables in order; it
+ * returns -ESTALE otherwise.
  */
 static int entry_parts__add_notes(struct entry_parts *p,
 				  const struct encode_env *env,
@@ -487,7 +548,10 @@ static int entry_parts__add_notes(struct entry_parts *p,
 	return nv == frag->nr_vars ? 0 : -ESTALE;
 }
 
-/* The parameters, variables and tags of @frag, copied as they are. */
+/*
+ * entry_parts__add_plain() copies the parameters, variables and tags of
+ * @frag as they are.
+ */
 static int entry_parts__add_plain(struct entry_parts *p,
 				  const struct cu_fragment *frag)
 {
@@ -524,8 +588,10 @@ static int entry_parts__add_plain(struct entry_parts *p,
 }
 
 /*
- * The header of the entry and the buffer holding it and every part, each
- * part at an offset aligned to 8 so that a mapped entry is read in place.
+ * entry_parts__join() makes the header of the entry and the buffer that
+ * holds it and every part, each part at an offset aligned to 8 so that a
+ * mapped entry is read in place.  The key and the checksum are set later,
+ * by batch_pack__seal().
  */
 static int entry_parts__join(const struct entry_parts *p,
 			     const struct cu_fragment *frag, size_t nr_cus,
@@ -574,6 +640,11 @@ static int entry_parts__join(const struct entry_parts *p,
 	return 0;
 }
 
+/*
+ * batch_cache__pack() lays @frag out as an entry without a key.  The
+ * function addresses are kept in @out, to be checked against the digests
+ * when the entry is sealed.
+ */
 int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 		      size_t nr_cus, const struct cu_fragment *frag,
 		      struct batch_pack *out)
@@ -589,7 +660,10 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 	btf_raw = btf__raw_data(frag->btf, &btf_size);
 	if (!btf_raw)
 		return -ENOMEM;
-	/* What a hit would compute again must come out as it is here. */
+	/*
+	 * What a hit would compute again must come out as it is here; the
+	 * parts fail with -ESTALE where it would not.
+	 */
 	err = entry_parts__alloc(&parts, frag);
 	if (!err)
 		err = entry_parts__add_funcs(&parts, bc->env, cu_off, nr_cus,
@@ -612,6 +686,10 @@ int batch_cache__pack(const struct batch_cache *bc, const uint64_t *cu_off,
 	return err;
 }
 
+/*
+ * batch_pack__stage() moves the packed entry out of memory into a staged
+ * file, and keeps its hash, to check the file when it is read back.
+ */
 int batch_pack__stage(struct batch_pack *pack, const struct batch_cache *bc)
 {
 	const void *parts[1] = { pack->buf };
@@ -629,6 +707,12 @@ int batch_pack__stage(struct batch_pack *pack, const struct batch_cache *bc)
 	return 0;
 }
 
+/*
+ * batch_pack__seal() reads a staged entry back, checks that what a hit
+ * would read from the digests (the functions' addresses, the variables'
+ * places) matches what was packed, then sets the key and the checksum and
+ * stores the entry.  It returns -ESTALE when anything differs.
+ */
 int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 		     const struct batch_probe *probe)
 {
@@ -648,7 +732,10 @@ int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 		pack->staged = NULL;
 		if (err)
 			return err;
-		/* The file lies in a shared directory: check it as entries are. */
+		/*
+		 * The file lies in a shared directory, so it is checked as
+		 * entries are.
+		 */
 		if (hash_bytes(pack->buf, pack->len) != pack->sum)
 			return -ESTALE;
 	}
@@ -661,7 +748,7 @@ int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 	ef = (void *)((char *)pack->buf + h->off[BPART_FUNCS]);
 	en = (const void *)((char *)pack->buf + h->off[BPART_NOTES]);
 	strs = (const char *)pack->buf + h->off[BPART_STRS];
-	/* A hit takes the addresses from the digests: they must match. */
+	/* A hit takes the addresses from the digests, so they must match. */
 	for (k = 0; k < h->count[BPART_FUNCS]; k++) {
 		uint64_t addr = 0;
 
@@ -698,6 +785,7 @@ void batch_pack__free(struct batch_pack *pack)
 	memset(pack, 0, sizeof(*pack));
 }
 
+/* batch_cache__store() packs and seals at once, when the key is known. */
 int batch_cache__store(const struct batch_cache *bc,
 		       const struct batch_probe *probe,
 		       const struct cu_fragment *frag)
@@ -714,14 +802,19 @@ int batch_cache__store(const struct batch_cache *bc,
 	return err;
 }
 
+/*
+ * str_ok() checks a string offset of an entry: it must lie in the strings
+ * (which end in a NUL), or be NO_STR where a string may be absent.
+ */
 static bool str_ok(uint32_t off, size_t len, bool may_be_none)
 {
 	return off < len || (may_be_none && off == NO_STR);
 }
 
 /*
- * An entry's parts where they lie in the mapping, found through a header
- * that entry_view__open() checked against the mapping's length.
+ * An entry_view points to an entry's parts where they lie in the mapping,
+ * found through a header that entry_view__open() checked against the
+ * mapping's length.
  */
 struct entry_view {
 	const struct batch_entry_hdr *h;
@@ -731,15 +824,15 @@ struct entry_view {
 	const struct entry_note *notes;
 	const struct entry_tag *tags;
 	const uint64_t *fwds;
-	const char *strs;	/* The fragment's copy once it has one. */
+	const char *strs;	/* Later, the fragment's copy. */
 	size_t strs_len;
-	size_t nr_types;	/* In the fragment's BTF, once read. */
+	size_t nr_types;	/* The types in the fragment's BTF. */
 };
 
 /*
- * -ENOENT unless @map holds an entry for @probe made by this binary whose
- * parts all lie inside it.  A fuzzer leaves the checksum unchecked to
- * reach the checks behind it.
+ * entry_view__open() returns -ENOENT unless @map holds an entry for
+ * @probe, made by this binary, whose parts all lie inside it.  A fuzzer
+ * leaves the checksum unchecked to reach the checks behind it.
  */
 static int entry_view__open(struct entry_view *v,
 			    const struct batch_probe *probe, const void *map,
@@ -765,7 +858,7 @@ static int entry_view__open(struct entry_view *v,
 	v->h = h;
 	v->strs_len = h->count[BPART_STRS];
 	v->strs = (const char *)p + h->off[BPART_STRS];
-	/* Strings end in a NUL, so none read past the part. */
+	/* The strings must end in a NUL, so that none reads past the part. */
 	if (!v->strs_len || v->strs[v->strs_len - 1] ||
 	    h->count[BPART_BTF] > UINT32_MAX)
 		return -ENOENT;
@@ -778,7 +871,10 @@ static int entry_view__open(struct entry_view *v,
 	return 0;
 }
 
-/* The entry's BTF as @f's, -ENOENT unless libbpf and our checks accept it. */
+/*
+ * entry_view__read_btf() reads the entry's BTF as @f's; it returns -ENOENT
+ * unless libbpf and our checks (btf_load__validate()) accept it.
+ */
 static int entry_view__read_btf(struct entry_view *v,
 				const struct encode_env *env,
 				struct cu_fragment *f)
@@ -799,8 +895,9 @@ static int entry_view__read_btf(struct entry_view *v,
 }
 
 /*
- * The arrays of @f, sized by the entry, and a copy of its strings: the
- * names must live as long as the fragment, not as long as the mapping.
+ * entry_view__alloc() allocates the arrays of @f, sized by the entry, and
+ * copies its strings, because the names must live as long as the
+ * fragment, not as long as the mapping.
  */
 static int entry_view__alloc(struct entry_view *v, struct cu_fragment *f)
 {
@@ -821,7 +918,10 @@ static int entry_view__alloc(struct entry_view *v, struct cu_fragment *f)
 	return 0;
 }
 
-/* The parameters and tags, each checked against the strings and types. */
+/*
+ * entry_view__read_params_tags() reads the parameters and tags, each
+ * checked against the strings and types.
+ */
 static int entry_view__read_params_tags(const struct entry_view *v,
 					struct cu_fragment *f)
 {
@@ -848,9 +948,10 @@ static int entry_view__read_params_tags(const struct entry_view *v,
 }
 
 /*
- * The functions, each found again in this input's symbol table and given
- * the address its DIE has now (from the probe's digests): a relinked
- * file moves functions without changing their DWARF otherwise.
+ * entry_view__read_funcs() reads the functions, each found again in this
+ * input's symbol table and given the address its DIE has now (from the
+ * probe's digests), because a relinked file moves functions without
+ * changing their DWARF otherwise.  Every index is checked first.
  */
 static int entry_view__read_funcs(const struct entry_view *v,
 				  const struct encode_env *env,
@@ -893,7 +994,10 @@ static int entry_view__read_funcs(const struct entry_view *v,
 	return 0;
 }
 
-/* The variables, without their place: entry_view__place_vars() gives it. */
+/*
+ * entry_view__read_vars() reads the variables without their place, which
+ * entry_view__place_vars() gives them.
+ */
 static int entry_view__read_vars(const struct entry_view *v,
 				 struct cu_fragment *f)
 {
@@ -918,9 +1022,10 @@ static int entry_view__read_vars(const struct entry_view *v,
 }
 
 /*
- * Every variable of a note placed again at its address in this input:
- * -ENOENT when one would now meet another fate than the entry says, or
- * when the candidates are not the fragment's variables in order.
+ * entry_view__place_vars() places every variable of a note again at its
+ * address in this input.  It returns -ENOENT when one would now meet
+ * another fate than the entry says, or when the candidates are not the
+ * fragment's variables in order.
  */
 static int entry_view__place_vars(const struct entry_view *v,
 				  const struct encode_env *env,
@@ -952,6 +1057,7 @@ static int entry_view__place_vars(const struct entry_view *v,
 	return nv == f->nr_vars ? 0 : -ENOENT;
 }
 
+/* This reads the declarations the batch's dedups resolved (fwd_names.h). */
 static int entry_view__read_fwds(const struct entry_view *v,
 				 struct cu_fragment *f)
 {
@@ -963,6 +1069,10 @@ static int entry_view__read_fwds(const struct entry_view *v,
 	return 0;
 }
 
+/*
+ * batch_cache__read() reads an entry in steps, each checking what it
+ * reads; any failure frees what was read and makes the entry a miss.
+ */
 int batch_cache__read(const struct encode_env *env,
 		      const struct batch_probe *probe, const void *map,
 		      size_t len, bool check_sum, struct cu_fragment *out)
@@ -996,6 +1106,10 @@ int batch_cache__read(const struct encode_env *env,
 	return 0;
 }
 
+/*
+ * batch_cache__load() maps the probe's entry only while it is read, since
+ * the fragment gets copies of everything it keeps.
+ */
 int batch_cache__load(const struct batch_cache *bc,
 		      const struct batch_probe *probe, struct cu_fragment *out)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A batch's encoding (its deduplicated fragment) kept in the cache
+ * A batch's encoding (its deduplicated fragment) is kept in the cache
  * directory, keyed by what its CUs mean (cu_digest.h) and by all else
  * the encoding reads: this binary, the options, the ELF's machine, the
  * names of its function symbols.  After a relink in which one CU changed,
@@ -27,9 +27,10 @@
 struct cache_dir;
 
 #define BATCH_CACHE_MAGIC	"D2BTFBAT"
+/* The version must change whenever the entry's layout or meaning changes. */
 #define BATCH_CACHE_VERSION	3
 
-/* An entry: this header, then its parts in this order, each 8-aligned. */
+/* An entry is this header, then its parts in this order, each 8-aligned. */
 enum {
 	BPART_BTF, BPART_FUNCS, BPART_PARAMS, BPART_VARS, BPART_NOTES, BPART_TAGS,
 	BPART_FWDS, BPART_STRS, NR_BPARTS
@@ -41,11 +42,12 @@ struct batch_entry_hdr {
 	uint32_t hdr_size;
 	uint64_t key[2];
 	uint64_t file_size;
-	uint64_t checksum;	/* hash_bytes() of what follows the header */
+	uint64_t checksum;	/* hash_bytes() of what follows the header. */
 	uint64_t nr_types_in;
 	uint32_t nr_cus;
 	uint32_t pad;
-	uint64_t count[NR_BPARTS];	/* items; bytes for BTF and strings */
+	/* These count items, but bytes for the BTF and the strings. */
+	uint64_t count[NR_BPARTS];
 	uint64_t off[NR_BPARTS];
 };
 
@@ -53,70 +55,82 @@ struct batch_entry_hdr {
 struct batch_cache;
 
 /*
- * The cache for a run over @env, whose CUs are @cus, or *@out NULL when
- * its input or options are not ones it keeps (checked here: see
- * batch_cache.c).  0 or -ENOMEM.
+ * batch_cache__new() makes the cache for a run over @env, whose CUs are
+ * @cus, or sets *@out to NULL when the input or options are not ones it
+ * keeps (see batch_cache.c).  It returns 0 or -ENOMEM.
  */
 int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 		     Dwarf_Die *cus, size_t nr_cus, struct batch_cache **out);
 void batch_cache__free(struct batch_cache *bc);
 
 /*
- * Whether no run of this input's family (its build: the options, the
- * first CU's name, directory and producer) has stored batches here.  Then
- * no batch can be read back, and the CUs' digests, which make the keys,
- * can wait until the batches are encoded: batch_cache__pack() and
- * batch_pack__stage() then, batch_pack__seal() when a core is free.
- * batch_cache__mark() notes the family after a run that stored batches.
+ * batch_cache__defer() tells whether no run of this input's family (its
+ * build: the options, the first CU's name, directory and producer) has
+ * stored batches here.  Then no batch can be read back, and the CUs'
+ * digests, which make the keys, can wait until the batches are encoded:
+ * batch_cache__pack() and batch_pack__stage() run then, and
+ * batch_pack__seal() when a core is free.  batch_cache__mark() notes the
+ * family after a run that stored batches.
  */
 bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
 
-/* The CUs of a batch the cache keeps at most (lib/cu_batch.h: CU_BATCH) */
+/* A batch the cache keeps has at most this many CUs (see CU_BATCH). */
 #define BATCH_MAX_CUS	64
 
-/* One batch's key and the addresses of its CUs' DIEs, made by a worker. */
+/*
+ * A probe holds one batch's key and the addresses of its CUs' DIEs; a
+ * worker makes it and keeps it to itself.
+ */
 struct batch_probe {
 	size_t nr_cus;
-	uint64_t cu_off[BATCH_MAX_CUS];	/* in .debug_info */
-	/* CU i's: addrs[first_addr[i] .. first_addr[i + 1]) */
+	uint64_t cu_off[BATCH_MAX_CUS];	/* The offsets in .debug_info. */
+	/* CU i's addresses are addrs[first_addr[i] .. first_addr[i + 1]). */
 	size_t first_addr[BATCH_MAX_CUS + 1];
 	struct die_addr *addrs;
 	size_t nr_addrs, cap_addrs;
 	uint64_t key[2];
-	bool ok;			/* every CU has a digest */
+	bool ok;			/* Every CU has a digest. */
 };
 
-/* The key of CUs at @cu_off[0 .. @nr); probe->ok false: not cacheable. */
+/*
+ * batch_probe__make() makes the key of the CUs at @cu_off[0 .. @nr).
+ * When probe->ok is false, the batch is not cacheable.
+ */
 int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
 		      struct cu_digester *d, const uint64_t *cu_off, size_t nr);
 void batch_probe__free(struct batch_probe *probe);
 
-/* The batch's fragment from its entry: 0, or -ENOENT (a miss). */
+/*
+ * batch_cache__load() reads the batch's fragment from its entry.  It
+ * returns 0, or -ENOENT for a miss.
+ */
 int batch_cache__load(const struct batch_cache *bc,
 		      const struct batch_probe *probe, struct cu_fragment *out);
 
 /*
- * Keep @frag (the batch as encoded, its var_notes those of place_notes)
- * for later runs.  0 or -errno; nothing fails the run.
+ * batch_cache__store() keeps @frag (the batch as encoded, with the
+ * var_notes of place_notes) for later runs.  It returns 0 or -errno, and
+ * no error fails the run.
  */
 int batch_cache__store(const struct batch_cache *bc,
 		       const struct batch_probe *probe,
 		       const struct cu_fragment *frag);
 
 /*
- * The store in steps, for a batch whose key is made after it was encoded
- * (batch_cache__defer()): the entry packed from @frag, which may then go,
- * and staged, out of memory; later sealed with the probe of the CUs at
- * @cu_off, which checks the addresses a hit would read, sets the key and
- * writes the entry under it.  0 or -errno; nothing fails the run.
+ * A pack is the store in steps, for a batch whose key is made after it
+ * was encoded (batch_cache__defer()).  The entry is packed from @frag,
+ * which may then go, and staged out of memory.  Later it is sealed with
+ * the probe of the CUs at @cu_off, which checks the addresses a hit would
+ * read, sets the key and writes the entry under it.  The functions return
+ * 0 or -errno, and no error fails the run.
  */
 struct batch_pack {
-	void *buf;		/* the entry as in the file, key not set */
-	char *staged;		/* or there (cache_dir__stage()) */
-	uint64_t sum;		/* staged: what it must read back as */
+	void *buf;		/* The entry as in the file, key not set. */
+	char *staged;		/* Or it is here (cache_dir__stage()). */
+	uint64_t sum;		/* A staged entry must read back as this. */
 	size_t len;
-	uint64_t *func_addr;	/* each function's address when encoded */
+	uint64_t *func_addr;	/* Each function's address when encoded. */
 	uint64_t cu_off[BATCH_MAX_CUS];
 	size_t nr_cus;
 };
@@ -130,8 +144,9 @@ int batch_pack__seal(struct batch_pack *pack, const struct batch_cache *bc,
 void batch_pack__free(struct batch_pack *pack);
 
 /*
- * For fuzzing: @map (@len bytes, 8-aligned) read as the entry of @probe in
- * a run over @env, with or without its checksum checked.  0 or -ENOENT.
+ * batch_cache__read() is for fuzzing: it reads @map (@len bytes, 8-aligned)
+ * as the entry of @probe in a run over @env, with or without its checksum
+ * checked.  It returns 0, -ENOENT or -ENOMEM.
  */
 int batch_cache__read(const struct encode_env *env,
 		      const struct batch_probe *probe, const void *map,
