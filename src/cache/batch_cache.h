@@ -103,7 +103,7 @@ void batch_probe__free(struct batch_probe *probe);
 
 /*
  * batch_cache__load() reads the batch's fragment from its entry.  It
- * returns 0, or -ENOENT for a miss.
+ * returns 0, -ENOENT for a miss, or -ENOMEM.
  */
 int batch_cache__load(const struct batch_cache *bc,
 		      const struct batch_probe *probe, struct cu_fragment *out);
