@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Comparing the items of two BTFs (btf_diff.h).  Items of both sides are
- * sorted by (category, key, rendering) and merged; items sharing a key are
- * compared as multisets of renderings, since several distinct types may
- * share a name.  For an item changed on both sides the renderings are
+ * This file compares the items of two BTFs (btf_diff.h).  The items of
+ * both sides are sorted by (category, key, rendering) and merged.  Items
+ * sharing a key are compared as multisets of renderings, since several
+ * distinct types may share a name.  For an item changed on both sides the renderings are
  * also split into components (members, enumerators, ...) and only the
  * differing components are printed.
  */
@@ -15,6 +15,7 @@
 
 #include "diff/btf_diff.h"
 
+/* Items sort by category, then key, then rendering. */
 static int item_cmp(const void *a, const void *b)
 {
 	const struct btf_item *x = a, *y = b;
@@ -26,6 +27,7 @@ static int item_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->disp, y->disp);
 }
 
+/* Items of one group share the category and the key. */
 static int btf_item__group_cmp(const struct btf_item *x, const struct btf_item *y)
 {
 	if (x->cat != y->cat)
@@ -33,6 +35,7 @@ static int btf_item__group_cmp(const struct btf_item *x, const struct btf_item *
 	return strcmp(x->key, y->key);
 }
 
+/* A line is one component of a rendering, with its place in it. */
 struct line {
 	const char *s;
 	size_t len;
@@ -40,6 +43,10 @@ struct line {
 	bool matched;
 };
 
+/*
+ * Lines sort by text, then by their place, so that equal lines pair up in
+ * their own order.
+ */
 static int line_cmp(const void *a, const void *b)
 {
 	const struct line *x = *(const struct line *const *)a;
@@ -54,6 +61,10 @@ static int line_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/*
+ * split_lines() splits @s at newlines into lines that point into it, and
+ * returns them, @n of them, or NULL when out of memory.
+ */
 static struct line *split_lines(const char *s, size_t *n)
 {
 	struct line *v;
@@ -76,6 +87,7 @@ static struct line *split_lines(const char *s, size_t *n)
 	return v;
 }
 
+/* line__sorted_refs() returns pointers to the @n lines at @v, sorted. */
 static struct line **line__sorted_refs(struct line *v, size_t n)
 {
 	struct line **p = calloc(n ? n : 1, sizeof(*p));
@@ -89,6 +101,7 @@ static struct line **line__sorted_refs(struct line *v, size_t n)
 	return p;
 }
 
+/* line__text_cmp() compares two lines by text alone. */
 static int line__text_cmp(const struct line *x, const struct line *y)
 {
 	size_t n = x->len < y->len ? x->len : y->len;
@@ -100,9 +113,9 @@ static int line__text_cmp(const struct line *x, const struct line *y)
 }
 
 /*
- * Print the components of @a missing from @b ("- ") and those of @b missing
- * from @a ("+ "), in their own order.  Returns the number of lines printed,
- * or -ENOMEM.
+ * diff_components() prints the components of @a missing from @b ("- ")
+ * and those of @b missing from @a ("+ "), in their own order.  It returns
+ * the number of lines printed, or -ENOMEM.
  */
 static int diff_components(FILE *out, const char *a, const char *b)
 {
@@ -155,14 +168,20 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * An item's components are its comps, one per line, or the whole
+ * rendering when it has none.
+ */
 static const char *btf_item__comps(const struct btf_item *it)
 {
 	return it->comps ? it->comps : it->disp;
 }
 
 /*
- * Compare the items of one key: A's [a, a + na) and B's [b, b + nb), each
- * sorted by rendering.  Renderings found on both sides cancel out.
+ * diff_group() compares the items of one key: A's [a, a + na) and B's
+ * [b, b + nb), each sorted by rendering.  Renderings found on both sides
+ * cancel out.  When one rendering is left on each side, only their
+ * differing components are printed.  It returns 0 or -ENOMEM.
  */
 static int diff_group(FILE *out, struct btf_diff_counts *cnt, bool show,
 		      struct btf_item *a, size_t na, struct btf_item *b,
@@ -194,7 +213,10 @@ static int diff_group(FILE *out, struct btf_diff_counts *cnt, bool show,
 	if (!ua && !ub)
 		goto out;
 	if (!ua || !ub) {
-		/* nothing to pair with: plain removals or additions */
+		/*
+		 * Nothing is left to pair with, so these are plain removals
+		 * or additions.
+		 */
 		cnt->only_a[cat] += ua;
 		cnt->only_b[cat] += ub;
 		for (i = 0; show && i < na; i++)
@@ -224,7 +246,10 @@ static int diff_group(FILE *out, struct btf_diff_counts *cnt, bool show,
 		}
 		if (n > 0)
 			goto out;
-		/* same components in another order: show it all */
+		/*
+		 * The same components come in another order, so the whole
+		 * renderings are shown.
+		 */
 	}
 	for (i = 0; i < na; i++)
 		if (!ma[i])
@@ -238,6 +263,10 @@ out:
 	return err;
 }
 
+/*
+ * btf_diff__items() sorts both sides, then walks them together, one group
+ * of items sharing a key at a time; a group may be empty on one side.
+ */
 int btf_diff__items(FILE *out, struct btf_items *ia, struct btf_items *ib,
 		    bool show, struct btf_diff_counts *cnt)
 {

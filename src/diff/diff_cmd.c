@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The `dwarf2btf diff` subcommand (diff_cmd.h): its options, reading both
- * sides (and their bases), their items (btf_items.h), the comparison
- * (btf_diff.h), the summary line and the exit code.
+ * This file is the `dwarf2btf diff` subcommand (diff_cmd.h): it reads the
+ * options and both sides (and their bases), collects their items
+ * (btf_items.h), compares them (btf_diff.h), and prints the summary line;
+ * the exit code says whether they differ.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +21,7 @@
 #include "diff/diff_cmd.h"
 #include "lib/log.h"
 
+/* A side is one of the two BTFs compared, with its base and its items. */
 struct side {
 	const char *path;
 	const char *base_path;
@@ -28,6 +30,7 @@ struct side {
 	struct btf_items items;
 };
 
+/* struct diff_opts holds what the command line asks for. */
 struct diff_opts {
 	bool kinds[CAT_NR];
 	bool no_base_dups;
@@ -37,6 +40,7 @@ struct diff_opts {
 	bool verbose;
 };
 
+/* usage() prints the --help text, which users read, to @f. */
 static void usage(FILE *f)
 {
 	fputs(
@@ -70,6 +74,10 @@ static void usage(FILE *f)
 "Exit status: 0 same, 1 different, 2 usage or read error.\n", f);
 }
 
+/*
+ * diff_opts__parse_kinds() reads --kinds=LIST: only the categories named
+ * in the comma-separated @list are compared.
+ */
 static int diff_opts__parse_kinds(struct diff_opts *o, const char *list)
 {
 	const char *p = list, *e;
@@ -107,7 +115,10 @@ enum {
 	OPT_SUMMARY,
 };
 
-/* Returns 0 to go on, 1 after --help, -EINVAL after a one-line error. */
+/*
+ * parse_args() reads the command line into @o and the two sides.  It
+ * returns 0 to go on, 1 after --help, or -EINVAL after a one-line error.
+ */
 static int parse_args(int argc, char **argv, struct diff_opts *o,
 		      struct side *sa, struct side *sb)
 {
@@ -130,8 +141,8 @@ static int parse_args(int argc, char **argv, struct diff_opts *o,
 
 	for (k = 0; k < CAT_NR; k++)
 		o->kinds[k] = true;
-	optind = 0;	/* GNU: a fresh scan of this argv */
-	opterr = 0;	/* our own one-line messages */
+	optind = 0;	/* In GNU getopt, 0 starts a fresh scan of this argv. */
+	opterr = 0;	/* We print our own one-line messages. */
 	while ((c = getopt_long(argc, argv, ":hqv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -197,7 +208,10 @@ static int parse_args(int argc, char **argv, struct diff_opts *o,
 	return 0;
 }
 
-/* --no-base-dups: a side's items, less those its base has. */
+/*
+ * side__drop_base_dups() does --no-base-dups: it leaves out the side's
+ * items that its base has.
+ */
 static int side__drop_base_dups(struct side *s, const bool *kinds,
 				bool flat_arrays)
 {
@@ -214,6 +228,7 @@ static int side__drop_base_dups(struct side *s, const bool *kinds,
 	return err;
 }
 
+/* print_summary() prints one line of counts for each category compared. */
 static void print_summary(FILE *out, const struct diff_opts *o,
 			  const struct btf_diff_counts *c)
 {
@@ -231,6 +246,10 @@ static void print_summary(FILE *out, const struct diff_opts *o,
 	fputc('\n', out);
 }
 
+/*
+ * diff_cmd__main() runs the diff and returns its exit status: 0 when the
+ * sides are the same, 1 when they differ, 2 on a usage or read error.
+ */
 int diff_cmd__main(int argc, char **argv)
 {
 	struct side sa = {}, sb = {};
@@ -247,7 +266,10 @@ int diff_cmd__main(int argc, char **argv)
 		return err > 0 ? 0 : 2;
 	}
 
-	/* our own one-line errors say what went wrong */
+	/*
+	 * Our own one-line errors say what went wrong, so libbpf's messages
+	 * are silenced unless --verbose asks for them.
+	 */
 	if (!o.verbose)
 		old_print = libbpf_set_print(NULL);
 
@@ -257,7 +279,7 @@ int diff_cmd__main(int argc, char **argv)
 			goto out;
 	}
 	if (sb.base_path) {
-		/* the same base for both sides is read once */
+		/* The same base for both sides is read once. */
 		if (sa.base && !strcmp(sa.base_path, sb.base_path))
 			sb.base = sa.base;
 		else
