@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Comparing the items (btf_items.h) of two BTFs by meaning. */
+/* This compares the items (btf_items.h) of two BTFs by meaning. */
 #ifndef DWARF2BTF_BTF_DIFF_H
 #define DWARF2BTF_BTF_DIFF_H
 
@@ -16,10 +16,10 @@ struct btf_diff_counts {
 };
 
 /*
- * Count, per category, the items only in @a, only in @b, and those in both
- * that differ; with @show print them to @out: "- ITEM" only in A, "+ ITEM"
- * only in B, "~ KEY" then "- old" / "+ new" parts.  Sorts both lists.
- * 0 or -ENOMEM.
+ * btf_diff__items() counts, per category, the items only in @a, only in
+ * @b, and those in both that differ.  With @show it prints them to @out:
+ * "- ITEM" only in A, "+ ITEM" only in B, and "~ KEY" followed by the
+ * "- old" / "+ new" parts.  It sorts both lists, and returns 0 or -ENOMEM.
  */
 int btf_diff__items(FILE *out, struct btf_items *a, struct btf_items *b,
 		    bool show, struct btf_diff_counts *cnt);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A growing string with a sticky error (sbuf.h). */
+/* This file implements a growing string with a sticky error (sbuf.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,6 +10,11 @@
 #include "lib/grow.h"
 #include "diff/sbuf.h"
 
+/*
+ * sbuf__reserve() makes room for @extra more bytes and the NUL, and keeps
+ * a fresh buffer a valid empty string.  Both checks against SBUF_MAX keep
+ * the sum from overflowing.
+ */
 void sbuf__reserve(struct sbuf *b, size_t extra)
 {
 	bool fresh = !b->s;
@@ -50,7 +55,7 @@ void sbuf__addc(struct sbuf *b, char c)
 
 void sbuf__addf(struct sbuf *b, const char *fmt, ...)
 {
-	char tmp[128];	/* only numbers and short words are formatted */
+	char tmp[128];	/* Only numbers and short words are formatted. */
 	va_list ap;
 	int n;
 
@@ -84,6 +89,10 @@ void sbuf__prepend(struct sbuf *b, const char *s)
 	b->len += n;
 }
 
+/*
+ * sbuf__add_name() appends a clean name in one piece, and otherwise goes
+ * byte by byte, replacing control bytes.
+ */
 void sbuf__add_name(struct sbuf *b, const char *name)
 {
 	const char *p;
@@ -110,6 +119,7 @@ char *sbuf__take(struct sbuf *b, int *err)
 {
 	char *s;
 
+	/* Reserving nothing makes an empty sbuf an empty string, not NULL. */
 	sbuf__reserve(b, 0);
 	if (b->err) {
 		if (!*err)
