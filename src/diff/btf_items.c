@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The items of one BTF (btf_items.h): every interesting type as a key
- * ("struct foo", "func bar") and a one-line rendering of its full layout
- * in which references to other types are spelled as C-like type strings.
- * Anonymous types are spelled inline where they are used (memoised per
- * id); with components (members, enumerators, ...) one per line for
- * partial diffs.
+ * This file collects the items of one BTF (btf_items.h): every interesting
+ * type as a key ("struct foo", "func bar") and a one-line rendering of its
+ * full layout, in which references to other types are spelled as C-like
+ * type strings.  Anonymous types are spelled inline where they are used
+ * (memoised per id).  Each item also has its components (members,
+ * enumerators, ...), one per line, for partial diffs.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,20 +23,21 @@
 #include "diff/sbuf.h"
 
 /*
- * Limits against malformed BTF: reference cycles show up as endless
- * modifier chains or endless nesting of anonymous types, and a DAG of
- * anonymous types shared many times could expand exponentially
+ * These limits guard against malformed BTF: reference cycles show up as
+ * endless modifier chains or endless nesting of anonymous types, and a DAG
+ * of anonymous types shared many times could expand exponentially
  * (sbuf.h's SBUF_MAX bounds one rendering).
  */
-/* Anonymous types and prototypes nested in one another. */
+/* This bounds anonymous types and prototypes nested in one another. */
 #define RENDER_MAX_DEPTH	128
-/* Pointers, arrays and qualifiers in a row. */
+/* This bounds pointers, arrays and qualifiers in a row. */
 #define MAX_CHAIN	256
 
 const char *const btf_item_cat_names[CAT_NR] = {
 	"types", "funcs", "vars", "tags",
 };
 
+/* The render state covers one BTF; only one thread uses it. */
 struct render {
 	const struct btf *btf;
 	uint32_t cnt;
@@ -45,7 +46,10 @@ struct render {
 	 * of prototypes: each is spelled the same wherever it is used.
 	 */
 	char **memo;
-	/* The first error (-ELOOP, -E2BIG, -ENOMEM, -EINVAL) stops it all. */
+	/*
+	 * The first error (-ELOOP, -E2BIG, -ENOMEM, -EINVAL) stops the whole
+	 * rendering.
+	 */
 	int err;
 	bool flat_arrays;
 };
@@ -135,7 +139,10 @@ static bool is_modifier(uint16_t kind)
 	       kind == BTF_KIND_RESTRICT || kind == BTF_KIND_TYPE_TAG;
 }
 
-/* Types that end a declarator chain and are spelled by name (or inline). */
+/*
+ * is_leaf() tells whether a kind ends a declarator chain and is spelled by
+ * name (or inline).
+ */
 static bool is_leaf(uint16_t kind)
 {
 	return !is_modifier(kind) && kind != BTF_KIND_PTR &&
@@ -171,8 +178,9 @@ static void render__enum(struct render *r, const struct btf_type *t,
 			struct sbuf *disp, struct sbuf *comps);
 
 /*
- * An anonymous struct, union or enum, spelled inline by its layout: it
- * has no name to spell.  Memoised, as a type used often is spelled once.
+ * render__anon() spells an anonymous struct, union or enum inline by its
+ * layout, because it has no name to spell.  The text is memoised, so a
+ * type used often is spelled once.
  */
 static void render__anon(struct render *r, uint32_t id, const struct btf_type *t,
 			struct sbuf *out, int depth)
@@ -195,7 +203,7 @@ static void render__anon(struct render *r, uint32_t id, const struct btf_type *t
 	sbuf__add(out, r->memo[id]);
 }
 
-/* The spelling of a type that ends a declarator chain. */
+/* render__leaf() spells a type that ends a declarator chain. */
 static void render__leaf(struct render *r, uint32_t id, struct sbuf *out,
 			int depth)
 {
@@ -244,7 +252,10 @@ static void render__leaf(struct render *r, uint32_t id, struct sbuf *out,
 	sbuf__add_name(out, *name ? name : "(anon)");
 }
 
-/* "(int a, char *b, ...)" of prototype @id, memoised as anonymous types are. */
+/*
+ * render__params() spells the "(int a, char *b, ...)" of prototype @id,
+ * memoised as anonymous types are.
+ */
 static void render__params(struct render *r, uint32_t id,
 			  const struct btf_type *t, struct sbuf *out,
 			  int depth)
@@ -280,7 +291,7 @@ static void render__params(struct render *r, uint32_t id,
 }
 
 /*
- * A declarator as render__decl() grows it from the name outwards, the
+ * A declarator is what render__decl() grows from the name outwards, in the
  * order in which C reads it.
  */
 struct declarator {
@@ -289,7 +300,10 @@ struct declarator {
 	bool wrap;		/* Whether inner starts with a prefix operator. */
 };
 
-/* Arrays and prototypes bind tighter than prefix operators: "(*p)[3]". */
+/*
+ * declarator__paren() adds parentheses, because arrays and prototypes bind
+ * tighter than prefix operators: "(*p)[3]".
+ */
 static void declarator__paren(struct declarator *d)
 {
 	if (d->wrap) {
@@ -299,7 +313,10 @@ static void declarator__paren(struct declarator *d)
 	}
 }
 
-/* A type tag where the kernel puts one: "int __tag(user) *p". */
+/*
+ * declarator__type_tag() spells a type tag where the kernel puts one:
+ * "int __tag(user) *p".
+ */
 static void declarator__type_tag(struct render *r, struct declarator *d,
 				 const struct btf_type *t)
 {
@@ -342,7 +359,8 @@ static void declarator__qualifier(struct render *r, struct declarator *d,
 }
 
 /*
- * "[N]" of array @t; returns the type of its elements.  With flat_arrays
+ * declarator__array() spells the "[N]" of array @t and returns the type of
+ * its elements.  With flat_arrays
  * an array of arrays is one array of all their elements, as pahole up to
  * 1.31 wrote int[2][3] (int[6]), so that BTF it made compares equal;
  * each array folded in counts as a step of the chain (*@steps).
@@ -427,8 +445,9 @@ static void render__decl(struct render *r, uint32_t id, const char *name,
 }
 
 /*
- * "struct foo (size 16) { struct list_head *next @0; int x:3 @64; }";
- * offsets are in bits.  @comps gets "size 16", then one line per member.
+ * render__composite() spells a struct or union as
+ * "struct foo (size 16) { struct list_head *next @0; int x:3 @64; }", with
+ * offsets in bits.  @comps gets "size 16", then one line per member.
  */
 static void render__composite(struct render *r, const struct btf_type *t,
 			     const char *kw, const char *name,
@@ -476,7 +495,7 @@ static void render__composite(struct render *r, const struct btf_type *t,
 	sbuf__free(&mb);
 }
 
-/* "enum foo (size 4, unsigned) { A = 0, B = 1 }" */
+/* render__enum() spells "enum foo (size 4, unsigned) { A = 0, B = 1 }". */
 static void render__enum(struct render *r, const struct btf_type *t,
 			const char *kw, const char *name,
 			struct sbuf *disp, struct sbuf *comps)
@@ -531,6 +550,7 @@ struct secinfo_ref {
 	const char *name;
 };
 
+/* Data section entries sort by offset, then size, then name. */
 static int secinfo_cmp(const void *a, const void *b)
 {
 	const struct secinfo_ref *x = a, *y = b;
@@ -542,7 +562,10 @@ static int secinfo_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* "datasec .data..percpu (size N) { foo offset 0 size 8; ... }" */
+/*
+ * render__datasec() spells
+ * "datasec .data..percpu (size N) { foo offset 0 size 8; ... }".
+ */
 static void render__datasec(struct render *r, const struct btf_type *t,
 			   struct sbuf *disp, struct sbuf *comps)
 {
@@ -584,7 +607,10 @@ static void render__datasec(struct render *r, const struct btf_type *t,
 	free(v);
 }
 
-/* What a decl tag is attached to: "func foo param x", "struct s member m" */
+/*
+ * render__tag_target() spells what a decl tag is attached to:
+ * "func foo param x", "struct s member m".
+ */
 static void render__tag_target(struct render *r, const struct btf_type *tag,
 			      struct sbuf *out)
 {
@@ -670,8 +696,9 @@ static int refs__mark(uint32_t *id, void *ctx)
 }
 
 /*
- * Mark the types that other types of the split part spell out: tags and
- * data sections name what they point to without spelling it.
+ * mark_refs() marks the types that other types of the split part spell
+ * out.  Tags and data sections name what they point to without spelling
+ * it, so they do not mark it.
  */
 static void mark_refs(const struct btf *btf, uint32_t start, uint32_t cnt,
 		      unsigned char *refd)
@@ -688,7 +715,8 @@ static void mark_refs(const struct btf *btf, uint32_t start, uint32_t cnt,
 }
 
 /*
- * The category of type @t (@id), CAT_NR when it is no item of its own:
+ * item_category() returns the category of type @t (@id), or CAT_NR when
+ * it is no item of its own:
  * an anonymous struct, union or enum is spelled inline where it is used,
  * so it is an item only when nothing uses it.  *@anon_key: the item is
  * keyed by its rendering, as tags are, whose names need not be unique.
@@ -726,7 +754,7 @@ static enum btf_item_cat item_category(const struct btf_type *t, uint32_t id,
 	}
 }
 
-/* "int long int (size 8, bits 64, signed)" */
+/* render__int() spells "int long int (size 8, bits 64, signed)". */
 static void render__int(const struct btf_type *t, const char *name,
 			struct sbuf *disp)
 {
@@ -749,7 +777,8 @@ static void render__int(const struct btf_type *t, const char *name,
 }
 
 /*
- * "func global int f(int a)", "var static int x": the linkage and
+ * render__linked() spells "func global int f(int a)" or
+ * "var static int x".  The linkage and
  * declaration are also the components, so that a diff of a function
  * whose name stayed shows what changed.
  */
@@ -765,7 +794,10 @@ static void render__linked(struct render *r, const struct btf_type *t,
 	sbuf__add_sb(disp, comps);
 }
 
-/* The rendering of item @t into @disp, its components into @comps. */
+/*
+ * render__item_text() renders item @t into @disp, and its components into
+ * @comps.
+ */
 static void render__item_text(struct render *r, const struct btf_type *t,
 			      const char *name, struct sbuf *disp,
 			      struct sbuf *comps)
@@ -885,6 +917,11 @@ static int render__item(struct render *r, uint32_t id, const unsigned char *refd
 	return btf_item__take(it, r, anon_key, &key, &disp, &comps);
 }
 
+/*
+ * btf_items__collect() renders every type of @btf's own part (after its
+ * base) and keeps those that are items of a compared category.  An error
+ * is reported once, naming the type, and stops the collection.
+ */
 int btf_items__collect(struct btf_items *items, const struct btf *btf,
 		       const char *path, const bool *kinds, bool flat_arrays)
 {
@@ -937,6 +974,7 @@ out:
 }
 
 
+/* Items sort by rendering here, for btf_items__drop_sorted(). */
 static int item_disp_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct btf_item *)a)->disp,
