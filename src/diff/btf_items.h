@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The items of one BTF, what `dwarf2btf diff` compares: named
+ * The items of one BTF are what `dwarf2btf diff` compares: named
  * struct/union/enum/enum64/typedef/fwd/int/float types (and anonymous ones
  * nothing spells inline) are "types", FUNCs "funcs", VARs and DATASECs
  * "vars", decl and type tags "tags".  Each has a key and a rendering that
@@ -17,13 +17,13 @@ struct btf;
 
 enum btf_item_cat { CAT_TYPES, CAT_FUNCS, CAT_VARS, CAT_TAGS, CAT_NR };
 
-/* "types", "funcs", "vars", "tags" */
+/* These are the category names: "types", "funcs", "vars", "tags". */
 extern const char *const btf_item_cat_names[CAT_NR];
 
 struct btf_item {
-	char *key;	/* "struct foo"; for anonymous items the rendering */
-	char *disp;	/* the full one-line rendering */
-	char *comps;	/* components, one per line, for partial diffs */
+	char *key;	/* "struct foo", or for anonymous items the rendering. */
+	char *disp;	/* The full one-line rendering. */
+	char *comps;	/* Components, one per line, for partial diffs. */
 	enum btf_item_cat cat;
 };
 
@@ -34,15 +34,18 @@ struct btf_items {
 };
 
 /*
- * Append the items of @btf's own types (not its base's) of the categories
- * @kinds[cat] selects; with @flat_arrays an array of arrays reads as one
- * array of all their elements.  0, or a negative errno after one line
- * naming @path and the type (a reference loop, a rendering too large, no
- * memory).
+ * btf_items__collect() appends the items of @btf's own types (not its
+ * base's) of the categories @kinds[cat] selects; with @flat_arrays an
+ * array of arrays reads as one array of all their elements.  It returns 0,
+ * or a negative errno after one line naming @path and the type (a
+ * reference loop, a rendering too large, no memory).
  */
 int btf_items__collect(struct btf_items *items, const struct btf *btf,
 		       const char *path, const bool *kinds, bool flat_arrays);
-/* Drop from @items those @base has too (same rendering); sorts @base. */
+/*
+ * btf_items__drop() drops from @items those that @base has too (with the
+ * same rendering); it sorts @base.
+ */
 void btf_items__drop(struct btf_items *items, struct btf_items *base);
 void btf_items__free(struct btf_items *items);
 
