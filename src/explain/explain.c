@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `dwarf2btf explain` (explain.h).  Each decision is written out when it is
- * taken, while the candidates' types still exist: into a memory stream,
- * printed once the run has succeeded.  Text and JSON say the same.
+ * This file writes the explanations of `dwarf2btf explain` (explain.h).
+ * Each decision is written out when it is taken, while the candidates'
+ * types still exist, into a memory stream that is printed once the run has
+ * succeeded.  Text and JSON say the same.
  */
 #include <elf.h>
 #include <errno.h>
@@ -15,22 +16,27 @@
 #include "explain/explain.h"
 #include "input/symtab.h"
 
-/* Candidates listed per function; the rest are counted. */
+/* This many candidates are listed per function; the rest are counted. */
 #define MAX_LISTED	8
 
+/*
+ * The explanation is called from the pipeline's decisions, on the
+ * caller's thread, so it needs no lock.
+ */
 struct explain {
 	struct explain_opts o;
 	struct func_report rep;
-	bool *found;		/* per name asked about */
-	char *buf;		/* what was written, text or JSON items */
+	bool *found;		/* One flag per name asked about. */
+	char *buf;		/* What was written, text or JSON items. */
 	size_t len;
 	FILE *out;
 	size_t nr_items;
-	char *vbuf;		/* the same for variables */
+	char *vbuf;		/* The same for variables. */
 	size_t vlen;
 	FILE *vout;
 	size_t nr_vitems;
-	struct btf_dump *dump;	/* of dump_btf, printing to dump_to */
+	/* This dumps dump_btf as C, printing to dump_to. */
+	struct btf_dump *dump;
 	const struct btf *dump_btf;
 	FILE *dump_to;
 	int err;
@@ -38,14 +44,16 @@ struct explain {
 
 /* --- rendering as C ---------------------------------------------------- */
 
+/* btf_dump prints through this into the FILE that @ctx points to. */
 static void dump_printf(void *ctx, const char *fmt, va_list args)
 {
 	vfprintf(*(FILE **)ctx, fmt, args);
 }
 
 /*
- * btf_dump tells apart types of one name as name___N; before the final
- * dedup there are many copies of each: drop those suffixes.
+ * btf_dump tells apart types of one name as name___N, and before the final
+ * dedup there are many copies of each, so strip_dup_suffixes() drops
+ * those suffixes.
  */
 static void strip_dup_suffixes(char *s)
 {
@@ -69,7 +77,10 @@ static void strip_dup_suffixes(char *s)
 		*w = 0;
 }
 
-/* Type ID declared as NAME ("" for the type alone), into a new string. */
+/*
+ * explain__decl() returns, in a new string, type ID declared as NAME (""
+ * for the type alone).
+ */
 static char *explain__decl(struct explain *e, const struct btf *btf,
 			   uint32_t id, const char *name)
 {
@@ -98,7 +109,10 @@ static char *explain__decl(struct explain *e, const struct btf *btf,
 	return s;
 }
 
-/* "int foo(struct a *p, long n)", the prototype candidate C gives NAME. */
+/*
+ * explain__proto() returns "int foo(struct a *p, long n)", the prototype
+ * that candidate C gives NAME.
+ */
 static char *explain__proto(struct explain *e, const struct btf *btf,
 			    const struct func_param *params,
 			    const struct func_cand *c, const char *name)
@@ -135,7 +149,10 @@ static const char *const x86_64_regs[16] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-/* DWARF register REG of the input's machine, by name where we know it. */
+/*
+ * reg_name() names DWARF register REG of the input's machine, by name
+ * where we know it.
+ */
 static void reg_name(const struct explain *e, int reg, char *buf, size_t len)
 {
 	if (reg < 0)
@@ -156,7 +173,7 @@ static void reg_name(const struct explain *e, int reg, char *buf, size_t len)
 
 /* --- the output, text or JSON ------------------------------------------- */
 
-/* A JSON string, escaped. */
+/* json_str() prints @s as a JSON string, escaped. */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -175,7 +192,10 @@ static void json_str(FILE *f, const char *s)
 
 static bool left_out(enum func_verdict v);
 
-/* A parameter's name, when the BTF lists the DIE's parameters as is. */
+/*
+ * param_name() returns a parameter's name, when the BTF lists the DIE's
+ * parameters as they are.
+ */
 static const char *param_name(const struct func_param *params,
 			      const struct func_cand *c, unsigned int i)
 {
@@ -186,7 +206,7 @@ static const char *param_name(const struct func_param *params,
 	return params[c->first_param + i].name;
 }
 
-/* "parameter #2 'b'", or "parameter #2" */
+/* param_ref() prints "parameter #2 'b'", or "parameter #2". */
 static void param_ref(FILE *f, const struct func_param *params,
 		      const struct func_cand *c, unsigned int i)
 {
@@ -204,7 +224,7 @@ static const char *const opt_how[] = {
 	[FUNC_OPT_NOT_PASSED] = "is not passed",
 };
 
-/* The symbol at C's address with a '.' suffix, or NULL. */
+/* clone_at() returns the symbol at C's address with a '.' suffix, or NULL. */
 static const char *clone_at(const struct elf_symtab *st,
 			    const struct elf_func_key *k,
 			    const struct func_cand *c)
@@ -220,15 +240,19 @@ static const char *clone_at(const struct elf_symtab *st,
 	return NULL;
 }
 
-/* The candidate whose DWARF shows why D was left out, or NULL. */
+/*
+ * evidence_of() returns the candidate whose DWARF shows why D was left
+ * out, or NULL.
+ */
 static const struct func_cand *evidence_of(const struct func_decision *d)
 {
 	size_t i;
 	int pass;
 
 	/*
-	 * An out-of-line instance (with an address) first: an abstract one
-	 * knows its parameters' locations from such an instance.
+	 * An out-of-line instance (with an address) is tried first, because
+	 * an abstract one knows its parameters' locations from such an
+	 * instance.
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < d->nr; i++) {
@@ -250,8 +274,8 @@ static const struct func_cand *evidence_of(const struct func_decision *d)
 }
 
 /*
- * Why, in a sentence or two, into F: the evidence from the candidate that
- * carries it.
+ * explain__why() writes into F why the function was left out, in a
+ * sentence or two, with the evidence from the candidate that carries it.
  */
 static void explain__why(struct explain *e, FILE *f, const struct btf *btf,
 			 const struct elf_symtab *st,
@@ -355,14 +379,16 @@ static void explain__why(struct explain *e, FILE *f, const struct btf *btf,
 	}
 }
 
+/* left_out() tells whether verdict @v leaves the function out of the BTF. */
 static bool left_out(enum func_verdict v)
 {
 	return v != FUNC_ENCODED && v != FUNC_ENCODED_CLONE;
 }
 
 /*
- * The other reasons that hold for a function left out: pahole names one
- * (the verdict), fixing it alone would not bring the function back.
+ * explain__also() writes the other reasons that hold for a function left
+ * out.  pahole names one (the verdict), and fixing it alone would not
+ * bring the function back.
  */
 static void explain__also(FILE *f, const struct func_decision *d, bool json)
 {
@@ -390,7 +416,7 @@ static void explain__also(FILE *f, const struct func_decision *d, bool json)
 	}
 }
 
-/* The flags a candidate carries itself, as words. */
+/* cand_flags() writes the flags a candidate carries itself, as words. */
 static void cand_flags(FILE *f, const struct func_cand *c, bool json)
 {
 	static const struct { uint8_t off; const char *name; } w[] = {
@@ -417,6 +443,11 @@ static void cand_flags(FILE *f, const struct func_cand *c, bool json)
 		fputc(']', f);
 }
 
+/*
+ * explain__text() writes decision @d as text: the verdict, why, the other
+ * reasons, up to MAX_LISTED candidates with their prototypes, and the ELF
+ * symbols.
+ */
 static void explain__text(struct explain *e, const struct btf *btf,
 			  const struct elf_symtab *st,
 			  const struct func_param *params,
@@ -463,7 +494,10 @@ static void explain__text(struct explain *e, const struct btf *btf,
 	fputc('\n', f);
 }
 
-/* The evidence as fields, for tools to check against the DWARF. */
+/*
+ * explain__json_evidence() writes the evidence as fields, for tools to
+ * check against the DWARF.
+ */
 static void explain__json_evidence(FILE *f, const struct elf_symtab *st,
 				   const struct func_decision *d)
 {
@@ -505,6 +539,10 @@ static void explain__json_evidence(FILE *f, const struct elf_symtab *st,
 	fputc('}', f);
 }
 
+/*
+ * explain__json() writes decision @d as a JSON item that says what the
+ * text says.
+ */
 static void explain__json(struct explain *e, const struct btf *btf,
 			  const struct elf_symtab *st,
 			  const struct func_param *params,
@@ -568,7 +606,10 @@ static void explain__json(struct explain *e, const struct btf *btf,
 	fprintf(f, "]}");
 }
 
-/* The name asked about at index, or -1. */
+/*
+ * explain__asked() returns the index of @name among those asked about, or
+ * -1.
+ */
 static int explain__asked(const struct explain *e, const char *name)
 {
 	size_t i;
@@ -579,6 +620,11 @@ static int explain__asked(const struct explain *e, const char *name)
 	return -1;
 }
 
+/*
+ * explain__decided() is the func_report callback: it writes the decisions
+ * on the names asked about, and with --all those that leave a function
+ * out.
+ */
 static void explain__decided(void *ctx, const struct btf *btf,
 			     const struct elf_symtab *st,
 			     const struct func_param *params,
@@ -600,6 +646,7 @@ static void explain__decided(void *ctx, const struct btf *btf,
 		e->err = -ENOMEM;
 }
 
+/* These say why a variable DIE gets no VAR; a candidate needs no reason. */
 static const char *const var_fates[] = {
 	[VAR_CANDIDATE] = NULL,
 	[VAR_DECLARATION] = "a declaration (DW_AT_declaration): another DIE defines it",
@@ -616,7 +663,7 @@ static const char *const var_fates[] = {
 	[VAR_UNPLACED_SECTION] = "as pahole looks its address up, a section that is not loaded holds it first (in a module such sections stay at address 0, and their ranges cover the addresses libdwfl gave the loaded ones)",
 };
 
-/* One variable DIE that is not a declaration, into F. */
+/* explain__var() writes one variable DIE that is not a declaration into F. */
 static void explain__var(struct explain *e, FILE *f,
 			 const struct elf_symtab *st, const struct var_note *n)
 {
@@ -651,8 +698,9 @@ static void explain__var(struct explain *e, FILE *f,
 }
 
 /*
- * The variable DIEs of the names asked about, in CU order: each that is
- * not a declaration, and how many declarations there are.
+ * explain__vars() writes the variable DIEs of the names asked about, in
+ * CU order: each one that is not a declaration, and how many declarations
+ * there are.
  */
 static void explain__vars(void *ctx, const struct elf_symtab *st,
 			  const struct var_note *notes, size_t nr)
@@ -706,12 +754,18 @@ static void explain__vars(void *ctx, const struct elf_symtab *st,
 		e->err = -ENOMEM;
 }
 
-/* The run is made again (fwd_names.h): it will decide all again. */
+/*
+ * explain__rerun() starts over when the run is made again (fwd_names.h),
+ * because the next run decides everything again.
+ */
 static void explain__rerun(void *ctx)
 {
 	struct explain *e = ctx;
 
-	/* the next run's BTF may even have the freed one's address */
+	/*
+	 * The dumper goes, because the next run's BTF may even have the
+	 * freed one's address.
+	 */
 	btf_dump__free(e->dump);
 	e->dump = NULL;
 	e->dump_btf = NULL;
@@ -770,6 +824,10 @@ const struct func_report *explain__report(struct explain *e)
 	return &e->rep;
 }
 
+/*
+ * explain__print() prints what was written, the names not found and the
+ * summary; it returns the number of names not found, or a negative errno.
+ */
 int explain__print(struct explain *e, FILE *f, const size_t *counts)
 {
 	size_t i, missing = 0, left = 0;
