@@ -3,9 +3,9 @@
  * This file compares the items of two BTFs (btf_diff.h).  The items of
  * both sides are sorted by (category, key, rendering) and merged.  Items
  * sharing a key are compared as multisets of renderings, since several
- * distinct types may share a name.  For an item changed on both sides the renderings are
- * also split into components (members, enumerators, ...) and only the
- * differing components are printed.
+ * distinct types may share a name.  For an item changed on both sides,
+ * the renderings are also split into components (members, enumerators,
+ * ...), and only the differing components are printed.
  */
 #include <errno.h>
 #include <stdbool.h>
