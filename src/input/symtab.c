@@ -451,101 +451,118 @@ const struct elf_data_section *elf_symtab__section_of(const struct elf_symtab *s
 	return NULL;
 }
 
-int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
-		    struct elf_symtab **out)
+/*
+ * Where .data..percpu lies: a variable is a per-CPU candidate when the
+ * section its address falls in is this one (cu/cu_vars.c).  A file
+ * without it has none.
+ */
+static void elf_symtab__find_percpu(struct elf_symtab *st,
+				    const struct elf_file *ef)
 {
-	size_t fcap = 0, vcap = 0, nsyms, i, nr_ids = 0, ids_cap = 0;
-	struct btf_id_sym *ids = NULL;
-	Elf_Data *data, *xdata = NULL;
-	struct elf_symtab *st;
-	Elf_Scn *scn, *xscn = NULL;
+	Elf_Scn *scn;
 	GElf_Shdr shdr;
-	int err = 0;
 
-	*out = NULL;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-
-	err = elf_symtab__collect_sections(st, ef);
-	if (err)
-		goto fail;
 	scn = elf_file__find_section(ef, ".data..percpu", &shdr);
 	if (scn) {
 		st->percpu_shndx = elf_ndxscn(scn);
 		st->percpu_addr = shdr.sh_addr;
 		st->percpu_size = shdr.sh_size;
 	}
+}
 
-	scn = NULL;
+/* The symbol table's sections, as elf_symtab__read() reads them. */
+struct symtab_data {
+	Elf_Data *syms;		/* SHT_SYMTAB's entries */
+	Elf_Data *xndx;		/* SHT_SYMTAB_SHNDX, NULL: none */
+	size_t nr;		/* entries, the null symbol included */
+	uint32_t strtab;	/* the string table's section index */
+};
+
+/*
+ * Find @ef's SHT_SYMTAB, check that its string table can be read, and the
+ * SHT_SYMTAB_SHNDX that holds the section numbers >= SHN_LORESERVE of its
+ * symbols.  Returns 1 when @ef has no symbol table (a stripped file: no
+ * function can be matched, types still can), 0 when @sd is filled, or
+ * -EINVAL with the reason reported: a broken table is corrupt input.
+ */
+static int symtab_data__find(struct symtab_data *sd, const struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL, *strscn, *xscn = NULL;
+	GElf_Shdr shdr, strshdr, xs;
+
 	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
 			break;
 	}
-	if (!scn) {
-		/* A stripped file: no function can be matched, types still can. */
-		*out = st;
-		return 0;
-	}
-	data = elf_getdata(scn, NULL);
-	if (!data || !shdr.sh_entsize) {
+	if (!scn)
+		return 1;
+	sd->syms = elf_getdata(scn, NULL);
+	if (!sd->syms || !shdr.sh_entsize) {
 		pr_err("%s: unreadable .symtab", ef->path);
-		err = -EINVAL;
-		goto fail;
+		return -EINVAL;
 	}
-	nsyms = data->d_size / shdr.sh_entsize;
-	{
-		/* Names must be readable: a broken .strtab is corrupt input. */
-		Elf_Scn *strscn = elf_getscn(ef->elf, shdr.sh_link);
-		GElf_Shdr strshdr;
-
-		if (!strscn || shdr.sh_link == elf_ndxscn(scn) ||
-		    !gelf_getshdr(strscn, &strshdr) ||
-		    strshdr.sh_type != SHT_STRTAB || !elf_getdata(strscn, NULL)) {
-			pr_err("%s: .symtab has no valid string table", ef->path);
-			err = -EINVAL;
-			goto fail;
-		}
+	sd->nr = sd->syms->d_size / shdr.sh_entsize;
+	sd->strtab = shdr.sh_link;
+	strscn = elf_getscn(ef->elf, shdr.sh_link);
+	if (!strscn || shdr.sh_link == elf_ndxscn(scn) ||
+	    !gelf_getshdr(strscn, &strshdr) ||
+	    strshdr.sh_type != SHT_STRTAB || !elf_getdata(strscn, NULL)) {
+		pr_err("%s: .symtab has no valid string table", ef->path);
+		return -EINVAL;
 	}
-
-	/* Symbols of sections numbered >= SHN_LORESERVE live in SHT_SYMTAB_SHNDX. */
+	sd->xndx = NULL;
 	while ((xscn = elf_nextscn(ef->elf, xscn)) != NULL) {
-		GElf_Shdr xs;
-
 		if (gelf_getshdr(xscn, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
 		    xs.sh_link == elf_ndxscn(scn)) {
-			xdata = elf_getdata(xscn, NULL);
+			sd->xndx = elf_getdata(xscn, NULL);
 			break;
 		}
 	}
+	return 0;
+}
 
-	for (i = 1; i < nsyms; i++) {
+/* The __BTF_ID__ symbols met while reading the table (btf_ids.h). */
+struct btf_id_list {
+	struct btf_id_sym *v;
+	size_t nr, cap;
+};
+
+/*
+ * Read every defined, named symbol of @sd: functions and objects into
+ * @st's lists (unsorted), __BTF_ID__ symbols of any type into @ids.
+ * Returns 0, -ENOMEM, or -EINVAL (reported) for a name outside the string
+ * table.
+ */
+static int elf_symtab__read(struct elf_symtab *st, const struct elf_file *ef,
+			    const struct symtab_data *sd,
+			    struct btf_id_list *ids)
+{
+	size_t fcap = 0, vcap = 0, i;
+	int err;
+
+	for (i = 1; i < sd->nr; i++) {
 		struct elf_sym s;
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		int type;
 
-		if (!gelf_getsymshndx(data, xdata, i, &sym, &xndx))
+		if (!gelf_getsymshndx(sd->syms, sd->xndx, i, &sym, &xndx))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		if (sym.st_shndx == SHN_UNDEF)
 			continue;
 		s.shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
-		s.name = elf_strptr(ef->elf, shdr.sh_link, sym.st_name);
+		s.name = elf_strptr(ef->elf, sd->strtab, sym.st_name);
 		if (!s.name) {
 			pr_err("%s: .symtab: symbol %zu has a bad name", ef->path, i);
-			err = -EINVAL;
-			goto fail;
+			return -EINVAL;
 		}
 		if (!*s.name)
 			continue;
-		if (!strncmp(s.name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX))) {
-			if (elf_symtab__push_id(&ids, &nr_ids, &ids_cap, s.name,
-						sym.st_value, sym.st_size)) {
-				err = -ENOMEM;
-				goto fail;
-			}
-		}
+		if (!strncmp(s.name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX)) &&
+		    elf_symtab__push_id(&ids->v, &ids->nr, &ids->cap, s.name,
+					sym.st_value, sym.st_size))
+			return -ENOMEM;
 		if (type != STT_FUNC && type != STT_OBJECT)
 			continue;
 		s.addr = sym.st_value;
@@ -557,9 +574,43 @@ int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
 		else
 			err = elf_symtab__push(&st->vars, &st->nr_vars, &vcap, &s);
 		if (err)
-			goto fail;
+			return err;
 	}
-	err = elf_syms__sort(st->funcs, st->nr_funcs);
+	return 0;
+}
+
+/*
+ * The index of @ef: its data sections, .data..percpu, its function and
+ * variable symbols sorted, the functions' keys hashed, and the kfunc sets
+ * of .BTF_ids (read from @contents when @ef's own sections are stripped,
+ * NULL: @ef).  Built once, read-only afterwards.  Returns 0 with *@out
+ * set, or a negative errno (reported where the input is at fault).
+ */
+int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
+		    struct elf_symtab **out)
+{
+	struct btf_id_list ids = { 0 };
+	struct symtab_data sd;
+	struct elf_symtab *st;
+	int err;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	err = elf_symtab__collect_sections(st, ef);
+	if (err)
+		goto fail;
+	elf_symtab__find_percpu(st, ef);
+	err = symtab_data__find(&sd, ef);
+	if (err > 0) {
+		*out = st;
+		return 0;
+	}
+	if (!err)
+		err = elf_symtab__read(st, ef, &sd, &ids);
+	if (!err)
+		err = elf_syms__sort(st->funcs, st->nr_funcs);
 	if (!err)
 		err = elf_syms__sort(st->vars, st->nr_vars);
 	if (!err)
@@ -568,14 +619,14 @@ int elf_symtab__new(const struct elf_file *ef, const struct elf_file *contents,
 		err = elf_symtab__hash_keys(st);
 	if (!err)
 		err = elf_symtab__collect_kfuncs(st, contents ? contents : ef,
-						 ids, nr_ids);
+						 ids.v, ids.nr);
 	if (err)
 		goto fail;
-	free(ids);
+	free(ids.v);
 	*out = st;
 	return 0;
 fail:
-	free(ids);
+	free(ids.v);
 	elf_symtab__free(st);
 	return err;
 }
