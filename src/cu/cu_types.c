@@ -288,9 +288,10 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 	    dwarf_cu_getdwarf(unit.cu) == ctx->home_dw)
 		return 0;
 	key = cu_ctx__die_key(ctx, &unit);
+	/* A unit already collected, maybe through another, is skipped. */
 	for (i = 0; i < ctx->nr_imports; i++)
 		if (ctx->imports[i] == key)
-			return 0;	/* Already collected, maybe via another. */
+			return 0;
 	if (grow_array((void **)&ctx->imports, &ctx->cap_imports,
 		       ctx->nr_imports + 1, sizeof(*ctx->imports), 16))
 		return -ENOMEM;

@@ -40,7 +40,7 @@ enum dwarf_form_kind {
 	DWARF_FORM_SLEB,
 	/* The string in place, up to and with its NUL. */
 	DWARF_FORM_STRING,
-	/* A length (of size bytes, or a ULEB when size is 0), then the bytes. */
+	/* A length (size bytes, or a ULEB if size is 0), then the bytes. */
 	DWARF_FORM_BLOCK,
 	/* A ULEB naming the form, then the value of that form. */
 	DWARF_FORM_INDIRECT,
