@@ -16,6 +16,11 @@
  */
 enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 
+/*
+ * Leaves cu_end NULL (everything through libdw) unless the unit's header,
+ * byte order and bounds inside the section are all as the fast path
+ * needs them.
+ */
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,

@@ -148,9 +148,10 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->first_member = 0;
 	n->nr_members = 0;
 	/*
-	 * Once the hash exists, a node is a DIE of another unit met late; it
-	 * is hashed at once, and the table is rebuilt bigger when it would
-	 * be more than half full.
+	 * Once the hash exists (after pass 1), a node added was met late: a
+	 * DIE of another unit, or the index int that one needs.  It is
+	 * hashed at once, and the table is rebuilt bigger when it would be
+	 * more than half full.
 	 */
 	if (ctx->node_hash) {
 		if (ctx->nr_nodes * 2 > ctx->hash_mask + 1) {
@@ -774,7 +775,10 @@ struct member_pos {
 	uint32_t i;		/* DWARF order, which breaks ties */
 };
 
-/* Orders by byte offset, then DWARF order, so that qsort() is stable. */
+/*
+ * Orders by byte offset, then by DWARF order, so that qsort() gives the
+ * order of a stable sort.
+ */
 static int member_pos_cmp(const void *a, const void *b)
 {
 	const struct member_pos *x = a, *y = b;
@@ -825,8 +829,8 @@ static int cu_ctx__member_order(struct cu_ctx *ctx, uint32_t first,
 /*
  * Adds struct, class or union DIE (node IDX, tag TAG) and its members.  A
  * named declaration becomes a FWD.  Static members (DW_AT_external) and
- * member declarations are left out.  Returns the id of
- * the new type or -errno.
+ * member declarations are left out.  Returns the id of the new type or
+ * -errno.
  */
 static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 				 size_t idx, int tag)

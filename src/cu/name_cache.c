@@ -27,6 +27,10 @@ static int name_cache__add(struct name_cache *c, struct btf *btf,
 	return off;
 }
 
+/*
+ * Looks S up by its content: every entry of its hash is compared with S,
+ * so that equal hashes of unequal names are entries of their own.
+ */
 static int name_cache__by_content(struct name_cache *c, struct btf *btf,
 				  const char *s)
 {

@@ -129,6 +129,7 @@ void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped)
 		elf_file__drop_pages(l->abbrev, l->abbrev_size);
 }
 
+/* Walks every unit once, reading its abbreviations and its name. */
 void dwarf_layout__prewarm(Dwarf *dw)
 {
 	Dwarf_CU *cu = NULL;

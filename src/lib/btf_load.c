@@ -335,6 +335,11 @@ static struct btf *parse_long_header(const char *path, size_t size,
 	return btf;
 }
 
+/*
+ * Checks the file itself first, then reads it as a raw file with a long
+ * header, else through libbpf's btf__parse_split() (raw or ELF), then
+ * refuses a standalone file given a base, then validates every type.
+ */
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 {
 	char msg[128];
@@ -452,6 +457,7 @@ out:
 	return copy;
 }
 
+/* Copies the section out of the ELF file, then parses and validates it. */
 struct btf *btf_load__elf_section(const char *path, const char *name,
 				  int *err)
 {

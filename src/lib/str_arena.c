@@ -18,6 +18,12 @@ struct str_chunk {
 	char data[];
 };
 
+/*
+ * Copies S into the head chunk, or, when it does not fit there, into a
+ * new head chunk: CHUNK_MIN bytes at first, then twice the last one's
+ * size while that is below CHUNK_MAX, else CHUNK_MAX, and at least as
+ * long as S.
+ */
 const char *str_arena__dup(struct str_arena *a, const char *s)
 {
 	size_t len = strlen(s) + 1;
