@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The fast DIE reader of one CU (abbrev_cache.h).  Whatever it cannot
+ * read for sure goes to libdw, which then gives the answer or the error.
+ */
 #include <dwarf.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -6,8 +10,17 @@
 
 #include "cu/abbrev_cache.h"
 
+/*
+ * What is known of an abbreviation code: nothing yet, that the fast path
+ * reads it, or that libdw must.
+ */
 enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 
+/*
+ * Leaves cu_end NULL (everything through libdw) unless the unit's header,
+ * byte order and bounds inside the section are all as the fast path
+ * needs them.
+ */
 void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,
@@ -23,7 +36,7 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	memset(c, 0, sizeof(*c));
 	c->slot_of = slot_of;
 	c->cu = cudie->cu;
-	/* tests compare the fast path with libdw's */
+	/* libdw_only is a test hook, so that tests compare the two paths. */
 	if (libdw_only || !cudie->cu ||
 	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL,
 			  &addr_size, &offset_size))
@@ -31,7 +44,11 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 	elf = dwarf_getelf(dwarf_cu_getdwarf(cudie->cu));
 	big = elf && elf_getident(elf, NULL) &&
 	      elf_getident(elf, NULL)[EI_DATA] == ELFDATA2MSB;
-	/* block lengths are read in the host's order */
+	/*
+	 * The fast path reads block lengths, references and string offsets
+	 * in the host's byte order, so a file of the other order, or a
+	 * DWARF version it does not know, goes to libdw.
+	 */
 	if (!elf || big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
 	    version < 2 || version > 5)
 		return;
@@ -40,7 +57,10 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			    NULL, NULL, NULL, NULL, NULL, NULL) ||
 	    next < dwarf_dieoffset(cudie))
 		return;
-	/* a unit length past the section (corrupt input): libdw's turn */
+	/*
+	 * A unit whose length runs past the section (corrupt input) goes
+	 * to libdw, which reports it.
+	 */
 	die = cudie->addr;
 	if (!info_start || die < info_start || die > info_end ||
 	    next - dwarf_dieoffset(cudie) > (size_t)(info_end - die))
@@ -57,14 +77,17 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
 			       size_t size)
 {
-	/* the same checks as the fast path's: the CU's file, host order */
+	/*
+	 * The strings are used only with the fast path on (cu_end set),
+	 * whose checks (the CU's file, in the host's order) they need too.
+	 */
 	if (c->cu_end && str && size) {
 		c->str = str;
 		c->str_size = size;
 	}
 }
 
-/* A 1, 2 or 4 byte value in the file's byte order (the host's). */
+/* Reads a 1, 2 or 4 byte value in the file's byte order (the host's). */
 static uint64_t read_native(const unsigned char *p, size_t k)
 {
 	uint16_t n2;
@@ -81,8 +104,14 @@ static uint64_t read_native(const unsigned char *p, size_t k)
 }
 
 /*
- * Not dwarf_getattrcnt(): elfutils 0.188 miscounts an abbreviation with
- * an implicit constant (DW_FORM_implicit_const's value is not skipped).
+ * Decodes abbreviation AB into S once: each attribute's name, form, slot
+ * and size, where DW_AT_sibling is, and the size of all when it is fixed.
+ * An abbreviation that the fast path cannot read (more than
+ * ABBREV_SPEC_ATTRS attributes, an unknown or indirect form, a wanted
+ * implicit constant) is left SPEC_LIBDW.  The attributes are counted here
+ * rather than with dwarf_getattrcnt(), because elfutils 0.188 miscounts
+ * an abbreviation with an implicit constant (DW_FORM_implicit_const's
+ * value is not skipped).
  */
 static void abbrev_spec__build(const struct abbrev_cache *c,
 			       struct abbrev_spec *s, Dwarf_Abbrev *ab)
@@ -102,7 +131,11 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 					   c->offset_size);
 		long size = l.kind == DWARF_FORM_FIXED ? l.size : -1;
 
-		/* libdw points an implicit constant into .debug_abbrev */
+		/*
+		 * libdw points an implicit constant into .debug_abbrev,
+		 * where its value is, and the fast path cannot, so a wanted
+		 * one leaves the abbreviation to libdw.
+		 */
 		if (i == ABBREV_SPEC_ATTRS || l.kind == DWARF_FORM_UNKNOWN ||
 		    l.kind == DWARF_FORM_INDIRECT ||
 		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
@@ -121,17 +154,20 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 		at = at < 0 || size < 0 ? -1 : at + size;
 	}
 	s->nr = i;
+	/* fixed_size is an int16_t; a larger size counts as varying. */
 	s->fixed_size = at <= INT16_MAX ? at : -1;
 	s->children = dwarf_abbrevhaschildren(ab) == DW_CHILDREN_yes;
 	s->state = SPEC_FAST;
 }
 
+/* Where libdw_attrs__cb() puts the attributes that libdw gives. */
 struct libdw_attrs {
 	const struct abbrev_cache *c;
 	Dwarf_Attribute *attrs;
 	uint32_t *have;
 };
 
+/* Stores one attribute from dwarf_getattrs() in its slot, if wanted. */
 static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
 {
 	struct libdw_attrs *la = arg;
@@ -144,7 +180,11 @@ static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* The spec of @die's abbreviation, if the fast path reads it. */
+/*
+ * Returns the spec of @die's abbreviation, decoded on first use, or NULL
+ * when the fast path does not read @die: no fast path for the CU, a DIE
+ * of another CU, a code of more than one byte, or a spec left to libdw.
+ */
 static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 						    Dwarf_Die *die)
 {
@@ -163,7 +203,10 @@ static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 	return s->state == SPEC_FAST ? s : NULL;
 }
 
-/* Past attribute @i of @s, whose value is at @p; NULL past the CU. */
+/*
+ * Returns the byte past attribute @i of @s, whose value is at @p; NULL if
+ * the value would run past the CU.
+ */
 static const unsigned char *abbrev_spec__skip(const struct abbrev_cache *c,
 					      const struct abbrev_spec *s,
 					      size_t i, const unsigned char *p)
@@ -173,6 +216,11 @@ static const unsigned char *abbrev_spec__skip(const struct abbrev_cache *c,
 	return dwarf_form__skip(s->a[i].layout, p, c->cu_end);
 }
 
+/*
+ * The fast path fills in the same Dwarf_Attribute fields that libdw's
+ * dwarf_getattrs() would; when a value runs past the CU, it drops what it
+ * found and asks libdw for all of them.
+ */
 int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Attribute *attrs, uint32_t *have)
 {
@@ -200,7 +248,7 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 		p = abbrev_spec__skip(c, s, i, p);
 		if (!p) {
 			*have = 0;
-			goto libdw;	/* which says what is wrong */
+			goto libdw;	/* libdw says what is wrong. */
 		}
 	}
 	return 0;
@@ -208,7 +256,11 @@ libdw:
 	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
 }
 
-/* Where a DW_AT_sibling value at @p points, if forward in the CU. */
+/*
+ * Returns where a DW_AT_sibling value at @p (@size bytes) points, or NULL
+ * unless that is forward of @die and inside the CU: only such a sibling
+ * is trusted, so a bad one cannot make a walk loop or leave the CU.
+ */
 static const unsigned char *abbrev_cache__sibling_at(const struct abbrev_cache *c,
 				       Dwarf_Die *die, const unsigned char *p,
 				       size_t size)
@@ -222,8 +274,10 @@ static const unsigned char *abbrev_cache__sibling_at(const struct abbrev_cache *
 }
 
 /*
- * Past @die's attributes, *@sib where its DW_AT_sibling points (NULL if
- * none we can use); NULL if the fast path cannot read it.
+ * Returns the byte past @die's attributes, with *@children from its
+ * abbreviation and *@sib where its DW_AT_sibling points (NULL if none we
+ * can use); returns NULL if the fast path cannot read @die.  With a fixed
+ * size the attributes are not walked at all.
  */
 static const unsigned char *die__attrs_end(struct abbrev_cache *c,
 					   Dwarf_Die *die, bool *children,
@@ -258,9 +312,17 @@ static const unsigned char *die__attrs_end(struct abbrev_cache *c,
 	return p;
 }
 
+/*
+ * How deep abbrev_cache__skip_children() recurses through children
+ * without DW_AT_sibling before it leaves the rest to libdw.
+ */
 #define SKIP_DEPTH	256
 
-/* Past the children list starting at @p (its null entry included). */
+/*
+ * Returns the byte past the children list starting at @p, its null entry
+ * included; NULL leaves it to libdw (a code of more than one byte,
+ * truncated data, or nesting deeper than SKIP_DEPTH).
+ */
 static const unsigned char *abbrev_cache__skip_children(struct abbrev_cache *c,
 					  struct Dwarf_CU *cu,
 					  const unsigned char *p, int depth)
@@ -286,16 +348,21 @@ static const unsigned char *abbrev_cache__skip_children(struct abbrev_cache *c,
 				return NULL;
 		}
 	}
-	return NULL;	/* libdw's turn: multi-byte codes, truncation */
+	/* A code of more than one byte, or the CU's end: libdw's turn. */
+	return NULL;
 }
 
-/* A DIE at @p, or 1 at the end of the list; -2: ask libdw. */
+/*
+ * Sets *@out to the DIE at @p and returns 0, returns 1 at the null entry
+ * that ends a list, or -2 to ask libdw.
+ */
 static int abbrev_cache__die_at(const struct abbrev_cache *c, Dwarf_Die *from,
 		  const unsigned char *p, Dwarf_Die *out)
 {
 	if (p >= c->cu_end)
 		return -2;
-	if (*p & 0x80)		/* a code, or a null entry, of many bytes */
+	/* A code (or null entry) of more than one byte is libdw's. */
+	if (*p & 0x80)
 		return -2;
 	if (!*p)
 		return 1;
@@ -303,7 +370,11 @@ static int abbrev_cache__die_at(const struct abbrev_cache *c, Dwarf_Die *from,
 	return 0;
 }
 
-/* @die's first child (@child) or next sibling, as libdw would find it. */
+/*
+ * Finds @die's first child (when @child) or next sibling as libdw would:
+ * 0, 1 for none, or what dwarf_child() or dwarf_siblingof() returns when
+ * the fast path cannot tell.
+ */
 static int die__next(struct abbrev_cache *c, Dwarf_Die *die, Dwarf_Die *out,
 		     bool child)
 {

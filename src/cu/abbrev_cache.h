@@ -11,9 +11,10 @@
 
 /*
  * A DIE reader for the hot paths, over what we know of one CU's
- * abbreviations, by code (one-byte codes only: that byte is the one libdw has
- * already read to tell a DIE from the end of a sibling list, so it is
- * inside the section whatever the input; other codes go to libdw).
+ * abbreviations, by code.  It takes one-byte codes only: that byte is the
+ * one libdw has already read to tell a DIE from the end of a sibling list,
+ * so it is inside the section whatever the input; other codes go to
+ * libdw.
  *
  * 1. The Dwarf_Abbrev libdw found for a code.  libdw decodes a DIE's
  *    abbreviation on first use by looking its code up in the CU's
@@ -33,26 +34,33 @@
  *    the DIE, where dwarf_formstring() is a call that finds the section
  *    again for every member's name.
  *
- * docs/performance.md says what each saves.  One cache per CU: a
- * Dwarf_Abbrev belongs to its CU.
+ * docs/performance.md says what each saves.  There is one cache per CU,
+ * because a Dwarf_Abbrev belongs to its CU.  A cache has no lock: one
+ * thread uses it at a time.
  */
+/* The codes of one ULEB128 byte are those below 128. */
 #define ABBREV_CACHE_CODES	128
+/* An abbreviation with more attributes than this is left to libdw. */
 #define ABBREV_SPEC_ATTRS	24
 
 struct abbrev_spec {
 	uint8_t state;		/* SPEC_UNKNOWN, SPEC_FAST or SPEC_LIBDW */
 	uint8_t nr;
-	uint8_t children;	/* DW_CHILDREN_yes */
-	int16_t fixed_size;	/* of all attributes, -1 if one varies */
-	int8_t sib_idx;		/* DW_AT_sibling (ref1/2/4): attribute */
-	int16_t sib_at;		/* and where, if fixed_size is known */
+	uint8_t children;	/* The DIE has children (DW_CHILDREN_yes). */
+	/* The size of all attributes, -1 if one varies. */
+	int16_t fixed_size;
+	/* Which attribute is DW_AT_sibling as ref1/2/4, or -1. */
+	int8_t sib_idx;
+	/* Where its value is after the code, if fixed_size is known. */
+	int16_t sib_at;
 	uint8_t sib_size;
 	struct {
 		uint16_t name;
 		uint16_t form;
-		int8_t slot;	/* the caller's slot for it, or -1 */
-		int8_t size;	/* of the value, -1 if it varies */
-		struct dwarf_form_layout layout;	/* when it varies */
+		int8_t slot;	/* The caller's slot for it, or -1. */
+		int8_t size;	/* The value's size, -1 if it varies. */
+		/* How to skip the value when its size varies. */
+		struct dwarf_form_layout layout;
 	} a[ABBREV_SPEC_ATTRS];
 };
 
@@ -64,17 +72,20 @@ struct abbrev_cache {
 	Dwarf_CU *cu;
 	Dwarf_Abbrev *by_code[ABBREV_CACHE_CODES];
 	struct abbrev_spec spec[ABBREV_CACHE_CODES];
-	const unsigned char *cu_start;	/* the CU's header: ref forms */
-	const unsigned char *cu_end;	/* NULL: everything through libdw */
-	const char *str;	/* .debug_str of the CU's file, or NULL */
+	/* The CU's header, which CU-local references count from. */
+	const unsigned char *cu_start;
+	/* The CU's end; NULL sends everything through libdw. */
+	const unsigned char *cu_end;
+	/* The .debug_str of the CU's file, or NULL. */
+	const char *str;
 	size_t str_size;
 	uint8_t version, addr_size, offset_size;
-	/* the slot (< 32) an attribute goes to, or -1 if not wanted */
+	/* Returns the slot (< 32) an attribute goes to, or -1 if unwanted. */
 	int (*slot_of)(unsigned int name);
 };
 
 /*
- * Ready the cache for @cudie's CU, its attributes sorted into slots by
+ * Readies the cache for @cudie's CU, its attributes sorted into slots by
  * @slot_of.  [@info_start, @info_end) is the .debug_info libdw reads.
  * Without what the fast path needs (e.g. the CU's bounds inside it), or
  * with @libdw_only (a test hook), all attributes are read through libdw.
@@ -93,10 +104,10 @@ void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
 			       size_t size);
 
 /*
- * As dwarf_formstring(), which the name of each member, struct, union and
- * enumerator goes through: a DW_FORM_strp of the CU is read here when its
- * offset is inside the strings set (which end with a NUL); other forms,
- * and offsets past the last NUL, go to libdw.
+ * Does what dwarf_formstring() does, which the name of each member,
+ * struct, union and enumerator goes through: a DW_FORM_strp of the CU is
+ * read here when its offset is inside the strings set (which end with a
+ * NUL); other forms, and offsets past the last NUL, go to libdw.
  */
 static inline const char *abbrev_cache__string(const struct abbrev_cache *c,
 					       Dwarf_Attribute *attr)
@@ -118,6 +129,11 @@ static inline const char *abbrev_cache__string(const struct abbrev_cache *c,
 	return dwarf_formstring(attr);
 }
 
+/*
+ * Returns @die's tag as dwarf_tag() does.  A DIE of the CU with a
+ * one-byte code first gets the Dwarf_Abbrev that libdw found for that
+ * code before (item 1 above); the first one libdw finds is remembered.
+ */
 static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
@@ -135,13 +151,17 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 }
 
 /*
- * The attributes of @die wanted by slot_of: @attrs[slot] and bit slot of
- * *@have for each.  As dwarf_getattrs() would give them; -1 on bad DWARF.
+ * Reads the attributes of @die that slot_of wants: each goes to
+ * @attrs[slot], with bit slot set in *@have, as dwarf_getattrs() would
+ * give them.  Returns 0, or -1 on bad DWARF.
  */
 int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Attribute *attrs, uint32_t *have);
 
-/* As dwarf_child() and dwarf_siblingof(): 0, 1 for none, -1 on error. */
+/*
+ * Do what dwarf_child() and dwarf_siblingof() do, and return the same:
+ * 0, 1 for none, -1 on error.
+ */
 int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Die *child);
 int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,

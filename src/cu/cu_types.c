@@ -19,6 +19,12 @@
 #include "lib/hash.h"
 #include "lib/zalloc.h"
 
+/*
+ * Returns the node kind of a DIE with tag TAG and sets *IS_TYPE to whether
+ * the tag is a type at all.  BTF has no kind for _Atomic, immutable or
+ * shared types, so those are aliases of what they qualify, and an
+ * unspecified type is void, as in pahole.
+ */
 static enum node_kind tag_node_kind(int tag, bool *is_type)
 {
 	*is_type = true;
@@ -58,17 +64,22 @@ static void cu_ctx__annotation_err(struct cu_ctx *ctx, Dwarf_Die *die, int err)
 		cu_err(ctx, die, "cannot read annotations");
 }
 
+/* Counts one annotation into the int that ARG points at. */
 static int count_annotation(void *arg, const char *value)
 {
 	(*(int *)arg)++;
 	return 0;
 }
 
-/* DIEs of another file (a dwz supplementary file) key apart from ours. */
+/*
+ * The DIEs of another file (a dwz supplementary file) get this bit in
+ * their key, so that their offsets never collide with ours.
+ */
 #define NODE_KEY_OTHER_FILE	(1ull << 63)
-/* The array index int a CU may need has no DIE. */
+/* The array index int that a CU may need has no DIE, so it has this key. */
 #define NODE_KEY_NONE		UINT64_MAX
 
+/* Returns the key of DIE in node_offs: its offset, marked if foreign. */
 static uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint64_t key = dwarf_dieoffset(die);
@@ -106,6 +117,14 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx);
 static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
 static int cu_ctx__pick_index_type(struct cu_ctx *ctx);
 
+/*
+ * Appends a node of kind KIND for DIE (NULL for the index int) and, for a
+ * type, reserves its BTF id now: the id of every type emitted before it
+ * (a tagged pointer's TYPE_TAGs, an array's inner ARRAYs) is counted in
+ * next_id first, because pass 2 must add them in exactly this order.
+ * Returns 0, -ENOMEM, -E2BIG or the error of reading the annotations or
+ * the subranges.
+ */
 static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			    enum node_kind kind)
 {
@@ -128,7 +147,13 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->nr_before = 0;
 	n->first_member = 0;
 	n->nr_members = 0;
-	if (ctx->node_hash) {	/* a DIE of another unit, met late */
+	/*
+	 * Once the hash exists (after pass 1), a node added was met late: a
+	 * DIE of another unit, or the index int that one needs.  It is
+	 * hashed at once, and the table is rebuilt bigger when it would be
+	 * more than half full.
+	 */
+	if (ctx->node_hash) {
 		if (ctx->nr_nodes * 2 > ctx->hash_mask + 1) {
 			int err = cu_ctx__index_nodes(ctx);
 
@@ -143,7 +168,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		n->state = NODE_RESOLVED;
 		return 0;
 	}
-	/* A tagged pointer emits its TYPE_TAGs first, then the PTR. */
+	/* A tagged pointer emits its TYPE_TAGs first, and then the PTR. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
 	    ctx->annotations && !ctx->env->opts->skip_type_tags) {
 		int err = die__for_each_annotation(die, false,
@@ -158,7 +183,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		n->nr_before = nr_tags;
 		ctx->next_id += nr_tags;
 	}
-	/* An array of N dimensions: N - 1 inner ARRAYs first. */
+	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
 		int dims = cu_ctx__array_dims(ctx, die);
 
@@ -174,7 +199,10 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		n->state = NODE_RESOLVED;
 		if (dwarf_tag(die) == DW_TAG_array_type) {
 			ctx->need_index_type = true;
-			/* past the CU's own types: picked now */
+			/*
+			 * An array met past the CU's own types needs the
+			 * index type now, since the CU's pick is already made.
+			 */
 			if (ctx->node_hash && !ctx->index_type_id)
 				return cu_ctx__pick_index_type(ctx);
 		}
@@ -184,6 +212,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	return 0;
 }
 
+/* Appends a copy of DIE to the array *ARR; 0 or -ENOMEM. */
 static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
 			   Dwarf_Die *die)
 {
@@ -194,14 +223,22 @@ static int cu_ctx__add_die(Dwarf_Die **arr, size_t *nr, size_t *cap,
 }
 
 /*
- * Pass 1: every type DIE anywhere in the CU (pahole encodes types declared
- * inside functions and lexical blocks too), top-level functions and
- * variables.  DIE order is pre-order, so node offsets come out sorted.
+ * Pass 1 collects every type DIE anywhere in the CU (pahole encodes types
+ * declared inside functions and lexical blocks too), the subprograms and
+ * the top-level variables.  DIE order is pre-order, so the node offsets
+ * come out sorted.  OWNER is the node of the composite whose members are
+ * being read, or SIZE_MAX.
  */
 static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			   size_t owner);
 
-/* A composite's members in a row, even when nested types interleave. */
+/*
+ * Collects the children of composite DIE (node NODE) and stores its
+ * members in a row in ctx->members, even when nested types interleave
+ * with them.  The members are gathered in the scratch array from BASE on;
+ * a nested composite moves its own out and gives the scratch back before
+ * the walk goes on.  Returns 0, -E2BIG, -ENOMEM or the walk's error.
+ */
 static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 				    int depth, size_t node)
 {
@@ -228,11 +265,13 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 }
 
 /*
- * dwz: a partial unit (of this file or of the supplementary one) imported
- * here.  What it holds was this CU's before dwz moved it out (types, and
- * abstract instances of inline functions whose concrete ones stayed), so
- * it is collected as the CU's own, at the CU's level.  gcc's LTO units
- * import compile units, which are encoded as units of their own.
+ * Handles a DW_TAG_imported_unit.  With dwz, it imports a partial unit (of
+ * this file or of the supplementary one).  What the partial unit holds was
+ * this CU's before dwz moved it out (types, and abstract instances of
+ * inline functions whose concrete ones stayed), so it is collected as the
+ * CU's own, at the CU's level.  gcc's LTO units import compile units,
+ * which are encoded as units of their own and so are skipped here.  Each
+ * unit is collected once per CU.  Returns 0 or -errno.
  */
 static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 {
@@ -250,9 +289,10 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 	    dwarf_cu_getdwarf(unit.cu) == ctx->home_dw)
 		return 0;
 	key = cu_ctx__die_key(ctx, &unit);
+	/* A unit already collected, maybe through another, is skipped. */
 	for (i = 0; i < ctx->nr_imports; i++)
 		if (ctx->imports[i] == key)
-			return 0;	/* already, maybe through another */
+			return 0;
 	if (grow_array((void **)&ctx->imports, &ctx->cap_imports,
 		       ctx->nr_imports + 1, sizeof(*ctx->imports), 16))
 		return -ENOMEM;
@@ -262,13 +302,21 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 		       DIE_MAX_DEPTH);
 		return -EINVAL;
 	}
-	/* at the importer's level (a variable there is a CU's variable) */
+	/*
+	 * The unit is collected at the importer's level, because a variable
+	 * there is a variable of this CU.
+	 */
 	ctx->import_depth++;
 	err = cu_ctx__collect(ctx, &unit, depth, SIZE_MAX);
 	ctx->import_depth--;
 	return err;
 }
 
+/*
+ * Walks the children of PARENT at nesting DEPTH (see the declaration
+ * above).  Returns 0, or -EINVAL after reporting a DWARF error, or the
+ * -errno of a failed step.
+ */
 static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			   size_t owner)
 {
@@ -297,7 +345,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			if (err)
 				return err;
 		} else if (ctx->in_foreign && tag != DW_TAG_member && !is_type) {
-			/* another unit's: only its types are ours to read */
+			/* In another unit, only the types are ours to read. */
 		} else if (tag == DW_TAG_member) {
 			if (owner != SIZE_MAX) {
 				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
@@ -322,7 +370,10 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 					return err;
 			}
 		} else if (tag == DW_TAG_subprogram) {
-			/* Any depth: pahole considers nested ones too. */
+			/*
+			 * Subprograms are collected at any depth, because
+			 * pahole considers nested ones too.
+			 */
 			err = cu_ctx__add_die(&ctx->subprogs, &ctx->nr_subprogs,
 					      &ctx->cap_subprogs, &child);
 			if (err)
@@ -338,8 +389,9 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			descend = true;
 		} else if (tag == DW_TAG_lexical_block) {
 			/*
-			 * Not into inlined_subroutine or call_site trees:
-			 * local types live in the abstract instance.
+			 * The walk does not enter inlined_subroutine or
+			 * call_site trees, because local types live in the
+			 * abstract instance.
 			 */
 			descend = true;
 		} else if (tag == DW_TAG_variable && depth == 0) {
@@ -363,6 +415,11 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 	return 0;
 }
 
+/*
+ * Inserts node I into the open-addressing table; a slot holds the node's
+ * index + 1, so that 0 marks a free slot.  The caller keeps the table at
+ * most half full, so a free slot is always found.
+ */
 static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i)
 {
 	size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
@@ -373,12 +430,14 @@ static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i)
 }
 
 /*
- * Every type reference is looked up: a hash, not a search.  The table is
- * not a u32_map: it is made once per CU at the size its nodes need, a
- * slot the node's index (4 bytes, the key is in node_offs), where a
- * u32_map would grow to size again in every CU, in slots of 16 bytes.
- * Through u32_map a run took 1.6% more instructions on xfs.ko and 0.5%
- * more on veth.ko over vmlinux (callgrind).
+ * Builds the hash from DIE key to node, at least four slots a node.
+ * Every type reference is looked up, so this is a hash, not a search.
+ * The table is not a u32_map: it is made once per CU at the size its
+ * nodes need, and a slot holds the node's index (4 bytes, since the key is
+ * in node_offs), where a u32_map would grow to size again in every CU, in
+ * slots of 16 bytes.  Through u32_map a run took 1.6% more instructions on
+ * xfs.ko and 0.5% more on veth.ko over vmlinux (callgrind).  Returns 0 or
+ * -ENOMEM.
  */
 static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 {
@@ -396,6 +455,7 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 	return 0;
 }
 
+/* Returns the node whose key is OFF, or NULL. */
 static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 {
 	size_t h = hash_int(off) & ctx->hash_mask;
@@ -406,13 +466,20 @@ static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 	return NULL;
 }
 
-/* The DIE offset an attribute refers to; CU-local forms need no DIE. */
+/*
+ * Sets *OFF to the key of the DIE that ATTR refers to; returns false if
+ * the reference cannot be read.  The CU-local forms are read without
+ * building the DIE, because only the offset is needed.
+ */
 static bool cu_ctx__ref_off(struct cu_ctx *ctx, Dwarf_Attribute *attr,
 			    Dwarf_Off *off)
 {
 	Dwarf_Die ref;
 
-	/* read through an abstract origin in another unit (LTO) */
+	/*
+	 * An attribute read through an abstract origin may belong to
+	 * another unit (LTO), so its CU-local offset is not relative to ours.
+	 */
 	if (attr->cu != ctx->cudie->cu)
 		goto generic;
 	switch (dwarf_whatform(attr)) {
@@ -446,10 +513,11 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
 /*
- * A type DIE of another unit that the CU refers to (LTO's cross-unit
- * references, dwz's partial units): read, never changed, and encoded in
- * this CU as if it were its own (dedup merges the copies), after the
- * CU's own types.
+ * Adds a node for DIE, a type DIE of another unit that the CU refers to
+ * from FROM (LTO's cross-unit references, dwz's partial units).  That DIE
+ * is read, never changed, and encoded in this CU as if it were its own
+ * (dedup merges the copies), after the CU's own types.  Sets *IDX to the
+ * new node; returns 0 or -errno.
  */
 static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 			       Dwarf_Die *die, size_t *idx)
@@ -479,7 +547,10 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	return err;
 }
 
-/* The node of the type @attr (of @die) refers to. */
+/*
+ * Sets *IDX to the node of the type that ATTR (of DIE) refers to, adding
+ * it if it is another unit's.  Returns 0 or -EINVAL (reported).
+ */
 static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			    Dwarf_Attribute *attr, size_t *idx)
 {
@@ -503,6 +574,7 @@ static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	return -EINVAL;
 }
 
+/* Sets *ID to the BTF id of the type ATTR refers to; 0 (void) if no ATTR. */
 int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 			  Dwarf_Attribute *attr, uint32_t *id)
 {
@@ -516,7 +588,10 @@ int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 	return err ? err : cu_ctx__resolve_node(ctx, idx, id, 0);
 }
 
-/* BTF id of the type @die refers to through DW_AT_type (0: void). */
+/*
+ * Sets *ID to the BTF id of the type DIE refers to through DW_AT_type (0,
+ * void, when it has none); returns 0 or -errno.
+ */
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 {
 	Dwarf_Attribute attr;
@@ -526,7 +601,13 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 				     id);
 }
 
-/* Nodes may be added meanwhile (other units' DIEs): by index, not pointer. */
+/*
+ * Sets *ID to the BTF id that node IDX stands for: its own, or for an
+ * alias the id of what it refers to, followed and remembered.  Nodes may
+ * be added meanwhile (other units' DIEs), which may move the array, so
+ * nodes are held by index, not pointer.  Returns 0, -ELOOP for a cycle
+ * or a chain deeper than DIE_MAX_DEPTH, or -errno.
+ */
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth)
 {
@@ -558,6 +639,10 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 	return 0;
 }
 
+/*
+ * Adds base type DIE as an INT, or as a FLOAT when floats are wanted and
+ * its size is one BTF allows.  Returns the new id or -errno.
+ */
 static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	const char *name = die_name(die);
@@ -588,7 +673,8 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	}
 	/*
 	 * DWARF 5 producers emit odd-sized helper types (DW_ATE_unsigned_24)
-	 * only for location expressions; BTF cannot hold them.
+	 * only for location expressions; BTF cannot hold them.  Such types,
+	 * and nameless ones, become the 4-byte __SANITIZED_FAKE_INT__.
 	 */
 	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
 		name = "__SANITIZED_FAKE_INT__";
@@ -597,6 +683,12 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	return btf__add_int(ctx->btf, name, bytes, encoding);
 }
 
+/*
+ * Adds member M (its attributes in DA) to the struct or union just added.
+ * The bit offset comes from DW_AT_data_bit_offset (DWARF 4+), or from
+ * DW_AT_data_member_location plus, for a DWARF 2-4 bit-field,
+ * DW_AT_bit_offset.  Returns 0 or -errno (reported).
+ */
 static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 			      struct die_attrs *da)
 {
@@ -626,7 +718,9 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 
 			/*
 			 * DWARF 2-4 count from the storage unit's most
-			 * significant bit; BTF wants the bit position.
+			 * significant bit; BTF wants the bit position.  The
+			 * storage unit is DW_AT_byte_size, or else the size
+			 * of the member's type.
 			 */
 			if (!die_attrs__udata(da, DA_BYTE_SIZE, &storage)) {
 				storage = 0;
@@ -657,13 +751,18 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 	return err;
 }
 
-/* As btf__add_typedef(), the name through the cache. */
+/*
+ * Does what btf__add_typedef() does, but takes the name's offset from the
+ * name cache: the typedef is added under the name "int" and then given
+ * the cached offset, so that libbpf does not look the name up again.
+ */
 static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 			       uint32_t ref)
 {
 	int off = name_cache__off(ctx->names, ctx->btf, name), id;
 
-	if (off <= 0)	/* libbpf refuses a typedef without a name */
+	/* libbpf refuses a typedef without a name. */
+	if (off <= 0)
 		return off < 0 ? off : btf__add_typedef(ctx->btf, name, ref);
 	id = btf__add_typedef(ctx->btf, "int", ref);
 	if (id > 0)
@@ -673,9 +772,13 @@ static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 
 struct member_pos {
 	uint64_t byte_off;
-	uint32_t i;		/* in DWARF order: ties keep it */
+	uint32_t i;		/* DWARF order, which breaks ties */
 };
 
+/*
+ * Orders by byte offset, then by DWARF order, so that qsort() gives the
+ * order of a stable sort.
+ */
 static int member_pos_cmp(const void *a, const void *b)
 {
 	const struct member_pos *x = a, *y = b;
@@ -706,7 +809,7 @@ static int cu_ctx__member_order(struct cu_ctx *ctx, uint32_t first,
 
 		pos[i].i = i;
 		pos[i].byte_off = 0;
-		/* a bad offset is reported when the member is added */
+		/* A bad offset is reported when the member is added. */
 		if (die_attrs__get(ctx, &ctx->members[first + i], &da))
 			continue;
 		if (die_attrs__udata(&da, DA_DATA_BIT_OFFSET, &bit_off))
@@ -723,6 +826,12 @@ static int cu_ctx__member_order(struct cu_ctx *ctx, uint32_t first,
 	return 0;
 }
 
+/*
+ * Adds struct, class or union DIE (node IDX, tag TAG) and its members.  A
+ * named declaration becomes a FWD.  Static members (DW_AT_external) and
+ * member declarations are left out.  Returns the id of the new type or
+ * -errno.
+ */
 static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 				 size_t idx, int tag)
 {
@@ -759,7 +868,10 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 		err = cu_ctx__member_order(ctx, first, nr, order);
 	}
 	for (i = 0; i < nr && !err; i++) {
-		/* a copy: members may grow with another unit's types */
+		/*
+		 * M is a copy, since ctx->members may move when another
+		 * unit's types are added while the member is encoded.
+		 */
 		Dwarf_Die m = ctx->members[first + (order ? order[i] : i)];
 
 		err = die_attrs__get(ctx, &m, &da);
@@ -771,6 +883,11 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	return err ? err : id;
 }
 
+/*
+ * Adds enumeration DIE and its enumerators: an ENUM64 when it is wider
+ * than 4 bytes and ENUM64 is allowed, else an ENUM of at most 4 bytes.
+ * Returns the id of the new type or -errno.
+ */
 static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
@@ -781,7 +898,10 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	int id, ret;
 
 	die_udata(die, DW_AT_byte_size, &size);
-	/* Signedness from the underlying type when the producer gives one. */
+	/*
+	 * The signedness comes from the underlying type, followed through
+	 * typedefs and qualifiers, when the producer gives one.
+	 */
 	if (dwarf_attr(die, DW_AT_type, &attr) &&
 	    die__formref(&attr, &base)) {
 		Dwarf_Word enc = 0;
@@ -835,16 +955,22 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 				dwarf_formudata(cv, &uval);
 				v = (int64_t)uval;
 			}
-			/* libbpf wants a name: one it has, then ours */
+			/*
+			 * libbpf wants a name, so the value is added under
+			 * "int" and then given the cached name's offset.
+			 */
 			name_off = name_cache__off(ctx->names, ctx->btf, ename);
 			if (name_off < 0)
 				err = name_off;
-			else if (!name_off)	/* libbpf refuses it */
+			else if (!name_off)	/* libbpf rejects the "". */
 				err = btf__add_enum_value(ctx->btf, "", v);
 			else if (enum64)
 				err = btf__add_enum64_value(ctx->btf, "int", v);
 			else if (ctx->env->opts->skip_enum64)
-				/* as pahole: 32 bits of every value, unsigned */
+				/*
+				 * This keeps, as pahole does, the low 32
+				 * bits of every value, unsigned.
+				 */
 				err = btf__add_enum_value(ctx->btf, "int",
 							  (uint32_t)v);
 			else
@@ -861,6 +987,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	return ret < 0 ? -EINVAL : id;
 }
 
+/* Adds array DIE as one ARRAY per dimension; returns the outer's id. */
 static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint32_t elem, dims = 0, i;
@@ -873,9 +1000,10 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	/*
 	 * One ARRAY per dimension, the innermost (the last subrange) first,
 	 * as pahole 1.32 does: `int x[2][3]` is an ARRAY of 2 ARRAYs of 3
-	 * ints.  (pahole up to 1.31 multiplied the counts into one ARRAY.)
-	 * `x[0]` has an upper bound of -1 or a count of 0, a flexible `x[]`
-	 * neither: 0; no subrange at all is one dimension of 0.
+	 * ints.  pahole up to 1.31 multiplied the counts into one ARRAY.
+	 * `x[0]` has an upper bound of -1 or a count of 0, and a flexible
+	 * `x[]` has neither, so both get a count of 0.  An array with no
+	 * subrange at all is one dimension of 0.
 	 */
 	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
 	while (ret == 0) {
@@ -910,6 +1038,11 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	return id;
 }
 
+/*
+ * Adds subroutine type DIE as a FUNC_PROTO with its parameters; a
+ * variadic `...` becomes a last parameter of type void, as in BTF.
+ * Returns the id of the new type or -errno.
+ */
 static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint32_t ret_type;
@@ -946,9 +1079,10 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 
 struct tag_chain {
 	struct btf *btf;
-	uint32_t prev;		/* what the next tag points at */
+	uint32_t prev;		/* The id the next tag points at. */
 };
 
+/* Adds a TYPE_TAG VALUE that points at the previous one in the chain. */
 static int add_type_tag(void *arg, const char *value)
 {
 	struct tag_chain *tc = arg;
@@ -961,8 +1095,10 @@ static int add_type_tag(void *arg, const char *value)
 }
 
 /*
- * int __tag(a) __tag(b) *p: PTR -> TYPE_TAG b -> TYPE_TAG a -> int, the
- * order the kernel expects (and pahole emits) for clang's annotations.
+ * Adds the TYPE_TAGs of pointer DIE, then the PTR; returns the PTR's id.
+ * `int __tag(a) __tag(b) *p` becomes PTR -> TYPE_TAG b -> TYPE_TAG a ->
+ * int, the order the kernel expects (and pahole emits) for clang's
+ * annotations.
  */
 static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 				  uint32_t pointee)
@@ -976,7 +1112,11 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 	return btf__add_ptr(ctx->btf, tc.prev);
 }
 
-/* By index, and the DIE copied: nodes may be added meanwhile. */
+/*
+ * Adds the BTF type(s) of node IDX and returns the id of the last one,
+ * which must be the id reserved in pass 1.  The node is held by index and
+ * its DIE copied, because nodes may be added meanwhile.
+ */
 static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 {
 	Dwarf_Die copy = ctx->nodes[idx].die, *die = &copy;
@@ -1001,7 +1141,10 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	default:
 		break;
 	}
-	/* Types never have an abstract origin: no need to integrate. */
+	/*
+	 * Types never have an abstract origin, so there is no need for
+	 * dwarf_attr_integrate().
+	 */
 	err = cu_ctx__type_ref_attr(ctx, die, dwarf_attr(die, DW_AT_type, &attr),
 				    &ref);
 	if (err)
@@ -1026,8 +1169,9 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 }
 
 /*
- * The array index type: the CU's own "int" when it has one (as pahole
- * does), else a signed 32-bit "int" appended after the CU's types.
+ * Picks the array index type if the CU has an array: the CU's own base
+ * type named "int" when it has one (as pahole does), else a signed 32-bit
+ * "int" node appended after the CU's types.  Returns 0 or -errno.
  */
 static int cu_ctx__pick_index_type(struct cu_ctx *ctx)
 {
@@ -1058,6 +1202,7 @@ struct decl_tags {
 	int component;
 };
 
+/* Adds a DECL_TAG VALUE on the type and component in ARG. */
 static int add_decl_tag(void *arg, const char *value)
 {
 	struct decl_tags *dt = arg;
@@ -1066,7 +1211,12 @@ static int add_decl_tag(void *arg, const char *value)
 	return id < 0 ? id : 0;
 }
 
-/* DECL_TAGs of a struct, union or typedef and of the members. */
+/*
+ * Adds the DECL_TAGs of node N if it is a struct, union, class or
+ * typedef: its own (component -1) and, for a defined composite, those of
+ * each member (component = the member's index among those encoded).
+ * Returns 0 or the error of reading the annotations (reported).
+ */
 static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 {
 	struct decl_tags dt = { ctx->btf, n->id, -1 };
@@ -1087,7 +1237,10 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 
 		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration))
 			continue;
-		/* clang's are children, gcc's an attribute */
+		/*
+		 * clang puts annotations in children, gcc in an attribute,
+		 * so a clang member without children has none.
+		 */
 		if (dwarf_haschildren(m) || !ctx->clang)
 			err = die__for_each_annotation(m, true, add_decl_tag, &dt);
 		if (err)
@@ -1103,6 +1256,7 @@ struct tag_pool {
 	uint32_t *nr;
 };
 
+/* Appends decl tag VALUE to the fragment's tag pool; counts it in *tp->nr. */
 static int pool_decl_tag(void *arg, const char *value)
 {
 	struct tag_pool *tp = arg;
@@ -1133,12 +1287,16 @@ int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
 	return err;
 }
 
+/* Adds the DECL_TAGs of the type nodes from FROM on; 0 or -errno. */
 static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 {
 	size_t i;
 	int err;
 
-	/* No walk over every member for tags gcc < 15 never emits. */
+	/*
+	 * The walk over every member is skipped when the CU's producer
+	 * emits no annotations (gcc before 15 never emits these tags).
+	 */
 	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
 		return 0;
 	for (i = from; i < ctx->nr_nodes; i++) {
@@ -1156,7 +1314,11 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 	return 0;
 }
 
-/* The nodes not in the BTF yet, and those they bring from other units. */
+/*
+ * Pass 2 adds the nodes not in the BTF yet, and those that they bring from
+ * other units on the way, and checks each id against the one reserved.
+ * Returns 0, -EINVAL when an id drifted, or libbpf's -errno.
+ */
 static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 {
 	int id;
@@ -1205,7 +1367,7 @@ int cu_ctx__emit_types(struct cu_ctx *ctx)
 
 	if (!err)
 		err = cu_ctx__emit_decl_tags(ctx, from);
-	/* types met from now on come after the decl tags */
+	/* The types met from now on come after the decl tags. */
 	ctx->next_id = btf__type_cnt(ctx->btf);
 	return err;
 }

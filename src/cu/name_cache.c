@@ -13,6 +13,10 @@ void name_cache__init(struct name_cache *c, bool by_content)
 	c->by_content = by_content;
 }
 
+/*
+ * Adds S to the BTF's strings and remembers its offset under KEY.  A
+ * failed u32_map__add() only leaves the name out of the cache.
+ */
 static int name_cache__add(struct name_cache *c, struct btf *btf,
 			   const char *s, uint64_t key)
 {
@@ -23,6 +27,10 @@ static int name_cache__add(struct name_cache *c, struct btf *btf,
 	return off;
 }
 
+/*
+ * Looks S up by its content: every entry of its hash is compared with S,
+ * so that equal hashes of unequal names are entries of their own.
+ */
 static int name_cache__by_content(struct name_cache *c, struct btf *btf,
 				  const char *s)
 {
@@ -31,14 +39,17 @@ static int name_cache__by_content(struct name_cache *c, struct btf *btf,
 
 	if (!*s)
 		return 0;
-	key = hash_str(s) | 1;	/* nonzero */
+	key = hash_str(s) | 1;	/* 0 is a free slot in a u32_map. */
 	while ((slot = u32_map__next(&c->map, key, slot)))
 		if (!strcmp(btf__str_by_offset(btf, slot->val), s))
 			return slot->val;
 	return name_cache__add(c, btf, s, key);
 }
 
-/* The string is cold: a hit does not read it. */
+/*
+ * Looks S up by its address.  The string is cold in the cache, so a hit
+ * does not read it.
+ */
 static int name_cache__by_address(struct name_cache *c, struct btf *btf,
 				  const char *s)
 {
@@ -59,6 +70,7 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 	return name_cache__by_address(c, btf, s);
 }
 
+/* Frees the map and leaves C empty, keyed as before, for another BTF. */
 void name_cache__free(struct name_cache *c)
 {
 	u32_map__free(&c->map);

@@ -30,9 +30,10 @@ struct btf;
 
 struct name_cache {
 	bool by_content;
-	struct u32_map map;	/* address, or hash of the name -> offset */
+	struct u32_map map;	/* Address or name hash -> string offset. */
 };
 
+/* Starts an empty cache keyed by content or by address (see above). */
 void name_cache__init(struct name_cache *c, bool by_content);
 /* The offset of @s in @btf's strings, added if new; 0 for NULL or "". */
 int name_cache__off(struct name_cache *c, struct btf *btf, const char *s);

@@ -21,14 +21,19 @@
 #include "lib/leb128.h"
 #include "lib/log.h"
 
+/* The longest build-id (or .debug_sup checksum) that is taken. */
 #define BUILD_ID_MAX	64
 
-/* What the search tried, for the error line. */
+/*
+ * What the search tried, for the error line; what does not fit in the
+ * buffer is cut off.
+ */
 struct tried {
 	char text[1024];
 	size_t len;
 };
 
+/* Appends printf-style text to T, as much as fits, always NUL-terminated. */
 __attribute__((format(printf, 2, 3)))
 static void tried__add(struct tried *t, const char *fmt, ...)
 {
@@ -45,6 +50,10 @@ static void tried__add(struct tried *t, const char *fmt, ...)
 			  (size_t)n : sizeof(t->text) - t->len - 1;
 }
 
+/*
+ * A .debug_info of type SHT_NOBITS or of size 0 holds no DWARF; an old
+ * compressed .zdebug_info counts as one.
+ */
 bool elf_file__has_dwarf(const struct elf_file *ef)
 {
 	GElf_Shdr sh;
@@ -55,6 +64,11 @@ bool elf_file__has_dwarf(const struct elf_file *ef)
 	return false;
 }
 
+/*
+ * Looks through every SHT_NOTE section for the first note of type
+ * NT_GNU_BUILD_ID named "GNU" (4 bytes with its NUL) whose build-id fits
+ * in @size bytes.
+ */
 size_t elf_file__build_id(const struct elf_file *ef, unsigned char *id,
 			  size_t size)
 {
@@ -84,7 +98,13 @@ size_t elf_file__build_id(const struct elf_file *ef, unsigned char *id,
 	return 0;
 }
 
-/* The file name and CRC-32 of @ef's .gnu_debuglink; false without one. */
+/*
+ * Reads @ef's .gnu_debuglink: a file name, its NUL, padding to 4 bytes,
+ * then the CRC-32 in the file's byte order.  Stores the name (at most
+ * @size bytes with its NUL) and the CRC; returns false without the
+ * section, and also sets *@bad when the section is there but malformed
+ * or names a path (with a '/') rather than a file name.
+ */
 static bool elf_file__debuglink(const struct elf_file *ef, char *name,
 				size_t size, uint32_t *crc, bool *bad)
 {
@@ -100,7 +120,8 @@ static bool elf_file__debuglink(const struct elf_file *ef, char *name,
 	d = elf_getdata(scn, NULL);
 	p = d ? d->d_buf : NULL;
 	len = p ? strnlen((const char *)p, d->d_size) : 0;
-	crc_off = (len + 4) & ~(size_t)3;	/* NUL, then 4-byte aligned */
+	/* The CRC follows the NUL, at the next multiple of 4. */
+	crc_off = (len + 4) & ~(size_t)3;
 	if (!p || !len || len == d->d_size || len >= size ||
 	    crc_off + 4 > d->d_size || memchr(p, '/', len)) {
 		*bad = true;
@@ -116,7 +137,11 @@ static bool elf_file__debuglink(const struct elf_file *ef, char *name,
 	return true;
 }
 
-/* CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
+/*
+ * Computes the CRC-32 of a whole file into *@crc: zlib's crc32() is the
+ * one that .gnu_debuglink uses.  Returns 0, -errno if it cannot be
+ * opened, or -EIO if a read fails.
+ */
 static int file_crc32(const char *path, uint32_t *crc)
 {
 	unsigned char buf[65536];
@@ -135,6 +160,7 @@ static int file_crc32(const char *path, uint32_t *crc)
 	return 0;
 }
 
+/* Writes the @n bytes of @id as lowercase hex to @out (2n + 1 bytes). */
 static void hex(char *out, const unsigned char *id, size_t n)
 {
 	size_t i;
@@ -145,9 +171,9 @@ static void hex(char *out, const unsigned char *id, size_t n)
 }
 
 /*
- * Is @path a debug file for @ef: an ELF file with DWARF and, when both
- * have one, @ef's build-id?  0, or -ENOENT (not there), -EINVAL (not
- * fit), with why in @why.
+ * Is @path a debug file with build-id @id (@id_len bytes; 0: any): an ELF
+ * file with DWARF and, when both have one, that build-id?  Returns 0, or
+ * -ENOENT (not there) or -EINVAL (not fit) with the reason in *@why.
  */
 static int debug_file__check(const char *path, const unsigned char *id,
 			     size_t id_len, const char **why)
@@ -160,7 +186,10 @@ static int debug_file__check(const char *path, const unsigned char *id,
 	*why = "no such file";
 	if (access(path, R_OK))
 		return -ENOENT;
-	/* quiet: a candidate that does not fit is no error by itself */
+	/*
+	 * The file is opened quietly, because a candidate that does not
+	 * fit is no error by itself: the search goes on.
+	 */
 	err = elf_file__open_quiet(&df, path);
 	if (err) {
 		*why = "not an ELF file";
@@ -180,12 +209,19 @@ static int debug_file__check(const char *path, const unsigned char *id,
 	return err;
 }
 
+/* Sets *@out to a malloc()ed copy of @path; 0 or -ENOMEM. */
 static int debug_file__take(const char *path, char **out)
 {
 	*out = strdup(path);
 	return *out ? 0 : -ENOMEM;
 }
 
+/*
+ * Tries the candidates in the order that debug_file.h lists, each checked
+ * by debug_file__check(), and records each failure for the one error
+ * line.  A given file that does not fit ends the search: -ENOENT when it
+ * is not there, else -ENODATA.  Returns -ENODATA when no candidate fits.
+ */
 int debug_file__find(const struct elf_file *ef, const char *given,
 		     const char *root, char **out)
 {
@@ -225,6 +261,11 @@ int debug_file__find(const struct elf_file *ef, const char *given,
 		dir = dirname(real);
 		tried__add(&t, "%sdebuglink %s (CRC %08x):", t.len ? "; " : "",
 			   link, crc);
+		/*
+		 * The three places GDB looks: the input's folder, .debug/
+		 * below it, and the input's folder below ROOT.  Only a file
+		 * with the link's CRC is taken.
+		 */
 		for (i = 0; i < 3; i++) {
 			static const char *const fmt[] = {
 				"%s%s/%s", "%s%s/.debug/%s", "%s%s/%s",
@@ -259,10 +300,12 @@ int debug_file__find(const struct elf_file *ef, const char *given,
 }
 
 /*
- * The contents of .gnu_debugaltlink (name, NUL, build-id) or .debug_sup
- * (version, is_supplementary, name, NUL, ULEB128 length, build-id) of
- * @ef: 1 with the name and build-id, 0 without the section, -1 if
- * malformed.  *@is_sup: @ef is the supplementary file itself.
+ * Reads @ef's .gnu_debugaltlink (name, NUL, build-id) or else DWARF 5's
+ * .debug_sup (a 2-byte version, is_supplementary, name, NUL, a ULEB128
+ * length, the checksum).  *@sec names the section looked at.  Returns 1
+ * with the name and build-id (or checksum), 0 without the section, or -1
+ * if it is malformed.  *@is_sup says that @ef is the supplementary file
+ * itself, whose .debug_sup may have an empty name.
  */
 static int elf_file__sup_link(const struct elf_file *ef, const char **sec,
 			      bool *is_sup, char *name, size_t size,
@@ -317,7 +360,9 @@ static int elf_file__sup_link(const struct elf_file *ef, const char **sec,
 
 /*
  * Is @path the supplementary file with build-id @id: an ELF file with
- * DWARF whose build-id note, or .debug_sup checksum, is @id?
+ * DWARF whose build-id note, or else .debug_sup checksum, is @id?  With no
+ * @id (@id_len 0), any ELF file with DWARF is.  Returns 0 or -errno, with
+ * the reason in *@why.
  */
 static int alt_file__check(const char *path, const unsigned char *id,
 			   size_t id_len, const char **why)
@@ -346,6 +391,10 @@ static int alt_file__check(const char *path, const unsigned char *id,
 	return err;
 }
 
+/*
+ * Tries the candidates in the order that debug_file.h gives, recording
+ * each failure for the one error line; returns -ENODATA when none fits.
+ */
 int debug_file__find_alt(const struct elf_file *src, const char *given,
 			 const char *root, char **out)
 {
@@ -383,6 +432,11 @@ int debug_file__find_alt(const struct elf_file *src, const char *given,
 	if (!real)
 		return -errno;
 	dir = dirname(real);
+	/*
+	 * Pass 0 tries a relative name in @src's folder (an absolute one as
+	 * it is), pass 1 a relative name in the working folder, and pass 2
+	 * the build-id below ROOT.
+	 */
 	for (i = 0; i < 3; i++) {
 		int n;
 

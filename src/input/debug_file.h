@@ -21,32 +21,34 @@
 
 #define DEBUG_FILE_ROOT	"/usr/lib/debug"
 
-/* True if @ef has DWARF of its own (a .debug_info with bytes). */
+/* Does @ef have DWARF of its own (a .debug_info with bytes)? */
 bool elf_file__has_dwarf(const struct elf_file *ef);
 
 /*
- * The build-id of @ef (NT_GNU_BUILD_ID): its bytes into @id (up to @size),
- * their number returned; 0 without one.
+ * Copies the build-id of @ef (NT_GNU_BUILD_ID) into @id (up to @size
+ * bytes) and returns its length; 0 without one.
  */
 size_t elf_file__build_id(const struct elf_file *ef, unsigned char *id,
 			  size_t size);
 
 /*
- * The debug file of @ef, which has no DWARF: *@path (malloc'd) and 0, or
- * a negative errno after one line naming @ef and where it looked.
- * @given: --debuginfo (NULL: search); @root: NULL for DEBUG_FILE_ROOT.
+ * Finds the debug file of @ef, which has no DWARF: returns 0 with the
+ * name in *@path (malloc()ed), or a negative errno after one line naming
+ * @ef and where it looked.  @given is --debuginfo (NULL: search); a NULL
+ * @root means DEBUG_FILE_ROOT.
  */
 int debug_file__find(const struct elf_file *ef, const char *given,
 		     const char *root, char **path);
 
 /*
- * The dwz supplementary file @src's DWARF refers to (DW_FORM_GNU_ref_alt,
- * DW_FORM_ref_sup4...), named by its .gnu_debugaltlink or DWARF 5
- * .debug_sup: @given (--alt-file), else the name in the link (as is when
- * absolute; else in @src's folder, then the working folder), else by the
- * link's build-id below @root.  A candidate must carry the link's
- * build-id.  *@path (malloc'd) and 0, or a negative errno after one line
- * naming @src and where it looked.
+ * Finds the dwz supplementary file that @src's DWARF refers to
+ * (DW_FORM_GNU_ref_alt, DW_FORM_ref_sup4...), named by its
+ * .gnu_debugaltlink or DWARF 5 .debug_sup.  It is @given (--alt-file),
+ * else the name in the link (as it is when absolute; else in @src's
+ * folder, then in the working folder), else found by the link's build-id
+ * below @root.  A candidate must carry the link's build-id.  Returns 0
+ * with the name in *@path (malloc()ed), or a negative errno after one
+ * line naming @src and where it looked.
  */
 int debug_file__find_alt(const struct elf_file *src, const char *given,
 			 const char *root, char **path);

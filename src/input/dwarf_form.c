@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The sizes of DWARF forms in .debug_info (dwarf_form.h). */
 #include <string.h>
 
 #include "input/dwarf_form.h"
@@ -6,6 +7,11 @@
 
 #define LAYOUT(k, n)	((struct dwarf_form_layout){ .kind = (k), .size = (n) })
 
+/*
+ * The sizes are those of DWARF 5's section 7.5.5 (classes and forms) and
+ * GNU's extensions; DW_FORM_implicit_const keeps its value in the
+ * abbreviation, so it takes no bytes in .debug_info.
+ */
 struct dwarf_form_layout dwarf_form__layout(unsigned int form,
 					    unsigned int version,
 					    uint8_t addr_size,
@@ -37,7 +43,11 @@ struct dwarf_form_layout dwarf_form__layout(unsigned int form,
 	case DW_FORM_strp_sup:
 	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
 		return LAYOUT(DWARF_FORM_FIXED, off_size);
-	case DW_FORM_ref_addr:	/* an address's size before DWARF 3 */
+	/*
+	 * DWARF 2 gave DW_FORM_ref_addr an address's size, DWARF 3 and
+	 * later an offset's.
+	 */
+	case DW_FORM_ref_addr:
 		return LAYOUT(DWARF_FORM_FIXED,
 			      version < 3 ? addr_size : off_size);
 	case DW_FORM_udata: case DW_FORM_ref_udata:
@@ -64,6 +74,7 @@ struct dwarf_form_layout dwarf_form__layout(unsigned int form,
 	}
 }
 
+/* An SLEB is skipped as a ULEB is: only its length matters here. */
 const unsigned char *dwarf_form__skip(struct dwarf_form_layout l,
 				      const unsigned char *p,
 				      const unsigned char *end)

@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* DWARF 5's and GNU's forms, for a dwarf.h older than they are */
+/*
+ * DWARF 5's and GNU's forms are defined here for a dwarf.h older than they
+ * are, with the values that DWARF 5 and GNU give them.
+ */
 #ifndef DW_FORM_strx1
 #define DW_FORM_strx1		0x25
 #define DW_FORM_strx2		0x26
@@ -29,22 +32,27 @@
 #endif
 
 enum dwarf_form_kind {
-	DWARF_FORM_UNKNOWN,	/* no form of DWARF 2 to 5 or GNU's */
-	DWARF_FORM_FIXED,	/* size bytes; 0: none, or in the abbreviation */
+	/* A form of neither DWARF 2 to 5 nor GNU. */
+	DWARF_FORM_UNKNOWN,
+	/* Size bytes; 0 means none, or the value is in the abbreviation. */
+	DWARF_FORM_FIXED,
 	DWARF_FORM_ULEB,
 	DWARF_FORM_SLEB,
-	DWARF_FORM_STRING,	/* in place, up to its NUL */
-	DWARF_FORM_BLOCK,	/* a length (size bytes; 0: a ULEB), the bytes */
-	DWARF_FORM_INDIRECT,	/* a ULEB naming the form, then its value */
+	/* The string in place, up to and with its NUL. */
+	DWARF_FORM_STRING,
+	/* A length (size bytes, or a ULEB if size is 0), then the bytes. */
+	DWARF_FORM_BLOCK,
+	/* A ULEB naming the form, then the value of that form. */
+	DWARF_FORM_INDIRECT,
 };
 
 struct dwarf_form_layout {
-	uint8_t kind;		/* enum dwarf_form_kind */
+	uint8_t kind;		/* An enum dwarf_form_kind. */
 	uint8_t size;
 };
 
 /*
- * The layout of a value of @form in a unit of DWARF @version whose
+ * Returns the layout of a value of @form in a unit of DWARF @version whose
  * addresses take @addr_size bytes and section offsets @off_size.
  */
 struct dwarf_form_layout dwarf_form__layout(unsigned int form,
@@ -53,9 +61,9 @@ struct dwarf_form_layout dwarf_form__layout(unsigned int form,
 					    uint8_t off_size);
 
 /*
- * Past a value of layout @l at @p; NULL when it runs past @end, or for an
- * unknown or indirect form.  A block's length is read in the host's byte
- * order: the callers read only files of the host's.
+ * Returns the byte past a value of layout @l at @p; NULL when it runs past
+ * @end, or for an unknown or indirect form.  A block's length is read in
+ * the host's byte order: the callers read only files of the host's.
  */
 const unsigned char *dwarf_form__skip(struct dwarf_form_layout l,
 				      const unsigned char *p,

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The scan of a file's abbreviation tables for forms and tags that refer
+ * across units or files (dwarf_layout.h).
+ */
 #include <dwarf.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,7 +14,13 @@
 #include "lib/leb128.h"
 #include "input/elf_file.h"
 
-/* One table, at @off: false if it cannot be read to its end. */
+/*
+ * Scans the abbreviation table at @off and sets the flags of @out that its
+ * tags and forms call for.  The format is DWARF 5's section 7.5.3 (a code,
+ * a tag, a children byte, then name and form pairs up to 0, 0), which
+ * DWARF 2 to 4 share but for DW_FORM_implicit_const.  Returns false if the
+ * table cannot be read to its end.
+ */
 static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			       uint64_t off, struct dwarf_layout *out)
 {
@@ -26,7 +36,7 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			return true;
 		if (!uleb_read(&p, end, &tag) || p >= end)
 			return false;
-		p++;			/* DW_CHILDREN_* */
+		p++;			/* The DW_CHILDREN_* byte. */
 		if (tag == DW_TAG_imported_unit)
 			out->cross_units = true;
 		else if (tag == DW_TAG_partial_unit)
@@ -38,7 +48,7 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			if (!name && !form)
 				break;
 			if (form == DW_FORM_implicit_const &&
-			    !uleb_read(&p, end, &v))	/* SLEB's length */
+			    !uleb_read(&p, end, &v))	/* Skips the SLEB. */
 				return false;
 			if (form == DW_FORM_ref_addr)
 				out->cross_units = true;
@@ -48,7 +58,10 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 	}
 }
 
-/* .debug_abbrev as libdw reads it (decompressed, if it was). */
+/*
+ * Returns .debug_abbrev as libdw reads it (decompressed, if it was), its
+ * size in *SIZE, or NULL if the section cannot be found or read.
+ */
 static const unsigned char *debug_abbrev(Dwarf *dw, size_t *size)
 {
 	Elf *elf = dwarf_getelf(dw);
@@ -93,7 +106,10 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 		l->cross_units = true;
 		return;
 	}
-	/* units usually share or follow tables: skip repeats */
+	/*
+	 * Units usually share a table with the unit before, so a table
+	 * scanned just before is not scanned again.
+	 */
 	if (abbrev_off == l->last)
 		return;
 	l->last = abbrev_off;
@@ -113,6 +129,7 @@ void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped)
 		elf_file__drop_pages(l->abbrev, l->abbrev_size);
 }
 
+/* Walks every unit once, reading its abbreviations and its name. */
 void dwarf_layout__prewarm(Dwarf *dw)
 {
 	Dwarf_CU *cu = NULL;
@@ -120,8 +137,9 @@ void dwarf_layout__prewarm(Dwarf *dw)
 	uint8_t unit_type;
 
 	/*
-	 * libdw looks for a supplementary file once, on first need: that
-	 * once is here (ours was set already, if any was needed).
+	 * libdw looks for a supplementary file once, on first need, and
+	 * that once is here, in one thread.  Ours was set already, if any
+	 * was needed.
 	 */
 	dwarf_getalt(dw);
 
@@ -131,11 +149,17 @@ void dwarf_layout__prewarm(Dwarf *dw)
 		Dwarf_Off off = 0;
 		size_t len;
 
-		/* each one goes into the unit's hash: none is looked for later */
+		/*
+		 * Each abbreviation read goes into the unit's hash, so no
+		 * worker has to look one up and fill the hash later.
+		 */
 		while ((a = dwarf_getabbrev(&cudie, off, &len)) &&
 		       a != DWARF_END_ABBREV && len)
 			off += len;
-		/* the unit's string offsets base (DW_FORM_strx) */
+		/*
+		 * Reading the name fills in the unit's string offsets base
+		 * (DW_AT_str_offsets_base, for DW_FORM_strx).
+		 */
 		dwarf_diename(&cudie);
 	}
 }

@@ -14,23 +14,29 @@
 #include <elfutils/libdw.h>
 
 struct dwarf_layout {
-	bool cross_units;	/* DW_FORM_ref_addr, DW_TAG_imported_unit */
-	bool alt_forms;		/* DW_FORM_GNU_ref_alt, _strp_alt, *_sup */
-	bool partial_units;	/* DW_TAG_partial_unit (dwz) */
-	/* .debug_abbrev as libdw reads it; the last table scanned */
+	/* A table has DW_FORM_ref_addr or DW_TAG_imported_unit. */
+	bool cross_units;
+	/* A table has DW_FORM_GNU_ref_alt, _strp_alt or a *_sup form. */
+	bool alt_forms;
+	/* A table has DW_TAG_partial_unit (dwz). */
+	bool partial_units;
+	/* .debug_abbrev as libdw reads it, and the last table scanned. */
 	const unsigned char *abbrev;
 	size_t abbrev_size;
 	Dwarf_Off last;
 };
 
-/* Ready to scan @dw's abbreviation tables. */
+/*
+ * Makes @l ready to scan @dw's abbreviation tables; no flag is set.
+ * Without a readable .debug_abbrev, every unit added sets cross_units.
+ */
 void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw);
 
 /*
- * Scan the abbreviation table of @dw's unit at @unit_off: called while the
- * units are listed, so that their headers are read once.  A table that
- * cannot be read counts as one that may refer across units: the careful
- * side.
+ * Scans the abbreviation table of @dw's unit at @unit_off.  It is called
+ * while the units are listed, so that their headers are read once.  A
+ * table (or unit header) that cannot be read counts as one that may refer
+ * across units: the careful side.
  */
 void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 			    Dwarf_Off unit_off);
@@ -43,9 +49,9 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped);
 
 /*
- * Before workers read DIEs of units other than their own: every unit's
- * abbreviations and string base are read here, by one thread, so that
- * what libdw would fill in lazily is only ever read afterwards.
+ * Reads every unit's abbreviations and string base here, in one thread,
+ * before workers read DIEs of units other than their own: libdw fills
+ * these in lazily, so afterwards the workers only ever read them.
  */
 void dwarf_layout__prewarm(Dwarf *dw);
 

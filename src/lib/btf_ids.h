@@ -12,11 +12,16 @@ struct btf;
 struct btf_type;
 
 /*
- * libbpf keeps the types it builds or reads in memory of its own that
- * stays writable: ids and names are patched in place.
+ * Returns type @id of @btf without const.  libbpf keeps the types it
+ * builds or reads in memory of its own that stays writable, so ids and
+ * names are patched in place.
  */
 struct btf_type *btf_mut_type(const struct btf *btf, uint32_t id);
 
+/*
+ * A visitor of one type id or string offset, which it may rewrite; a
+ * nonzero return stops the walk.
+ */
 typedef int (*btf_id_fn)(uint32_t *id, void *ctx);
 
 /*
@@ -70,7 +75,10 @@ static inline int btf_type__for_each_id(struct btf_type *t, btf_id_fn fn,
 	}
 }
 
-/* Bytes of a type record: the common part and what its kind adds. */
+/*
+ * Returns the bytes of a type record: the common part and what its kind
+ * adds.  INT, VAR and DECL_TAG add one 32-bit word.
+ */
 static inline size_t btf_type__size(const struct btf_type *t)
 {
 	size_t n = sizeof(*t), v = btf_vlen(t);

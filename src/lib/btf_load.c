@@ -23,19 +23,24 @@
 #include "lib/libbpf_compat.h"
 #include "lib/log.h"
 
+/* What the checks of one BTF need: it, its file and its type count. */
 struct btf_check {
 	const struct btf *btf;
 	const char *path;
 	uint32_t cnt;
 };
 
-/* a NULL path: checking a cache entry, whose failure is only a miss */
+/*
+ * Reports a failed check, unless the path is NULL: then a cache entry is
+ * being checked, and its failure is only a cache miss.
+ */
 #define btf_check__err(c, ...)				\
 	do {						\
 		if ((c)->path)				\
 			pr_err(__VA_ARGS__);		\
 	} while (0)
 
+/* Is REF, found in type ID, a type id of the BTF?  0 or -EINVAL. */
 static int btf_check__id(const struct btf_check *c, uint32_t id, uint32_t ref)
 {
 	if (ref < c->cnt)
@@ -44,6 +49,7 @@ static int btf_check__id(const struct btf_check *c, uint32_t id, uint32_t ref)
 	return -EINVAL;
 }
 
+/* Is OFF, found in type ID, a string offset of the BTF?  0 or -EINVAL. */
 static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
 {
 	if (btf__name_by_offset(c->btf, off))
@@ -52,6 +58,10 @@ static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
 	return -EINVAL;
 }
 
+/*
+ * Checks every type id and name offset that type ID holds, and a decl
+ * tag's component index.  Returns 0 or -EINVAL (reported, see above).
+ */
 static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(c->btf, id);
@@ -112,7 +122,11 @@ static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 		return 0;
 	case BTF_KIND_ENUM64:
 		for (i = 0; i < vlen; i++) {
-			/* first word of struct btf_enum64 is name_off */
+			/*
+			 * The first of the three words of a struct
+			 * btf_enum64 is name_off; it is read as words,
+			 * since the struct may not be 8-byte aligned.
+			 */
 			const uint32_t *e = (const uint32_t *)(btf_enum64(t)) + 3 * i;
 
 			err = btf_check__name(c, id, e[0]);
@@ -138,7 +152,7 @@ static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 		}
 		return 0;
 	default:
-		/* INT, FWD, FLOAT, UNKN: no references */
+		/* INT, FWD, FLOAT and UNKN hold no references. */
 		return 0;
 	}
 }
@@ -161,9 +175,11 @@ int btf_load__validate(const struct btf *btf, const char *path)
 }
 
 /*
- * libbpf gives split BTF no empty string of its own (offset 0 is the
- * base's), so an own string table starting with one means a standalone
- * file was read as split: its references would silently point into base.
+ * Does split BTF look like a standalone file read as split?  libbpf gives
+ * split BTF no empty string of its own (offset 0 is the base's), so a
+ * string table of its own that starts with one means that a standalone
+ * file was read as split: its references would silently point into the
+ * base.  The raw header may be in either byte order.
  */
 static bool looks_standalone(const struct btf *btf)
 {
@@ -186,8 +202,10 @@ static bool looks_standalone(const struct btf *btf)
 }
 
 /*
- * Raw (split) BTF from memory: libbpf 1.1 has no btf__new_split(), so
- * through an anonymous file (memfd), which leaves nothing on disk.
+ * Parses raw (split) BTF from memory.  libbpf 1.1 has no
+ * btf__new_split(), so the bytes go through an anonymous file (memfd),
+ * which leaves nothing on disk.  Returns the BTF, or NULL with a negative
+ * errno in *E.
  */
 static struct btf *parse_memory(const void *raw, size_t size,
 				struct btf *base, long *e)
@@ -225,6 +243,7 @@ struct btf *btf_load__raw_split(const void *raw, size_t size,
 	struct btf *btf;
 	long e = 0;
 
+	/* The weak symbol is NULL where libbpf lacks it (libbpf_compat.h). */
 	if (btf__new_split) {	/* libbpf >= 1.3 */
 		btf = btf__new_split(raw, size, base);
 		e = btf ? 0 : (errno ? -errno : -EINVAL);
@@ -236,8 +255,9 @@ struct btf *btf_load__raw_split(const void *raw, size_t size,
 }
 
 /*
- * The 32-byte header of the layout feature (uapi linux/btf.h since 6.19):
- * is the section it names between the types and the strings?
+ * Checks the 32-byte header of the layout feature (uapi linux/btf.h since
+ * 6.19): is the section it names between the types and the strings, and
+ * do the strings end within the SIZE bytes of the file?
  */
 static bool layout_fits(const unsigned char *raw, size_t size, bool swap)
 {
@@ -248,20 +268,24 @@ static bool layout_fits(const unsigned char *raw, size_t size, bool swap)
 	memcpy(w, raw + 8, sizeof(w));
 	for (i = 0; swap && i < 6; i++)
 		w[i] = __builtin_bswap32(w[i]);
-	/* type_off, type_len, str_off, str_len, layout_off, layout_len */
+	/*
+	 * The six words after magic, version, flags and hdr_len are
+	 * type_off, type_len, str_off, str_len, layout_off and layout_len.
+	 */
 	return (uint64_t)w[0] + w[1] <= w[4] &&
 	       (uint64_t)w[4] + w[5] <= w[2] &&
 	       (uint64_t)w[2] + w[3] <= size - 32;
 }
 
 /*
- * A raw file whose header is longer than libbpf 1.1's, read without the
- * extra bytes: they are zero (pahole 1.31 with libbpf 1.7 writes 32
- * bytes), or name a layout section (the layout feature), which then stays
- * where it is, unread, between the types and the strings.  libbpf 1.1
- * takes a longer header only in the host's byte order.  Offsets count
- * from the header's end, so nothing else moves.  NULL with *@e 0: not
- * such a file, libbpf reads it as it is.
+ * Reads a raw file whose header is longer than libbpf 1.1's without the
+ * extra bytes.  Those bytes are zero (pahole 1.31 with libbpf 1.7 writes
+ * 32 bytes), or they name a layout section (the layout feature), which
+ * then stays where it is, unread, between the types and the strings.
+ * libbpf 1.1 takes a longer header only in the host's byte order.  The
+ * offsets count from the header's end, so nothing else moves.  Returns
+ * NULL with *@e 0 when the file is not such a file and libbpf is to read
+ * it as it is, and NULL with a negative errno in *@e on failure.
  */
 static struct btf *parse_long_header(const char *path, size_t size,
 				     struct btf *base, long *e)
@@ -311,6 +335,11 @@ static struct btf *parse_long_header(const char *path, size_t size,
 	return btf;
 }
 
+/*
+ * Checks the file itself first, then reads it as a raw file with a long
+ * header, else through libbpf's btf__parse_split() (raw or ELF), then
+ * refuses a standalone file given a base, then validates every type.
+ */
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 {
 	char msg[128];
@@ -368,7 +397,12 @@ fail:
 	return NULL;
 }
 
-/* The ELF section @name of @path, or NULL (with *@size 0) if none. */
+/*
+ * Returns a malloc()ed copy of the ELF section @name of @path, its size
+ * in *@size, or NULL with *@size 0: *@e is 0 when there is no such
+ * section, else a negative errno (-ENOEXEC: not ELF; -EINVAL: no data).
+ * The copy lets the ELF file be closed before the BTF is parsed.
+ */
 static void *elf_section(const char *path, const char *name, size_t *size,
 			 long *e)
 {
@@ -423,6 +457,7 @@ out:
 	return copy;
 }
 
+/* Copies the section out of the ELF file, then parses and validates it. */
 struct btf *btf_load__elf_section(const char *path, const char *name,
 				  int *err)
 {

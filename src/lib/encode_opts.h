@@ -14,9 +14,12 @@
 struct key_set;
 
 struct encode_opts {
-	size_t max_memory;	/* --max-memory: RSS limit in bytes, 0: none */
-	bool plain_dedup;	/* --plain-dedup: one dedup at the end */
-	bool defer_dedup;	/* no batch dedup: split_dedup does it all */
+	/* --max-memory: the RSS limit in bytes, or 0 for none. */
+	size_t max_memory;
+	/* --plain-dedup: one dedup at the end. */
+	bool plain_dedup;
+	/* No batch dedup: the split dedup does it all. */
+	bool defer_dedup;
 	bool base_typedefs;	/* --dedup-base-typedefs (btf_dedup.h) */
 	bool gen_floats;	/* FLOAT kind (else floats become INT) */
 	bool skip_enum64;	/* 64-bit enums as 32-bit ENUM */
@@ -31,19 +34,22 @@ struct encode_opts {
 	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
 	bool true_signature;	/* functions as the optimizer left them */
 	/*
-	 * CUs of these DW_LANG_* are the only ones encoded (--lang), or are
-	 * not encoded (langs_exclude: --lang_exclude, PAHOLE_LANG_EXCLUDE)
+	 * The CUs of these DW_LANG_* are the only ones encoded (--lang), or
+	 * are not encoded (langs_exclude: --lang_exclude,
+	 * PAHOLE_LANG_EXCLUDE).
 	 */
 #define MAX_LANGS 16
 	int langs[MAX_LANGS];
 	int nr_langs;
 	bool langs_exclude;
-	/* `dwarf2btf explain`: hashes of the names whose variable DIEs get a
-	 * var_note (fragment.h); NULL: none */
+	/*
+	 * For `dwarf2btf explain`: the hashes of the names whose variable
+	 * DIEs get a var_note (fragment.h), or NULL for none.
+	 */
 	const struct key_set *explain_names;
-	/* a var_note for each variable placed (cache/batch_cache.h) */
+	/* Each variable placed gets a var_note (cache/batch_cache.h). */
 	bool place_notes;
-	/* declarations batches leave to the final dedup (fwd_names.h) */
+	/* Declarations that batches leave to the final dedup (fwd_names.h). */
 	const struct key_set *keep_fwds;
 	const struct test_hooks *hooks;	/* NULL: none */
 };

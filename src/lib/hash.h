@@ -7,7 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* FNV-1a of a NUL-terminated string */
+/*
+ * Returns the 64-bit FNV-1a hash of a NUL-terminated string (its offset
+ * basis and prime are FNV's).
+ */
 static inline uint64_t hash_str(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -18,14 +21,16 @@ static inline uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* Rotates V left by R bits; R must be 1 to 63. */
 static inline uint64_t hash_rotl(uint64_t v, int r)
 {
 	return (v << r) | (v >> (64 - r));
 }
 
 /*
- * Two words into one: the halves of their 128-bit product folded (wyhash's
- * "mum"), each bit of either reaching every bit of the result.
+ * Mixes two words into one: the halves of their 128-bit product are
+ * folded (wyhash's "mum"), so that each bit of either reaches every bit
+ * of the result.
  */
 static inline uint64_t hash_mum(uint64_t a, uint64_t b)
 {
@@ -34,7 +39,10 @@ static inline uint64_t hash_mum(uint64_t a, uint64_t b)
 
 	return (uint64_t)r ^ (uint64_t)(r >> 64);
 #else
-	/* 32-bit hosts: the same product from four of 32 x 32 bits */
+	/*
+	 * 32-bit hosts have no 128-bit type, so the same product is made
+	 * from four products of 32 x 32 bits.
+	 */
 	uint64_t ll = (a & 0xffffffffu) * (b & 0xffffffffu);
 	uint64_t lh = (a & 0xffffffffu) * (b >> 32);
 	uint64_t hl = (a >> 32) * (b & 0xffffffffu);
@@ -46,16 +54,22 @@ static inline uint64_t hash_mum(uint64_t a, uint64_t b)
 #endif
 }
 
-/* An integer or an address: Fibonacci hashing, the high bits kept. */
+/*
+ * Hashes an integer or an address by Fibonacci hashing (a multiply by
+ * 2^64 / the golden ratio): the high bits of the product are the mixed
+ * ones, so the low 20 are dropped and a table's mask takes the bits above.
+ */
 static inline uint64_t hash_int(uint64_t v)
 {
 	return (v * 0x9e3779b97f4a7c15ull) >> 20;
 }
 
 /*
- * A 64-bit hash of @len bytes, fast enough for megabytes (four lanes of
- * multiply and rotate, combined in order: moving a word to another lane
- * or position changes it): the content key of cache entries.
+ * Returns a 64-bit hash of @len bytes, fast enough for megabytes: four
+ * lanes of multiply and rotate over 32-byte blocks, combined in order, so
+ * that moving a word to another lane or position changes it.  The bytes
+ * after the last block are taken one at a time.  It is the content key of
+ * cache entries.
  */
 static inline uint64_t hash_bytes(const void *p, size_t len)
 {
@@ -85,8 +99,9 @@ static inline uint64_t hash_bytes(const void *p, size_t len)
 }
 
 /*
- * A name's hash, a word at a time: names are short, and hash_bytes()
- * takes what is left after its 32-byte blocks one byte at a time.
+ * Returns a name's hash, computed a word at a time: names are short, and
+ * hash_bytes() takes what is left after its 32-byte blocks one byte at a
+ * time.
  */
 static inline uint64_t hash_name(const void *s, size_t len)
 {
@@ -107,9 +122,9 @@ static inline uint64_t hash_name(const void *s, size_t len)
 }
 
 /*
- * A 128-bit running hash of 64-bit values, two order-dependent lanes: the
- * CU digests and the batch cache's keys, where 64 bits could collide
- * across millions of entries over time.
+ * Adds the 64-bit value V to a 128-bit running hash of two order-dependent
+ * lanes, *A and *B.  The CU digests and the batch cache's keys use it,
+ * because 64 bits could collide across millions of entries over time.
  */
 static inline void hash128_mix(uint64_t *a, uint64_t *b, uint64_t v)
 {

@@ -42,7 +42,8 @@ void key_set__sort(struct key_set *s)
 {
 	size_t i, k = 0;
 
-	if (s->nr)	/* keys is NULL while empty */
+	/* keys is NULL while the set is empty, and qsort() wants none. */
+	if (s->nr)
 		qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
 	for (i = 0; i < s->nr; i++)
 		if (!k || s->keys[k - 1] != s->keys[i])
@@ -69,7 +70,7 @@ int key_set__repeated(struct key_set *s, struct key_set *out)
 
 	if (s->nr)
 		qsort(s->keys, s->nr, sizeof(*s->keys), key_cmp);
-	s->sorted = false;	/* not unique */
+	s->sorted = false;	/* Sorted, but not unique. */
 	for (i = 1; i < s->nr; i++)
 		if (s->keys[i] == s->keys[i - 1] &&
 		    (!out->nr || out->keys[out->nr - 1] != s->keys[i]) &&

@@ -13,15 +13,22 @@
 struct key_set {
 	uint64_t *keys;
 	size_t nr, cap;
-	bool sorted;		/* sorted and unique: key_set__sort() */
+	bool sorted;		/* Sorted and unique, by key_set__sort(). */
 };
 
+/* Adds @key (S is then unsorted); 0 or -ENOMEM. */
 int key_set__add(struct key_set *s, uint64_t key);
+/* Adds every key of FROM (S is then unsorted); 0 or -ENOMEM. */
 int key_set__add_all(struct key_set *s, const struct key_set *from);
+/* Sorts S and drops its duplicates, for key_set__has(). */
 void key_set__sort(struct key_set *s);
 /* S must be sorted. */
 bool key_set__has(const struct key_set *s, uint64_t key);
-/* Keys that S holds more than once go to OUT (emptied, sorted). */
+/*
+ * Appends each key that S holds more than once to OUT, once; S is sorted
+ * on the way but keeps its duplicates.  OUT should be empty: then it is
+ * sorted and unique after.  Returns 0 or -ENOMEM.
+ */
 int key_set__repeated(struct key_set *s, struct key_set *out);
 void key_set__free(struct key_set *s);
 

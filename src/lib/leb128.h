@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 /*
- * A LEB128 at *@p, not past @end, sign-extended when @is_signed; false if
+ * Reads a LEB128 number (DWARF 5, section 7.6) at *@p, not past @end,
+ * sign-extended when @is_signed, and moves *@p past it.  Returns false if
  * it runs out or overflows 64 bits.
  */
 static inline bool leb128_read(const unsigned char **p,
@@ -17,7 +18,8 @@ static inline bool leb128_read(const unsigned char **p,
 	unsigned int shift = 0;
 	uint64_t r = 0;
 
-	if (*p < end && **p < 0x80) {	/* most: one byte */
+	/* Most numbers take one byte; bit 6 is then a signed one's sign. */
+	if (*p < end && **p < 0x80) {
 		r = *(*p)++;
 		*v = is_signed && (r & 0x40) ? r | ~0x7full : r;
 		return true;
@@ -40,12 +42,14 @@ static inline bool leb128_read(const unsigned char **p,
 	return false;
 }
 
+/* Reads an unsigned LEB128 (ULEB128), as leb128_read(). */
 static inline bool uleb_read(const unsigned char **p, const unsigned char *end,
 			     uint64_t *v)
 {
 	return leb128_read(p, end, false, v);
 }
 
+/* Reads a signed LEB128 (SLEB128), as leb128_read(). */
 static inline bool sleb_read(const unsigned char **p, const unsigned char *end,
 			     int64_t *v)
 {

@@ -3,8 +3,9 @@
  * The libbpf functions we use only when the system's libbpf has them: the
  * one place that declares libbpf prototypes by hand.  Debian 12's libbpf
  * 1.1 exports none of them: they are declared here as libbpf's btf.h gives
- * them, with the version its libbpf.map exports them from.  Each is weak: its address is NULL at run time where the library
- * does not export it, and the caller then takes its own path.  Checked
+ * them, with the version its libbpf.map exports them from.  Each is weak:
+ * its address is NULL at run time where the library does not export it,
+ * and the caller then takes its own path.  Checked
  * against libbpf 1.1 (the build) and libbpf's libbpf.map up to 1.8.
  */
 #ifndef DWARF2BTF_LIBBPF_COMPAT_H

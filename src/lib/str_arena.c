@@ -4,16 +4,26 @@
 
 #include "lib/str_arena.h"
 
-/* A CU has a few hundred short inline names: small chunks, then larger */
+/*
+ * A CU has a few hundred short inline names, so chunks start small and
+ * double up to CHUNK_MAX.
+ */
 #define CHUNK_MIN	512
 #define CHUNK_MAX	(64 * 1024)
 
+/* One allocation of strings; chunks never move, so copies stay valid. */
 struct str_chunk {
 	struct str_chunk *next;
 	size_t used, cap;
 	char data[];
 };
 
+/*
+ * Copies S into the head chunk, or, when it does not fit there, into a
+ * new head chunk: CHUNK_MIN bytes at first, then twice the last one's
+ * size while that is below CHUNK_MAX, else CHUNK_MAX, and at least as
+ * long as S.
+ */
 const char *str_arena__dup(struct str_arena *a, const char *s)
 {
 	size_t len = strlen(s) + 1;
@@ -46,7 +56,10 @@ const char *str_arena__copy(struct str_arena *a, const char *p, size_t len)
 
 	if (!c)
 		return NULL;
-	/* full: later dups make chunks of their own */
+	/*
+	 * The chunk is full, and it goes after the head, so that the head's
+	 * free room stays usable for later dups.
+	 */
 	c->used = c->cap = len;
 	memcpy(c->data, p, len);
 	if (a->head) {
@@ -67,7 +80,7 @@ void str_arena__splice(struct str_arena *to, struct str_arena *from)
 		return;
 	while (c->next)
 		c = c->next;
-	/* from's newest chunk stays at the head: it may have room */
+	/* FROM's newest chunk goes to the head, since it may have room. */
 	c->next = to->head;
 	to->head = from->head;
 	from->head = NULL;

@@ -21,12 +21,16 @@ struct str_arena {
 	struct str_chunk *head;
 };
 
-/* A copy of @s that lives as long as @a; NULL without memory. */
+/* Returns a copy of @s that lives as long as @a; NULL without memory. */
 const char *str_arena__dup(struct str_arena *a, const char *s);
-/* A copy of @len bytes (strings one after another): as long as @a. */
+/*
+ * Returns a copy of @len bytes (strings one after another) that lives as
+ * long as @a, or NULL without memory.
+ */
 const char *str_arena__copy(struct str_arena *a, const char *p, size_t len);
-/* Every chunk of @from now belongs to @to. */
+/* Moves every chunk of @from to @to; @from is left empty. */
 void str_arena__splice(struct str_arena *to, struct str_arena *from);
+/* Frees every chunk: every copy made in @a is gone. */
 void str_arena__free(struct str_arena *a);
 
 #endif

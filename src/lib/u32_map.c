@@ -7,6 +7,7 @@
 #include "lib/u32_map.h"
 #include "lib/zalloc.h"
 
+/* The first slot to probe for KEY in a table of MASK + 1 slots. */
 static size_t u32_map__slot(size_t mask, uint64_t key)
 {
 	return hash_int(key) & mask;
@@ -19,6 +20,7 @@ const struct u32_map_slot *u32_map__next(const struct u32_map *m, uint64_t key,
 
 	if (!m->mask)
 		return NULL;
+	/* Probing goes on after PREV; a free slot ends the chain. */
 	i = prev ? ((size_t)(prev - m->slots) + 1) & m->mask :
 		   u32_map__slot(m->mask, key);
 	for (; m->slots[i].key; i = (i + 1) & m->mask)
@@ -36,6 +38,11 @@ bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val)
 	return s;
 }
 
+/*
+ * Makes the table 4 times bigger (256 slots at first) and puts every key
+ * in again, since a key's first slot depends on the mask.  Returns 0 or
+ * -ENOMEM, leaving the map as it was.
+ */
 static int u32_map__grow(struct u32_map *m)
 {
 	size_t n = m->mask ? (m->mask + 1) * 4 : 256, i, j;
@@ -61,7 +68,10 @@ int u32_map__add(struct u32_map *m, uint64_t key, uint32_t val)
 {
 	size_t i;
 
-	/* at most half full */
+	/*
+	 * The table is kept at most half full, so that probe chains stay
+	 * short and a free slot always ends them.
+	 */
 	if (2 * (m->nr + 1) > m->mask + 1 && u32_map__grow(m))
 		return -ENOMEM;
 	for (i = u32_map__slot(m->mask, key); m->slots[i].key;

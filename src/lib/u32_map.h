@@ -3,8 +3,9 @@
  * A map from nonzero 64-bit keys (addresses, offsets + 1, hashes) to
  * 32-bit values: the hash table of the program, for caches on hot paths
  * and for indexes by content (two tables that must be more compact keep
- * their own form, each saying why: docs/design.md).  Open addressing, key and value in one slot
- * so that a hit is one cache miss, growth by 4 so that rehashes are few.
+ * their own form, each saying why: docs/design.md).  It uses open
+ * addressing with key and value in one slot, so that a hit is one cache
+ * miss, and grows by 4 so that rehashes are few.
  *
  * An index by content (strings, names) keys each entry by the content's
  * hash (nonzero: `| 1`) and walks the slots of that hash with
@@ -19,29 +20,32 @@
 #include <stdint.h>
 
 struct u32_map_slot {
-	uint64_t key;		/* 0: free */
+	uint64_t key;		/* 0 marks a free slot. */
 	uint32_t val;
 };
 
 struct u32_map {
 	struct u32_map_slot *slots;
-	size_t mask;		/* slots - 1; 0 before the first add */
+	size_t mask;		/* The slot count - 1; 0 before any add. */
 	size_t nr;
 };
 
+/* Stores the value of the first slot of @key in *@val; false if none. */
 bool u32_map__find(const struct u32_map *m, uint64_t key, uint32_t *val);
 /*
- * Every slot of @key in turn, for keys that are hashes: NULL @prev for the
- * first, NULL back after the last.
+ * Returns every slot of @key in turn, for keys that are hashes: a NULL
+ * @prev asks for the first, and NULL comes back after the last.
  */
 const struct u32_map_slot *u32_map__next(const struct u32_map *m, uint64_t key,
 					 const struct u32_map_slot *prev);
 /*
- * Does not look for @key first (the caller has), so a key may be added
- * more than once.  -ENOMEM when the table cannot grow: a cache may
- * ignore it (the key is only not remembered), an index may not.
+ * Adds @key with @val.  It does not look for @key first (the caller has),
+ * so a key may be added more than once.  Returns 0, or -ENOMEM when the
+ * table cannot grow: a cache may ignore that (the key is only not
+ * remembered), an index may not.
  */
 int u32_map__add(struct u32_map *m, uint64_t key, uint32_t val);
+/* Empties the map but keeps its slots, for reuse at the same size. */
 void u32_map__clear(struct u32_map *m);
 void u32_map__free(struct u32_map *m);
 

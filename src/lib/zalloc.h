@@ -13,6 +13,7 @@
  * copy-on-write fault that flushes the TLB of every CPU running one of our
  * threads, by IPI.  Writing the zeroes here faults each page in once.
  */
+/* Returns @n zeroed elements of @size bytes, or NULL (also on overflow). */
 static inline void *zalloc(size_t n, size_t size)
 {
 	size_t bytes;

@@ -17,9 +17,11 @@
 #include "lib/zalloc.h"
 
 /*
- * Index the base's string section, so that a module's name is compared
- * with a base name as one offset with another (str_xlat) rather than by
- * strcmp() at every comparison.  The table is not a u32_map: it is sized
+ * Indexes the base's string section, so that a module's name is compared
+ * with a base name as one offset with another (btf_dedup.c's bd__xlat())
+ * rather than by strcmp() at every comparison.  Of equal strings, the
+ * first in the section is indexed.  Returns 0, -EINVAL for a bad header,
+ * or -ENOMEM.  The table is not a u32_map: it is sized
  * once from the number of strings, its slots are 4 bytes (offset + 1),
  * and base_cache.c writes them to the cache as they are.  Through u32_map
  * (16-byte slots grown by 4, a lookup before each add) a run without the
@@ -43,7 +45,10 @@ static int base_index__strings(struct base_index *idx)
 	idx->str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
 	if ((uint64_t)hdr_len + str_off + idx->str_len > size)
 		return -EINVAL;
-	/* a copy: libbpf may serialize the base anew and free this one */
+	/*
+	 * The strings are copied, because libbpf may serialize the base
+	 * anew and free the raw data that this points into.
+	 */
 	idx->strs = malloc(idx->str_len + 1);
 	if (!idx->strs)
 		return -ENOMEM;
@@ -52,6 +57,7 @@ static int base_index__strings(struct base_index *idx)
 	end = idx->strs + idx->str_len;
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
 		n++;
+	/* At most half full, and at most 2^31 slots of 4 bytes. */
 	while (nb < 2 * (uint64_t)n && nb < (1u << 31))
 		nb *= 2;
 	idx->str_slots = zalloc(nb, sizeof(*idx->str_slots));
@@ -60,7 +66,7 @@ static int base_index__strings(struct base_index *idx)
 	idx->str_mask = nb - 1;
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1) {
 		if (p + strnlen(p, end - p) == end)
-			break;	/* not terminated: not a string */
+			break;	/* Not terminated, so not a string. */
 		for (i = hash_str(p) & idx->str_mask; idx->str_slots[i];
 		     i = (i + 1) & idx->str_mask)
 			if (!strcmp(idx->strs + idx->str_slots[i] - 1, p))
@@ -71,6 +77,7 @@ static int base_index__strings(struct base_index *idx)
 	return 0;
 }
 
+/* Probes the table that base_index__strings() built; a slot is off + 1. */
 uint32_t base_index__str_off(const struct base_index *idx,
 				    const char *s)
 {
@@ -83,6 +90,12 @@ uint32_t base_index__str_off(const struct base_index *idx,
 	return BASE_STR_NONE;
 }
 
+/*
+ * Builds the index of every type of BASE in id order, as libbpf's dedup
+ * meets them, and simulates libbpf's table meanwhile to record the ids
+ * before which it grows.  Returns 0 with the index in *OUT, or -errno
+ * with *OUT NULL.
+ */
 int base_index__new(const struct btf *base, struct base_index **out)
 {
 	struct base_index *idx = calloc(1, sizeof(*idx));
@@ -100,7 +113,10 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		base_index__free(idx);
 		return err;
 	}
-	/* ids never added too: the index may be written to the cache */
+	/*
+	 * The slots of ids never added are zeroed too, because the index
+	 * may be written to the cache as it is.
+	 */
 	memset(idx->types.next, 0, idx->nr * sizeof(*idx->types.next));
 	memset(idx->types.hash, 0, idx->nr * sizeof(*idx->types.hash));
 	memset(idx->names.next, 0, idx->nr * sizeof(*idx->names.next));
@@ -113,7 +129,10 @@ int base_index__new(const struct btf *base, struct base_index **out)
 			uint32_t g = idx->sim.growths;
 
 			id_chains__add(&idx->types, id, h);
-			/* as libbpf's btf_dedup_prep() adds the base, by id */
+			/*
+			 * One entry of libbpf's table, as its
+			 * btf_dedup_prep() adds the base's types, by id.
+			 */
 			libbpf_map_sim__add(&idx->sim);
 			if (idx->sim.growths != g &&
 			    idx->nr_growths < BASE_MAX_GROWTHS)
@@ -131,6 +150,10 @@ int base_index__new(const struct btf *base, struct base_index **out)
 	return 0;
 }
 
+/*
+ * Frees IDX.  An index read from the cache lives in one mapping that its
+ * arrays point into, so only that is unmapped (unless borrowed).
+ */
 void base_index__free(struct base_index *idx)
 {
 	if (!idx)

@@ -16,25 +16,26 @@
 #include "lib/hash.h"
 #include "merge/btf_concat.h"
 
-#define MAX_STRS	0x7fffffffu	/* libbpf's bound on the string section */
+/* libbpf's bound on the string section (BTF_MAX_STR_OFFSET in btf.c). */
+#define MAX_STRS	0x7fffffffu
 
 /* What one append needs: the source's strings, and the id shift. */
 struct concat_add {
 	struct btf_concat *c;
 	const char *strs;
 	uint32_t strs_len;
-	uint32_t nr_types;	/* the source's */
+	uint32_t nr_types;	/* The source's type count. */
 	uint32_t shift;
 };
 
-/* Our string at @off: borrowed, or of our own. */
+/* Returns our string at @off, borrowed or of our own. */
 static const char *concat__str(const struct btf_concat *c, uint32_t off)
 {
 	return off < c->base_strs_len ? c->base_strs + off :
 	       c->strs + (off - c->base_strs_len);
 }
 
-/* Our offset of string @s (hash @h), or false when we have none. */
+/* Sets *@off to our offset of string @s (hash @h); false if we have none. */
 static bool concat__find(const struct btf_concat *c, const char *s,
 			 uint64_t h, uint32_t *off)
 {
@@ -48,7 +49,10 @@ static bool concat__find(const struct btf_concat *c, const char *s,
 	return false;
 }
 
-/* Index our string at @off, unless an equal one came first (libbpf's). */
+/*
+ * Indexes our string at @off, unless an equal one came first: libbpf's
+ * string index keeps the first of equal strings too.  0 or -ENOMEM.
+ */
 static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
 {
 	const char *s = concat__str(c, off);
@@ -60,7 +64,11 @@ static int concat__index(struct btf_concat *c, uint32_t off, size_t len)
 	return u32_map__add(&c->strs_map, h, off);
 }
 
-/* Our offset of string @s (@len bytes), appended when new. */
+/*
+ * Sets *@off to our offset of string @s (@len bytes), appending the
+ * string when it is new.  Returns 0, -E2BIG past libbpf's bound, or
+ * -ENOMEM.
+ */
 static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 			  uint32_t *off)
 {
@@ -83,6 +91,14 @@ static int concat__intern(struct btf_concat *c, const char *s, size_t len,
 	return 0;
 }
 
+/*
+ * Rewrites the source's string offset *@off into ours, for
+ * btf_type__for_each_name().  The string is interned the first time the
+ * append meets it, in the order libbpf's btf__add_btf() meets it, and
+ * c->xlat remembers the answer (ours + 1) for the rest of the append.
+ * Returns 0, -EINVAL for an offset outside the source's strings or a
+ * string that is not terminated, or concat__intern()'s error.
+ */
 static int concat__name(uint32_t *off, void *ctx)
 {
 	struct concat_add *a = ctx;
@@ -110,6 +126,11 @@ static int concat__name(uint32_t *off, void *ctx)
 	return 0;
 }
 
+/*
+ * Shifts the source's type id *@id past the types already there, for
+ * btf_type__for_each_id(); 0 (void) stays.  -EINVAL for an id the source
+ * does not have.
+ */
 static int concat__id(uint32_t *id, void *ctx)
 {
 	struct concat_add *a = ctx;
@@ -121,7 +142,11 @@ static int concat__id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/* The type and string sections of @btf's raw bytes. */
+/*
+ * Finds the type and string sections of @btf's raw bytes.  Returns 0,
+ * -EINVAL for split BTF, a header that does not fit or a string section
+ * that is empty or does not end with a NUL, or -ENOMEM.
+ */
 static int raw_sections(const struct btf *btf, const unsigned char **types,
 			uint32_t *types_len, const char **strs,
 			uint32_t *strs_len)
@@ -150,7 +175,10 @@ static int raw_sections(const struct btf *btf, const unsigned char **types,
 	return (*strs)[*strs_len - 1] ? -EINVAL : 0;
 }
 
-/* Every string of ours in the table, the first of equal ones kept. */
+/*
+ * Indexes every string we have, borrowed and our own, afresh; of equal
+ * strings the first is kept, as libbpf does.  0 or -ENOMEM.
+ */
 static int concat__index_all(struct btf_concat *c)
 {
 	size_t len, total = c->base_strs_len + c->strs_len;
@@ -167,7 +195,10 @@ static int concat__index_all(struct btf_concat *c)
 	return 0;
 }
 
-/* @btf's sections as the borrowed part, nothing of our own. */
+/*
+ * Makes @btf's sections the borrowed part, with nothing of our own after
+ * them yet; the string index is left for the caller to rebuild.
+ */
 static int concat__set_base(struct btf_concat *c, const struct btf *btf)
 {
 	const unsigned char *types;
@@ -198,7 +229,8 @@ int btf_concat__reset(struct btf_concat *c, const struct btf *btf)
 	    grow_array((void **)&c->strs, &c->strs_cap, c->base_strs_len, 1,
 		       1 << 16))
 		return -ENOMEM;
-	if (c->base_types_len)	/* c->types may still be NULL */
+	/* c->types may still be NULL, which memcpy() must not get. */
+	if (c->base_types_len)
 		memcpy(c->types, c->base_types, c->base_types_len);
 	memcpy(c->strs, c->base_strs, c->base_strs_len);
 	c->types_len = c->base_types_len;
@@ -214,6 +246,12 @@ int btf_concat__borrow(struct btf_concat *c, const struct btf *btf)
 	return concat__set_base(c, btf) ?: concat__index_all(c);
 }
 
+/*
+ * Copies @src's type records after ours and rewrites each in place, its
+ * string offsets and its type ids, meeting the strings in the order that
+ * libbpf's btf__add_btf() meets them, so that they are interned in the
+ * same order.
+ */
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		    uint32_t *first)
 {
@@ -224,7 +262,7 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 	int err;
 
 	if (!c->strs_len || c->base_strs_len)
-		return -EINVAL;	/* never reset, or borrowed */
+		return -EINVAL;	/* Never reset, or borrowed. */
 	err = raw_sections(src, &types, &types_len, &a.strs, &a.strs_len);
 	if (err)
 		return err;
@@ -233,7 +271,8 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 	if (!a.nr_types)
 		return 0;
 	if (!types_len)
-		return -EINVAL;	/* types counted, none there */
+		return -EINVAL;	/* Types are counted, but none is there. */
+	/* The ids must stay within 31 bits. */
 	if ((uint64_t)c->nr_types + a.nr_types > 0x7fffffffu)
 		return -E2BIG;
 	if (grow_array((void **)&c->types, &c->types_cap,
@@ -261,16 +300,24 @@ int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		return -EINVAL;
 	c->types_len += types_len;
 	c->nr_types += a.nr_types;
-	c->has_last = false;	/* parameters go to a type we added */
+	/*
+	 * A parameter or section entry may only go to a type added one by
+	 * one, not to a type of an appended BTF.
+	 */
+	c->has_last = false;
 	return 0;
 }
 
+/*
+ * Packs a struct btf_type's info word: kind_flag in bit 31, the kind from
+ * bit 24 and vlen in the low 16 bits.
+ */
 static uint32_t type_info(int kind, bool kflag, uint32_t vlen)
 {
 	return (uint32_t)kflag << 31 | (uint32_t)kind << 24 | (vlen & 0xffff);
 }
 
-/* Our offset of @name; NULL or "" is 0, as in libbpf. */
+/* Sets *@off to our offset of @name; NULL and "" are 0, as in libbpf. */
 static int concat__name_off(struct btf_concat *c, const char *name,
 			    uint32_t *off)
 {
@@ -290,8 +337,10 @@ static bool concat__has_id(const struct btf_concat *c, uint32_t id)
 }
 
 /*
- * A type with a name (interned first, as libbpf does) and a type or size
- * word, @extra bytes after it zeroed; its id, or -errno.
+ * Adds a type with a name (interned first, as libbpf does) and a type or
+ * size word, and @extra zeroed bytes after it; it becomes the last type,
+ * which entries go to.  Returns its id, or -EINVAL when never reset or
+ * borrowed or when a needed name is missing, -E2BIG, or -ENOMEM.
  */
 static int concat__add_simple(struct btf_concat *c, int kind,
 			      const char *name, bool need_name, uint32_t vlen,
@@ -304,7 +353,8 @@ static int concat__add_simple(struct btf_concat *c, int kind,
 
 	if ((!c->strs_len && !c->base_strs_len) ||
 	    (need_name && (!name || !*name)))
-		return -EINVAL;	/* never reset or borrowed; no name */
+		return -EINVAL;	/* Never reset or borrowed, or no name. */
+	/* The new id must stay below 2^31 - 1. */
 	if (c->nr_types >= 0x7ffffffeu)
 		return -E2BIG;
 	err = concat__name_off(c, name, &off);
@@ -325,8 +375,10 @@ static int concat__add_simple(struct btf_concat *c, int kind,
 }
 
 /*
- * One more entry of @size bytes, zeroed, in *@e, for the last type we
- * added, which must be of @kind.  0 or -errno.
+ * Appends one more entry of @size bytes, zeroed, at *@e, for the last type
+ * we added, which must be of @kind, and counts it in the type's vlen.
+ * Returns 0, -EINVAL for no such last type, -E2BIG past 0xffff entries
+ * (vlen has 16 bits), or -ENOMEM.
  */
 static int concat__add_entry(struct btf_concat *c, int kind, size_t size,
 			     void **e)
@@ -399,7 +451,7 @@ int btf_concat__add_func(struct btf_concat *c, const char *name, int linkage,
 	if (linkage < BTF_FUNC_STATIC || linkage > BTF_FUNC_EXTERN ||
 	    !concat__has_id(c, proto))
 		return -EINVAL;
-	/* libbpf keeps the linkage where other kinds have vlen */
+	/* libbpf keeps the linkage where other kinds have vlen. */
 	return concat__add_simple(c, BTF_KIND_FUNC, name, true, linkage, false,
 				  proto, 0);
 }
@@ -459,6 +511,11 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 	return 0;
 }
 
+/*
+ * Writes the borrowed types, then ours, then the borrowed strings, then
+ * ours: our offsets count from the start of the borrowed parts.  Returns
+ * 0, -E2BIG when the whole exceeds BTF's 32-bit sizes, or -ENOMEM.
+ */
 int btf_concat__raw(const struct btf_concat *c, unsigned char **out)
 {
 	unsigned char *p, *buf;
@@ -493,6 +550,7 @@ int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 	return err ? err : btf_load__raw(buf, ptr_size, out);
 }
 
+/* Frees what we own (never the borrowed BTF) and zeroes @c for reuse. */
 void btf_concat__free(struct btf_concat *c)
 {
 	free(c->types);

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Shallow hashes of BTF types, as libbpf's dedup computes them: equal types
- * hash equal, whatever they refer to (a type's name and own fields).  Used to index a base (base_index.c)
- * and to match a module's types against it (split_dedup.c).
+ * Shallow hashes of BTF types, as libbpf's dedup computes them in
+ * btf_hash_common(), btf_hash_int_decl_tag(), btf_hash_enum(),
+ * btf_hash_struct(), btf_hash_array() and btf_hash_fnproto(): a hash
+ * covers a type's name and own fields, not what it refers to, so equal
+ * types hash equal.  libbpf hashes a name's offset, which after its string
+ * dedup stands for the name; here the name itself is hashed, because the
+ * base's and a module's offsets of one name differ.  The hashes index a
+ * base (base_index.c) and match a module's types against it
+ * (btf_dedup.c).
  */
 #ifndef DWARF2BTF_DEDUP_HASH_H
 #define DWARF2BTF_DEDUP_HASH_H
@@ -13,13 +19,15 @@
 
 #include "lib/hash.h"
 
-/* Inline: indexing a base hashes each of its 100 k types. */
+/* The functions are inline, since indexing a base hashes its 100 k types. */
 
+/* Combines as libbpf's hash_combine() does: h * 31 + v. */
 static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 {
 	return h * 31 + v;
 }
 
+/* Hashes the name at OFF; a bad offset hashes as the empty name. */
 static inline uint64_t dedup_hash__name(const struct btf *btf, uint32_t off)
 {
 	const char *s = btf__name_by_offset(btf, off);
@@ -27,28 +35,40 @@ static inline uint64_t dedup_hash__name(const struct btf *btf, uint32_t off)
 	return hash_str(s ? s : "");
 }
 
+/* Hashes name, info and size, as libbpf's btf_hash_common(). */
 static inline uint64_t dedup_hash__common(const struct btf *btf, const struct btf_type *t)
 {
 	return hash_mix(hash_mix(dedup_hash__name(btf, t->name_off), t->info), t->size);
 }
 
-/* Name and kind: what is compared before the type it names is walked. */
+/*
+ * Hashes name and info (the kind), which is what is compared before the
+ * type that the typedef names is walked.
+ */
 static inline uint64_t dedup_hash__typedef(const struct btf *btf, const struct btf_type *t)
 {
 	return hash_mix(dedup_hash__name(btf, t->name_off), t->info);
 }
 
+/*
+ * Hashes the common part and the word after the type: an INT's encoding
+ * or a DECL_TAG's component index, as libbpf's btf_hash_int_decl_tag().
+ */
 static inline uint64_t dedup_hash__int_tag(const struct btf *btf, const struct btf_type *t)
 {
 	return hash_mix(dedup_hash__common(btf, t), *(const uint32_t *)(t + 1));
 }
 
-/* Names only: an enum without values (declared) matches a full one. */
+/*
+ * Hashes the name only, so that an enum without values (a declaration)
+ * hashes as a full one does, as in libbpf's btf_hash_enum().
+ */
 static inline uint64_t dedup_hash__enum(const struct btf *btf, const struct btf_type *t)
 {
 	return dedup_hash__name(btf, t->name_off);
 }
 
+/* Hashes the common part and each member's name and offset, not type. */
 static inline uint64_t dedup_hash__struct(const struct btf *btf, const struct btf_type *t)
 {
 	const struct btf_member *m = btf_members(t);
@@ -60,6 +80,7 @@ static inline uint64_t dedup_hash__struct(const struct btf *btf, const struct bt
 	return h;
 }
 
+/* Hashes the common part, the element and index type ids and the count. */
 static inline uint64_t dedup_hash__array(const struct btf *btf, const struct btf_type *t)
 {
 	const struct btf_array *a = btf_array(t);
@@ -69,6 +90,7 @@ static inline uint64_t dedup_hash__array(const struct btf *btf, const struct btf
 			a->nelems);
 }
 
+/* Hashes the common part and each parameter's name and type id. */
 static inline uint64_t dedup_hash__proto(const struct btf *btf, const struct btf_type *t)
 {
 	const struct btf_param *p = btf_params(t);
@@ -80,7 +102,10 @@ static inline uint64_t dedup_hash__proto(const struct btf *btf, const struct btf
 	return h;
 }
 
-/* The hash a type is a candidate under; false for VAR and DATASEC. */
+/*
+ * Sets *H to the hash that type T is a dedup candidate under; returns
+ * false for VAR and DATASEC, which libbpf's dedup never merges.
+ */
 static inline bool dedup_hash__type(const struct btf *btf,
 				    const struct btf_type *t, uint64_t *h)
 {
