@@ -189,7 +189,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL);
+	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL,
+			 q->env->str_start, q->env->str_size);
 	/*
 	 * Batches are standalone BTF even over a base, because libbpf cannot
 	 * append split BTF; the consumer's merged BTF is the split one.

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""src/cu/name_cache.c, the BTF string offsets of DWARF names: by content
-and by address (tests/unit/test_name_cache.c under ASan and UBSan)."""
+"""src/cu/name_cache.c, the BTF string offsets of DWARF names: by content,
+by offset in .debug_str and by address (tests/unit/test_name_cache.c under
+ASan and UBSan)."""
 
 
 def test_name_cache(ctx):

@@ -7,10 +7,67 @@
 #include "lib/hash.h"
 #include "cu/name_cache.h"
 
-void name_cache__init(struct name_cache *c, bool by_content)
+void name_cache__init(struct name_cache *c, bool by_content, const char *str,
+		      size_t str_size)
 {
 	memset(c, 0, sizeof(*c));
 	c->by_content = by_content;
+	if (!by_content && str && str_size < UINT32_MAX) {
+		c->str = str;
+		c->str_size = str_size;
+	}
+}
+
+static uint32_t name_slot__at(uint32_t mask, uint32_t key)
+{
+	return (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 32) & mask;
+}
+
+/* At most half full; growing by 2, so that it stays small. */
+static int name_cache__grow(struct name_cache *c)
+{
+	uint32_t n = c->mask ? (c->mask + 1) * 2 : 4096, i, j;
+	struct name_slot *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; c->mask && i <= c->mask; i++) {
+		if (!c->slots[i].str_off)
+			continue;
+		for (j = name_slot__at(n - 1, c->slots[i].str_off);
+		     slots[j].str_off; j = (j + 1) & (n - 1))
+			;
+		slots[j] = c->slots[i];
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->mask = n - 1;
+	return 0;
+}
+
+/* A name in .debug_str, by its offset there. */
+static int name_cache__by_str_off(struct name_cache *c, struct btf *btf,
+				  const char *s)
+{
+	uint32_t key = s - c->str + 1, i;
+	int off;
+
+	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
+	     i = (i + 1) & c->mask)
+		if (c->slots[i].str_off == key)
+			return c->slots[i].off;
+	if (!*s)
+		return 0;
+	off = btf__add_str(btf, s);
+	if (off < 0 || ((c->nr + 1) * 2 > c->mask + 1 && name_cache__grow(c)))
+		return off;	/* without memory: only not remembered */
+	for (i = name_slot__at(c->mask, key); c->slots[i].str_off;
+	     i = (i + 1) & c->mask)
+		;
+	c->slots[i].str_off = key;
+	c->slots[i].off = off;
+	c->nr++;
+	return off;
 }
 
 /*
@@ -67,6 +124,8 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 		return 0;
 	if (c->by_content)
 		return name_cache__by_content(c, btf, s);
+	if (c->str && s >= c->str && s < c->str + c->str_size)
+		return name_cache__by_str_off(c, btf, s);
 	return name_cache__by_address(c, btf, s);
 }
 
@@ -74,5 +133,6 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 void name_cache__free(struct name_cache *c)
 {
 	u32_map__free(&c->map);
-	name_cache__init(c, c->by_content);
+	free(c->slots);
+	name_cache__init(c, c->by_content, c->str, c->str_size);
 }

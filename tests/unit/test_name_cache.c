@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * src/cu/name_cache.c: each name's offset is the one btf__add_str() gives,
- * by content (a module's CUs) and by address (a linked file's names,
- * in .debug_str or not), across the growth of its map; "" and NULL are 0.
- * Prints "ok" and exits 0, else names the failed check and exits 1.
+ * by content (a module's CUs), by offset in .debug_str (a linked file's
+ * names) across the growth of its map, and by address for names outside
+ * .debug_str or without one; "" and NULL are 0.  Prints "ok" and exits 0, else names the
+ * failed check and exits 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #include "cu/name_cache.h"
 #include "check.h"
 
-#define NAMES	20000	/* past a few growths of the map */
+#define NAMES	20000	/* past the first map's 2048 names */
 
 /* A .debug_str of NAMES names, "" first; @at[i]: where name i starts. */
 static char *make_str(size_t *size, size_t *at)
@@ -39,7 +40,7 @@ static int check_cache(const char *name, bool by_content)
 	struct name_cache c;
 	int round, i, off;
 
-	name_cache__init(&c, by_content);
+	name_cache__init(&c, by_content, str, size);
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < NAMES; i++) {
 			off = name_cache__off(&c, btf, str + at[i]);
@@ -60,7 +61,7 @@ static int check_cache(const char *name, bool by_content)
 	return 0;
 }
 
-/* Names outside .debug_str (inline): by address too. */
+/* No .debug_str (names inline, or none found): all by address. */
 static int check_no_str(void)
 {
 	const char *name = "no .debug_str";
@@ -69,7 +70,7 @@ static int check_no_str(void)
 	struct name_cache c;
 	int off;
 
-	name_cache__init(&c, false);
+	name_cache__init(&c, false, NULL, 0);
 	off = name_cache__off(&c, btf, a);
 	CHECK(off > 0 && off == name_cache__off(&c, btf, a));
 	CHECK(name_cache__off(&c, btf, a2) == off);
@@ -81,7 +82,7 @@ static int check_no_str(void)
 
 int main(void)
 {
-	if (check_cache("by address", false) || check_cache("by content", true) ||
+	if (check_cache("by offset", false) || check_cache("by content", true) ||
 	    check_no_str())
 		return 1;
 	printf("ok\n");
