@@ -122,6 +122,17 @@ static inline uint64_t hash_name(const void *s, size_t len)
 }
 
 /*
+ * hash_name() in 32 bits, for a table that keeps a name's hash with its
+ * slot (btf_concat.c).  Its halves are folded already: folding them again
+ * would leave the low half alone, which the last word's high bytes do not
+ * reach.
+ */
+static inline uint32_t hash_name32(const void *s, size_t len)
+{
+	return (uint32_t)hash_name(s, len);
+}
+
+/*
  * Adds the 64-bit value V to a 128-bit running hash of two order-dependent
  * lanes, *A and *B.  The CU digests and the batch cache's keys use it,
  * because 64 bits could collide across millions of entries over time.

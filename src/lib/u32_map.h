@@ -2,7 +2,7 @@
 /*
  * A map from nonzero 64-bit keys (addresses, offsets + 1, hashes) to
  * 32-bit values: the hash table of the program, for caches on hot paths
- * and for indexes by content (three tables that must be more compact keep
+ * and for indexes by content (four tables that must be more compact keep
  * their own form, each saying why: docs/design.md).  It uses open
  * addressing with key and value in one slot, so that a hit is one cache
  * miss, and grows by 4 so that rehashes are few.

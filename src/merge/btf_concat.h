@@ -13,26 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/u32_map.h"
-
 struct btf;
 
 struct btf_concat {
 	unsigned char *types;		/* the type records, raw */
 	size_t types_len, types_cap;
-	uint32_t nr_types;		/* Ids 1 to nr_types are taken. */
+	uint32_t nr_types;		/* ids 1..nr_types */
 	char *strs;			/* the string section */
 	size_t strs_len, strs_cap;
-	struct u32_map strs_map;	/* A string's hash -> its offset. */
-	/* A source's string offset -> ours + 1, during one append. */
-	uint32_t *xlat;
+	/* the strings by content: hash in the high half, offset + 1 low */
+	uint64_t *slots;
+	size_t nr_slots, nr_used;
+	uint32_t *xlat;			/* source offset -> ours + 1 */
 	size_t cap_xlat;
-	/*
-	 * The byte offset in types of the last type added one by one,
-	 * valid while has_last: reset, borrow and append clear it.
-	 */
-	size_t last;
-	bool has_last;
+	size_t last;			/* offset of the last type added */
+	bool has_last;			/* since the last reset or borrow */
 	/*
 	 * btf_concat__borrow(): the sections of a BTF that outlives what we
 	 * add, before types and strings of our own (offsets count from
@@ -44,41 +39,37 @@ struct btf_concat {
 };
 
 /*
- * Starts over from a copy of @btf's bytes as they are, which
- * btf__add_btf() into an empty BTF would not keep; libbpf's string index
- * keeps the first of equal strings, as here.  The merge appends to this
- * after it took over its first fragment as its merged BTF.  Returns 0 or
- * -errno.
+ * Start over from @btf's bytes as they are (libbpf's strings index keeps
+ * the first of equal strings, as here), as btf__add_btf() into an empty
+ * BTF would not: what the merge appends to after it took over its first
+ * fragment as its merged BTF.
  */
 int btf_concat__reset(struct btf_concat *c, const struct btf *btf);
 /*
- * Does the same without a copy: @btf's bytes are read where they are, so
- * @btf must live until the raw bytes are made (btf_concat__raw()).  This
- * is for types added one by one after a merge; btf_concat__add() refuses
- * to append BTFs to it.
+ * The same without a copy: @btf's bytes are read where they are, so @btf
+ * must live until the raw bytes are made (btf_concat__raw()); for types
+ * added after a merge, not for appending BTFs.
  */
 int btf_concat__borrow(struct btf_concat *c, const struct btf *btf);
 /*
- * Appends @src, which must have no base, and sets *@first to the id its
- * type 1 now has.  Returns 0 or -errno; after an error, @c is fit only
- * for btf_concat__reset() or btf_concat__free().
+ * Append @src (no base); *@first: the id its type 1 now has.  After an
+ * error, @c is fit only for btf_concat__reset() or btf_concat__free().
  */
 int btf_concat__add(struct btf_concat *c, const struct btf *src,
 		    uint32_t *first);
 /*
- * The functions below add types one by one, the bytes that libbpf's
- * btf__add_*() of the same name would add (strings interned before the
- * type, in the same order).  They add the decisions' FUNCs and VARs
- * without libbpf making the merged BTF modifiable (a copy and an index of
- * all its strings) and interning each name through its hash map.  Each
- * returns the id added, or -errno; a parameter or a section entry goes to
- * the last type added, which must be of its kind, and returns 0.
+ * Types added one by one, the bytes libbpf's btf__add_*() of the same
+ * name would add (strings interned before the type, in the same order):
+ * the decisions' FUNCs and VARs, without libbpf making the merged BTF
+ * modifiable (a copy and an index of all its strings) and interning each
+ * name through its hash map.  The id added, or -errno; a parameter or a
+ * section entry goes to the last type added, which must be of its kind.
  * What libbpf refuses is refused (a missing name, a linkage or component
  * out of range), and more: an id not there yet, which libbpf lets
  * through and none of our callers means.
  */
 int btf_concat__add_ptr(struct btf_concat *c, uint32_t ref);
-/* @attr sets the kind flag (a type attribute, as btf__add_type_attr()). */
+/* @attr: the kind flag (a type attribute, as btf__add_type_attr()) */
 int btf_concat__add_type_tag(struct btf_concat *c, const char *value,
 			     uint32_t ref, bool attr);
 int btf_concat__add_func_proto(struct btf_concat *c, uint32_t ret);
@@ -95,10 +86,10 @@ int btf_concat__add_datasec(struct btf_concat *c, const char *name,
 int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 				     uint32_t offset, uint32_t size);
 
-/* Makes a libbpf BTF of what was added in *@out; @c stays as it is. */
+/* A libbpf BTF of what was appended; @c stays as it is. */
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out);
-/* Makes what btf_concat__to_btf() makes as raw bytes (btf_load__raw()). */
+/* What btf_concat__to_btf() makes, as raw bytes (btf_load__raw()). */
 int btf_concat__raw(const struct btf_concat *c, unsigned char **out);
 void btf_concat__free(struct btf_concat *c);
 
