@@ -5,7 +5,8 @@
 # missing: `make test-deps`, which `make check` and `make demo` call, so a
 # fresh machine needs nothing done by hand.  Plain `make` never runs it.  Set DWARF2BTF_NO_INSTALL=1 to only report what is missing.
 # "install-deps.sh bench" adds what bench/all.sh draws its chart with,
-# "install-deps.sh pahole-tests" what scripts/pahole-tests.sh needs.
+# "install-deps.sh pahole-tests" what scripts/pahole-tests.sh needs,
+# "install-deps.sh kbuild" what kernel-build.sh and boot-check.sh need.
 set -eu
 
 pkgs="gcc clang lld dwz make pkg-config python3 libelf-dev libdw-dev libbpf-dev
@@ -14,6 +15,10 @@ pkgs="gcc clang lld dwz make pkg-config python3 libelf-dev libdw-dev libbpf-dev
 # scripts/pahole-tests.sh and scripts/check-explain.py: clang with
 # DW_CC_nocall, llvm-dwarfdump, gawk, and cmake to build dwarves
 [ "${1:-}" = pahole-tests ] && pkgs="$pkgs clang-19 llvm-19 gawk cmake"
+# scripts/kernel-build.sh and boot-check.sh: Linux 7.x wants clang 17 or
+# later (LLVM=-19), and the guest boots under QEMU with busybox
+[ "${1:-}" = kbuild ] && pkgs="$pkgs clang-19 lld-19 llvm-19 bc bison flex
+      libssl-dev qemu-system-x86 busybox-static cpio"
 
 if ! command -v dpkg-query > /dev/null 2>&1; then
 	echo "install-deps: not a Debian system (no dpkg-query); install by hand what these Debian packages hold:" $pkgs >&2
