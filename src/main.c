@@ -85,6 +85,7 @@ static void usage(FILE *f)
 "                       libbpf does after 1.8.0 (smaller modules); by\n"
 "                       default each module repeats the base typedefs it\n"
 "                       uses, as pahole 1.32 with libbpf 1.7 or 1.8.0 does\n"
+"                       (with --base only)\n"
 "      --max-memory=SIZE\n"
 "                       fail cleanly, naming the CU, once the resident\n"
 "                       memory exceeds SIZE (bytes, or with K, M, G);\n"
@@ -742,6 +743,11 @@ static int cli__check(struct cli *c)
 	}
 	if (c->relocate && c->out_dir) {
 		pr_err("--relocate writes one file: -o %s is a directory", out);
+		return 2;
+	}
+	/* Without a base there is no split dedup for the option to change. */
+	if (c->opts.enc.base_typedefs && !c->base_path) {
+		pr_err("--dedup-base-typedefs applies to split BTF: it needs --base (see --help)");
 		return 2;
 	}
 	if (c->opts.debuginfo && (c->list.nr != 1 || c->batch)) {

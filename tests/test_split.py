@@ -128,6 +128,19 @@ def test_split_dedup_base_typedefs(ctx):
         raise AssertionError("not the same by meaning:\n" + p.stdout)
 
 
+def test_split_dedup_base_typedefs_needs_base(ctx):
+    """--dedup-base-typedefs without --base is misuse: exit 2, one line,
+    nothing written."""
+    out = os.path.join(ctx.tmp, "nobase.btf")
+    p = ctx.run([ctx.bin, "--dedup-base-typedefs", "-o", out,
+                 ctx.fixture("split_mod", "gcc", 5)])
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or "--base" not in lines[0]:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    if os.path.exists(out):
+        raise AssertionError("output written")
+
+
 def _stale_base_fwd(ctx, cc, dwarf):
     """A module that points a base FWD at its own struct must not leave it
     so for the next module the same worker encodes (split_stale_*.c):
