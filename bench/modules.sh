@@ -20,7 +20,9 @@
 #        BENCH_CACHE=warm|cold|off (our cache, in the bench's folder: warm,
 #        the default, is filled by an untimed run first; cold is emptied
 #        before each round; off is not used),
-#        BENCH_DIR=DIR (keep the timings there, in DIR/results)
+#        BENCH_DIR=DIR (keep the timings there, in DIR/results),
+#        BENCH_PKG=PKG (another kernel package, as scripts/fetch-kernel.sh
+#        takes it: linux-image-7.2.13+deb14-cloud-amd64-dbg)
 # Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
 # the largest peak RSS of one process); prints medians and ratios.
 set -u -o pipefail
@@ -32,8 +34,12 @@ pahole=${PAHOLE:-pahole}
 command -v "$pahole" > /dev/null || die "no pahole ($pahole); set PAHOLE"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package time)"
 
-vmlinux=$("$repo/scripts/fetch-kernel.sh" | tail -n 1) || die "fetch failed"
-mods=$(FETCH_KERNEL_PRINT=modules "$repo/scripts/fetch-kernel.sh" | tail -n 1)
+pkg=()
+[ -n "${BENCH_PKG:-}" ] && pkg=("$BENCH_PKG")
+vmlinux=$("$repo/scripts/fetch-kernel.sh" "${pkg[@]}" | tail -n 1) ||
+	die "fetch failed"
+mods=$(FETCH_KERNEL_PRINT=modules "$repo/scripts/fetch-kernel.sh" "${pkg[@]}" |
+	tail -n 1)
 if [ -n "${BENCH_DIR:-}" ]; then
 	# keep the timings (results), not the 2 x 1138 outputs
 	dir=$BENCH_DIR

@@ -99,6 +99,7 @@ uint32_t base_index__str_off(const struct base_index *idx,
 int base_index__new(const struct btf *base, struct base_index **out)
 {
 	struct base_index *idx = calloc(1, sizeof(*idx));
+	const struct dedup_strs strs = { .btf = base };
 	uint32_t id;
 	int err;
 
@@ -125,7 +126,7 @@ int base_index__new(const struct btf *base, struct base_index **out)
 		const struct btf_type *t = btf__type_by_id(base, id);
 		uint64_t h;
 
-		if (dedup_hash__type(base, t, &h)) {
+		if (dedup_hash__type(&strs, t, &h)) {
 			uint32_t g = idx->sim.growths;
 
 			id_chains__add(&idx->types, id, h);
@@ -139,7 +140,7 @@ int base_index__new(const struct btf *base, struct base_index **out)
 				idx->grow_id[idx->nr_growths++] = id;
 		}
 		if (btf_is_composite(t))
-			id_chains__add(&idx->names, id, dedup_hash__name(base, t->name_off));
+			id_chains__add(&idx->names, id, dedup_hash__name(&strs, t->name_off));
 	}
 	err = base_index__strings(idx);
 	if (err) {
