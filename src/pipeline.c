@@ -459,6 +459,8 @@ static void run__env(struct run *r)
 	env->info_end = s->info_end;
 	env->str_start = s->str_start;
 	env->str_size = s->str_size;
+	env->abbrev_start = s->abbrev_start;
+	env->abbrev_size = s->abbrev_size;
 	env->sects = s->raw;
 }
 

@@ -123,16 +123,19 @@ static int die__for_each_gnu_annotation(Dwarf_Die *die, bool decl,
 /*
  * cu_internal.h has the contract.  clang's annotations are children of
  * the DIE; gcc's chain is read only for decl tags or when the DIE had no
- * clang type tags.
+ * clang type tags.  Each is looked for only where @kinds says the DIE's
+ * unit may have it: walking a struct's members to find no annotation
+ * child, and asking libdw for an attribute the DIE lacks, were a fifth
+ * of the time on Linux 7.2's vmlinux (gcc 16, which may emit gcc's form).
  */
-int die__for_each_annotation(Dwarf_Die *die, bool decl,
+int die__for_each_annotation(Dwarf_Die *die, bool decl, unsigned int kinds,
 			     int (*fn)(void *arg, const char *value), void *arg)
 {
 	const char *want = decl ? "btf_decl_tag" : "btf_type_tag";
 	Dwarf_Die child;
 	int ret = 1, err, found = 0;
 
-	if (dwarf_haschildren(die))
+	if ((kinds & DIE_ANNOT_LLVM) && dwarf_haschildren(die))
 		ret = dwarf_child(die, &child);
 	while (ret == 0) {
 		if (dwarf_tag(&child) == DW_TAG_LLVM_annotation) {
@@ -153,7 +156,7 @@ int die__for_each_annotation(Dwarf_Die *die, bool decl,
 	}
 	if (ret < 0)
 		return -EINVAL;
-	if (found && !decl)
+	if ((found && !decl) || !(kinds & DIE_ANNOT_GNU))
 		return 0;
 	return die__for_each_gnu_annotation(die, decl, fn, arg);
 }

@@ -53,6 +53,32 @@ static void cu_ctx__set_where(struct cu_ctx *ctx)
 }
 
 /*
+ * The forms of annotation (DIE_ANNOT_*) the DIEs of @cudie's unit may
+ * have, by its abbreviation table: a form no abbreviation declares is in
+ * no DIE.  A split unit's table is in its .dwo, and a table that cannot be
+ * read tells nothing, so their DIEs may have both.
+ */
+static unsigned int unit_annots(const struct encode_env *env,
+				Dwarf_Die *cudie)
+{
+	Dwarf_Off unit_off = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
+	Dwarf_Off abbrev_off, next;
+	struct dwarf_layout l;
+	uint8_t unit_type;
+
+	if (!env->abbrev_start ||
+	    dwarf_cu_info(cudie->cu, NULL, &unit_type, NULL, NULL, NULL, NULL,
+			  NULL) || unit_type != DW_UT_compile ||
+	    dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), unit_off, &next,
+			    NULL, NULL, &abbrev_off, NULL, NULL, NULL, NULL) ||
+	    !dwarf_layout__scan_table(&l, env->abbrev_start, env->abbrev_size,
+				      abbrev_off))
+		return DIE_ANNOT_ALL;
+	return (l.llvm_annotations ? DIE_ANNOT_LLVM : 0) |
+	       (l.gnu_annotations ? DIE_ANNOT_GNU : 0);
+}
+
+/*
  * cu_encoder.h has the contract.  The passes append to @btf in a fixed
  * order, so that the ids depend only on the CU and the CUs before it in
  * the batch: types, then variables and functions, then the types those
@@ -111,7 +137,10 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		 * Only clang and gcc 15 or later emit the btf_type_tag and
 		 * btf_decl_tag annotations that cu_die.c reads.
 		 */
-		ctx.annotations = ctx.clang || producer_gcc_major(producer) >= 15;
+		if (ctx.clang || producer_gcc_major(producer) >= 15) {
+			ctx.foreign_annots = DIE_ANNOT_ALL;
+			ctx.annots = unit_annots(env, cudie);
+		}
 	}
 	err = cu_ctx__collect_types(&ctx);
 	if (!err)

@@ -63,6 +63,9 @@ struct encode_env {
 	/* .debug_str as libdw reads it, up to its last NUL; NULL: unknown */
 	const char *str_start;
 	size_t str_size;
+	/* .debug_abbrev as libdw reads it; NULL: unknown */
+	const unsigned char *abbrev_start;
+	size_t abbrev_size;
 	/* the raw sections, when mapped and not compressed (cu_digest.h) */
 	struct dwarf_sects sects;
 	/* encodings of earlier runs (cache/batch_cache.h); NULL: none */

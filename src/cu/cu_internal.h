@@ -19,6 +19,7 @@
 #include "lib/btf_ids.h"
 #include "cu/cu_encoder.h"
 #include "cu/name_cache.h"
+#include "input/dwarf_layout.h"
 #include "lib/log.h"
 
 /*
@@ -56,14 +57,6 @@ struct cu_node {
 	uint8_t state;
 };
 
-/* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
-#define DW_TAG_LLVM_annotation	0x6000
-/*
- * gcc >= 15's: a DIE's DW_AT_GNU_annotation refers to a DW_TAG_GNU_annotation
- * DIE, whose own DW_AT_GNU_annotation refers to the next one.
- */
-#define DW_TAG_GNU_annotation	0x6001
-#define DW_AT_GNU_annotation	0x2139
 /* A chain longer than this is corrupt DWARF, or a loop. */
 #define GNU_ANNOTATION_MAX	256
 
@@ -76,7 +69,16 @@ struct cu_node {
  * from the pointer outward where clang lists them from the pointee (both
  * then give the same TYPE_TAG order).
  */
-int die__for_each_annotation(Dwarf_Die *die, bool decl,
+/*
+ * The forms of annotation a DIE may have (input/dwarf_layout.h has their
+ * tags): clang's children, gcc's attribute.  @kinds of
+ * die__for_each_annotation() says which to look for.
+ */
+#define DIE_ANNOT_LLVM	1u
+#define DIE_ANNOT_GNU	2u
+#define DIE_ANNOT_ALL	(DIE_ANNOT_LLVM | DIE_ANNOT_GNU)
+
+int die__for_each_annotation(Dwarf_Die *die, bool decl, unsigned int kinds,
 			     int (*fn)(void *arg, const char *value), void *arg);
 
 /*
@@ -228,7 +230,13 @@ struct cu_ctx {
 	bool need_index_type;
 	bool reported;		/* errbuf holds the error */
 	bool clang;		/* producer: only clang emits LLVM annotations */
-	bool annotations;	/* clang, or gcc >= 15: may have annotations */
+	/*
+	 * The forms of annotation (DIE_ANNOT_*) the CU's own DIEs may have:
+	 * none unless clang or gcc >= 15 made it, and only those its
+	 * abbreviations declare (cu_ctx__annots()); and those DIEs of
+	 * other units it reads may have (no abbreviations scanned).
+	 */
+	unsigned int annots, foreign_annots;
 	bool rust;		/* DW_LANG_Rust: members in offset order */
 	char *errbuf;
 	size_t errlen;
@@ -239,6 +247,13 @@ struct cu_ctx {
 	struct cu_fragment *frag;
 	struct abbrev_cache abbrevs;
 };
+
+/* The forms of annotation @die, of the CU or of another unit, may have. */
+static inline unsigned int cu_ctx__annots(const struct cu_ctx *ctx,
+					  const Dwarf_Die *die)
+{
+	return die->cu == ctx->cudie->cu ? ctx->annots : ctx->foreign_annots;
+}
 
 /* DW_AT_name of the attributes @da, as dwarf_formstring() gives it. */
 static inline const char *cu_ctx__attr_name(struct cu_ctx *ctx,

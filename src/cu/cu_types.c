@@ -170,8 +170,9 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	}
 	/* A tagged pointer emits its TYPE_TAGs first, and then the PTR. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
-	    ctx->annotations && !ctx->env->opts->skip_type_tags) {
+	    cu_ctx__annots(ctx, die) && !ctx->env->opts->skip_type_tags) {
 		int err = die__for_each_annotation(die, false,
+						   cu_ctx__annots(ctx, die),
 						   count_annotation, &nr_tags);
 
 		if (err) {
@@ -1106,7 +1107,8 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 	struct tag_chain tc = { ctx->btf, pointee };
 	int err;
 
-	err = die__for_each_annotation(die, false, add_type_tag, &tc);
+	err = die__for_each_annotation(die, false, cu_ctx__annots(ctx, die),
+				       add_type_tag, &tc);
 	if (err)
 		return err;
 	return btf__add_ptr(ctx->btf, tc.prev);
@@ -1220,13 +1222,18 @@ static int add_decl_tag(void *arg, const char *value)
 static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 {
 	struct decl_tags dt = { ctx->btf, n->id, -1 };
-	int tag = dwarf_tag(&n->die), err;
+	unsigned int kinds = cu_ctx__annots(ctx, &n->die);
+	int tag, err;
 	uint32_t i;
 
+	/* Members are children of the DIE: they may have no more. */
+	if (!kinds)
+		return 0;
+	tag = dwarf_tag(&n->die);
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
 		return 0;
-	err = die__for_each_annotation(&n->die, true, add_decl_tag, &dt);
+	err = die__for_each_annotation(&n->die, true, kinds, add_decl_tag, &dt);
 	if (err)
 		cu_ctx__annotation_err(ctx, &n->die, err);
 	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
@@ -1242,7 +1249,8 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 		 * so a clang member without children has none.
 		 */
 		if (dwarf_haschildren(m) || !ctx->clang)
-			err = die__for_each_annotation(m, true, add_decl_tag, &dt);
+			err = die__for_each_annotation(m, true, kinds,
+						       add_decl_tag, &dt);
 		if (err)
 			cu_ctx__annotation_err(ctx, m, err);
 		dt.component++;
@@ -1279,9 +1287,10 @@ int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
 
 	int err;
 
-	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
+	if (ctx->env->opts->skip_decl_tags || !cu_ctx__annots(ctx, die))
 		return 0;
-	err = die__for_each_annotation(die, true, pool_decl_tag, &tp);
+	err = die__for_each_annotation(die, true, cu_ctx__annots(ctx, die),
+				       pool_decl_tag, &tp);
 	if (err)
 		cu_ctx__annotation_err(ctx, die, err);
 	return err;
@@ -1294,10 +1303,11 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 	int err;
 
 	/*
-	 * The walk over every member is skipped when the CU's producer
-	 * emits no annotations (gcc before 15 never emits these tags).
+	 * The walk is skipped when the CU's producer emits no annotations
+	 * (gcc before 15 never emits these tags); each node is then checked
+	 * by its unit (cu_ctx__add_decl_tags()).
 	 */
-	if (ctx->env->opts->skip_decl_tags || !ctx->annotations)
+	if (ctx->env->opts->skip_decl_tags || !ctx->foreign_annots)
 		return 0;
 	for (i = from; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];

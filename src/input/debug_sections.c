@@ -86,6 +86,12 @@ void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
 			s->info_start = data->d_buf;
 			s->info_end = s->info_start + data->d_size;
 		}
+		if ((!strcmp(name, ".debug_abbrev") ||
+		     !strcmp(name, ".zdebug_abbrev")) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
+			s->abbrev_start = data->d_buf;
+			s->abbrev_size = data->d_size;
+		}
 		if (!strcmp(name, ".debug_str") &&
 		    !(shdr.sh_flags & SHF_COMPRESSED) &&
 		    (data = elf_getdata(scn, NULL)) && data->d_buf) {

@@ -43,6 +43,9 @@ struct debug_sections {
 	 */
 	const char *str_start;
 	size_t str_size;
+	/* This is .debug_abbrev as libdw reads it, or NULL when unknown. */
+	const unsigned char *abbrev_start;
+	size_t abbrev_size;
 	/*
 	 * This is .debug_info as mapped from the file, or NULL if libelf
 	 * copied it.
@@ -66,7 +69,7 @@ struct debug_sections {
 
 /*
  * debug_sections__read() fills @s (zeroed first) from @dw's Elf: where
- * libdw reads .debug_info and .debug_str, and with @mapped (the DWARF is
+ * libdw reads .debug_info, .debug_str and .debug_abbrev, and with @mapped (the DWARF is
  * read from a mapping of the file) the mapped .debug_info, the sections
  * each CU reads only its own part of (location and range lists) and the
  * raw sections.  Nothing is recorded of sections libelf had to copy

@@ -41,6 +41,8 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			out->cross_units = true;
 		else if (tag == DW_TAG_partial_unit)
 			out->partial_units = true;
+		else if (tag == DW_TAG_LLVM_annotation)
+			out->llvm_annotations = true;
 		for (;;) {
 			if (!uleb_read(&p, end, &name) ||
 			    !uleb_read(&p, end, &form))
@@ -50,6 +52,8 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			if (form == DW_FORM_implicit_const &&
 			    !uleb_read(&p, end, &v))	/* Skips the SLEB. */
 				return false;
+			if (name == DW_AT_GNU_annotation)
+				out->gnu_annotations = true;
 			if (form == DW_FORM_ref_addr)
 				out->cross_units = true;
 			else if (dwarf_form__other_file(form))
@@ -116,6 +120,14 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 	if (!l->abbrev ||
 	    !abbrev_table__scan(l->abbrev, l->abbrev_size, abbrev_off, l))
 		l->cross_units = true;
+}
+
+bool dwarf_layout__scan_table(struct dwarf_layout *l,
+			      const unsigned char *abbrev, size_t size,
+			      uint64_t abbrev_off)
+{
+	*l = (struct dwarf_layout){ .last = (Dwarf_Off)-1 };
+	return abbrev && abbrev_table__scan(abbrev, size, abbrev_off, l);
 }
 
 void dwarf_layout__done(struct dwarf_layout *l, Dwarf *dw, bool mapped)

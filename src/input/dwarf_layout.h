@@ -13,6 +13,15 @@
 #include <stddef.h>
 #include <elfutils/libdw.h>
 
+/* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
+#define DW_TAG_LLVM_annotation	0x6000
+/*
+ * gcc >= 15's: a DIE's DW_AT_GNU_annotation refers to a DW_TAG_GNU_annotation
+ * DIE, whose own DW_AT_GNU_annotation refers to the next one.
+ */
+#define DW_TAG_GNU_annotation	0x6001
+#define DW_AT_GNU_annotation	0x2139
+
 struct dwarf_layout {
 	/* A table has DW_FORM_ref_addr or DW_TAG_imported_unit. */
 	bool cross_units;
@@ -20,6 +29,12 @@ struct dwarf_layout {
 	bool alt_forms;
 	/* A table has DW_TAG_partial_unit (dwz). */
 	bool partial_units;
+	/*
+	 * A table has DW_TAG_LLVM_annotation (clang's annotations), or
+	 * DW_AT_GNU_annotation (gcc's).
+	 */
+	bool llvm_annotations;
+	bool gnu_annotations;
 	/* .debug_abbrev as libdw reads it, and the last table scanned. */
 	const unsigned char *abbrev;
 	size_t abbrev_size;
@@ -40,6 +55,16 @@ void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw);
  */
 void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 			    Dwarf_Off unit_off);
+
+/*
+ * Scans the one abbreviation table at @abbrev_off of @abbrev (@size bytes
+ * of .debug_abbrev as libdw reads it) into @l, which it clears first.
+ * Returns false if the table cannot be read to its end: @l then tells
+ * nothing.
+ */
+bool dwarf_layout__scan_table(struct dwarf_layout *l,
+			      const unsigned char *abbrev, size_t size,
+			      uint64_t abbrev_off);
 
 /*
  * Gives back the pages the scan read when @mapped: the DWARF is read from
