@@ -14,12 +14,21 @@
 #                  removed at the end)
 #   BENCH_FLAGS="..."  the encoding flags of both tools (default: ours none,
 #                  pahole --btf_features=default), e.g. a kernel build's
+#   BENCH_CACHE=off|cold  our cache: off (the default, --no-cache), or on
+#                  and emptied before each of our runs, as on a CI machine
+#                  (the first run of a build, which stores every batch)
 #
 # Each run is timed by /usr/bin/time (wall, user+sys CPU, peak RSS); the
 # table shows the median of the rounds and the ratio ours/pahole.
 set -u -o pipefail
-# Full runs: no cache (bench/relink.sh measures runs with one).
-export DWARF2BTF_NO_CACHE=1
+# Full runs: no cache, or an empty one (bench/relink.sh measures runs with
+# a warm one).
+cache_mode=${BENCH_CACHE:-off}
+case $cache_mode in
+off) export DWARF2BTF_NO_CACHE=1 ;;
+cold) unset DWARF2BTF_NO_CACHE ;;
+*) echo "bench: BENCH_CACHE is off or cold" >&2; exit 1 ;;
+esac
 
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
@@ -75,7 +84,8 @@ cat "$vmlinux" > /dev/null
 for i in $(seq 1 "$runs"); do
 	echo "bench: round $i/$runs  (wall user sys maxrss-KB)" >&2
 	for j in "${jobs[@]}"; do
-		run "ours-j$j" "$dir/ours-j$j.btf" \
+		rm -rf "$dir/cache"
+		DWARF2BTF_CACHE_DIR=$dir/cache run "ours-j$j" "$dir/ours-j$j.btf" \
 			"$bin" -j"$j" "${ours_flags[@]}" -o "$dir/ours-j$j.btf" \
 			"$vmlinux"
 		run "pahole-j$j" "$dir/pahole-j$j.btf" \
@@ -85,12 +95,12 @@ for i in $(seq 1 "$runs"); do
 done
 
 python3 - "$results" "$dir/sizes" "$runs" "$(basename "$vmlinux")" \
-	"$pahole_ver" "${jobs[@]}" <<'EOF'
+	"$pahole_ver" "$cache_mode" "${jobs[@]}" <<'EOF'
 import statistics
 import sys
 
-results, sizes, runs, vmlinux, pver = sys.argv[1:6]
-jobs = sys.argv[6:]
+results, sizes, runs, vmlinux, pver, cache = sys.argv[1:7]
+jobs = sys.argv[7:]
 rows = {}
 for line in open(results):
     label, wall, user, sys_, rss = line.split()
@@ -106,7 +116,8 @@ def med(label):
     return [statistics.median(r[k] for r in rows[label]) for k in range(3)]
 
 
-print('%s, median of %s runs; pahole %s' % (vmlinux, runs, pver))
+print('%s, median of %s runs; pahole %s; our cache %s'
+      % (vmlinux, runs, pver, cache))
 print('%-14s %9s %9s %11s %11s' %
       ('', 'wall s', 'CPU s', 'peak RSS MB', 'output B'))
 for j in jobs:
