@@ -470,14 +470,20 @@ static void run__env(struct run *r)
  * kernel before the decisions grow the BTF.  The names in the BTF point
  * into our own mapping of the file, which stays.  A relocatable file's
  * sections may belong to libdwfl, and .dwo files' sections to libdw, so
- * in those cases everything waits for run__free().  Pages of a file
- * mapping can be dropped and are read again on the next access, which is
- * why only mapped sections are dropped, and never memory we own.
+ * in those cases libdw's state waits for run__free(), and only the
+ * sections of our copy that nothing reads again are given back.  Pages of
+ * a file mapping can be dropped and are read again on the next access.
  */
 static void run__release_dwarf(struct run *r)
 {
 	const struct dwarf_sects *raw = &r->env.sects;
 
+	/*
+	 * A relocatable file's DWARF is in our own copy of it: what the
+	 * encoding read goes, but its strings stay.
+	 */
+	if (r->in.in_memory && !r->units.split)
+		dwarf_input__discard_read(&r->in, r->src);
 	if (r->in.in_memory || r->units.split)
 		return;
 	dwarf_input__close(&r->in);

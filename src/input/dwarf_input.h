@@ -46,6 +46,16 @@ int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
 			  struct elf_file *alt);
 
 /*
+ * dwarf_input__discard_read() gives back, in @ef's own copy of a
+ * relocatable file, the DWARF sections the encoding has read and nothing
+ * reads again; it keeps .debug_str and .debug_line_str, into which names
+ * point.  Call it once every CU is encoded.  It returns the bytes given
+ * back (0 for input not in memory).
+ */
+size_t dwarf_input__discard_read(const struct dwarf_input *in,
+				 const struct elf_file *ef);
+
+/*
  * dwarf_input__close() gives back libdw's (and libdwfl's) state and zeroes
  * @in.
  */

@@ -219,17 +219,40 @@ Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 }
 
 /*
- * MADV_DONTNEED on a private file mapping discards the pages, and the next
- * access reads them from the file again.  On memory we allocated it would
- * zero them instead, so callers pass only mapped file data.  Only whole
- * pages are dropped, so that data around the range is never lost.
+ * Gives back the whole pages within [@p, @p + @size) with MADV_DONTNEED and
+ * returns their size.  Only whole pages go, so that data around the range
+ * is never lost.
  */
-void elf_file__drop_pages(const void *p, size_t size)
+static size_t pages__dontneed(const void *p, size_t size)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
 
 	start = ((uintptr_t)p + page - 1) & ~(page - 1);
 	end = ((uintptr_t)p + size) & ~(page - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
+	if (end <= start || madvise((void *)start, end - start, MADV_DONTNEED))
+		return 0;
+	return end - start;
+}
+
+/*
+ * MADV_DONTNEED on a private file mapping discards the pages, and the next
+ * access reads them from the file again.  On memory we allocated it would
+ * zero them instead, so callers pass only mapped file data.
+ */
+void elf_file__drop_pages(const void *p, size_t size)
+{
+	pages__dontneed(p, size);
+}
+
+/*
+ * On buf, which we allocated, MADV_DONTNEED zeroes the pages: the memory
+ * stays ours (malloc()'s own headers lie outside it), and its bytes are
+ * gone, which is the contract of elf_file.h.
+ */
+size_t elf_file__discard(const struct elf_file *ef, uint64_t off,
+			 uint64_t size)
+{
+	if (!ef->buf || off > ef->size || size > ef->size - off)
+		return 0;
+	return pages__dontneed(ef->buf + off, size);
 }

@@ -44,6 +44,14 @@ void elf_file__close(struct elf_file *ef);
  * cache if they are read again.  @p must point into a file mapping.
  */
 void elf_file__drop_pages(const void *p, size_t size);
+/*
+ * elf_file__discard() gives back the whole pages of @ef's own copy of the
+ * file (buf: a relocatable file's) within the @size bytes at file offset
+ * @off.  Their bytes are gone: read again, they would be zeros.  So only
+ * what nothing reads again may go.  It returns the bytes given back.
+ */
+size_t elf_file__discard(const struct elf_file *ef, uint64_t off,
+			 uint64_t size);
 Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 				GElf_Shdr *shdr);
 const char *elf_file__section_name(const struct elf_file *ef, size_t shndx);
