@@ -25,6 +25,11 @@
 #include "cache/base_cache.h"
 #include "merge/btf_dedup.h"
 
+struct file_size {
+	off_t size;
+	int idx;
+};
+
 /*
  * The workers share one struct file_set.  lock guards next, done, failed,
  * sum and the progress line; everything else is set before the workers
@@ -33,11 +38,20 @@
 struct file_set {
 	pthread_mutex_t lock;
 	char *const *files;
-	int *order;		/* Indices into files[], largest file first. */
+	/* The files' indices into files[] and sizes, largest file first. */
+	struct file_size *order;
 	int nr;
 	int next;
 	int done;
 	int failed;
+	int jobs;
+	/*
+	 * The bytes of the files being encoded may not exceed those of the
+	 * largest file (budget): a worker waits for room on the condition.
+	 * A file that nothing fits beside is encoded alone, with all jobs.
+	 */
+	pthread_cond_t room;
+	off_t budget, inflight;
 	const struct pipeline_opts *opts;
 	/* This is the base as raw BTF, from which each thread copies it. */
 	const void *base_raw;
@@ -155,18 +169,32 @@ static void *file_set__worker(void *arg)
 		const char *file;
 		int i, err;
 
+		off_t size = 0;
+		bool alone = false;
+
 		pthread_mutex_lock(&b->lock);
+		while (b->next < b->nr && b->inflight &&
+		       b->inflight + b->order[b->next].size > b->budget)
+			pthread_cond_wait(&b->room, &b->lock);
 		i = b->next < b->nr ? b->next++ : -1;
+		if (i >= 0) {
+			size = b->order[i].size;
+			b->inflight += size;
+			alone = b->inflight == size && size &&
+				(i + 1 == b->nr ||
+				 size + b->order[i + 1].size > b->budget);
+		}
 		pthread_mutex_unlock(&b->lock);
 		if (i < 0) {
 			btf_dedup__free(sd);
 			btf__free(base);
 			return NULL;
 		}
-		file = b->files[b->order[i]];
+		file = b->files[b->order[i].idx];
 		o.base = base;
 		o.split_dedup = sd;
-		o.jobs = 1;
+		/* The other workers wait, so its CUs take all the jobs. */
+		o.jobs = alone ? b->jobs : 1;
 		o.stats = false;
 		o.stats_out = b->opts->stats ? &fst : NULL;
 		o.writes = b->writes;
@@ -186,6 +214,8 @@ static void *file_set__worker(void *arg)
 			err = pipeline__run(file, &o);
 
 		pthread_mutex_lock(&b->lock);
+		b->inflight -= size;
+		pthread_cond_broadcast(&b->room);
 		b->done++;
 		if (err)
 			b->failed++;
@@ -195,11 +225,6 @@ static void *file_set__worker(void *arg)
 		pthread_mutex_unlock(&b->lock);
 	}
 }
-
-struct file_size {
-	off_t size;
-	int idx;
-};
 
 /* Larger files sort first, and equal sizes keep the command line's order. */
 static int file_size__cmp(const void *a, const void *b)
@@ -213,31 +238,25 @@ static int file_size__cmp(const void *a, const void *b)
 
 /*
  * file_set__order() returns the order in which the files are taken, the
- * largest files first.  The last files to finish are then small ones, so
- * no worker idles long at the end while another encodes a big module (a
- * few are a hundred times the median).  The outputs do not depend on the
- * order.
+ * largest files first, with their sizes.  The last files to finish are
+ * then small ones, so no worker idles long at the end while another
+ * encodes a big module (a few are a hundred times the median).  The
+ * outputs do not depend on the order.
  */
-static int *file_set__order(char *const *files, int nr)
+static struct file_size *file_set__order(char *const *files, int nr)
 {
 	struct file_size *sz = calloc(nr, sizeof(*sz));
-	int *order = calloc(nr, sizeof(*order)), i;
 	struct stat st;
+	int i;
 
-	if (!sz || !order) {
-		free(sz);
-		free(order);
+	if (!sz)
 		return NULL;
-	}
 	for (i = 0; i < nr; i++) {
 		sz[i].idx = i;
 		sz[i].size = stat(files[i], &st) ? 0 : st.st_size;
 	}
 	qsort(sz, nr, sizeof(*sz), file_size__cmp);
-	for (i = 0; i < nr; i++)
-		order[i] = sz[i].idx;
-	free(sz);
-	return order;
+	return sz;
 }
 
 /*
@@ -336,7 +355,16 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 		write_set__free(b.writes);
 		return -ENOMEM;
 	}
+	/*
+	 * A module's peak memory follows its size (its DWARF is read whole
+	 * and its types are held until the split dedup), so two of the
+	 * largest at once would double the run's peak: the largest file's
+	 * size bounds those of the files encoded together.
+	 */
+	b.jobs = jobs;
+	b.budget = nr ? b.order[0].size : 0;
 	pthread_mutex_init(&b.lock, NULL);
+	pthread_cond_init(&b.room, NULL);
 	for (i = 0; i < jobs; i++) {
 		if (pthread_create(&tids[i], NULL, file_set__worker, &b))
 			break;
@@ -364,6 +392,7 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			nr);
 		stats__print(&b.sum, stderr);
 	}
+	pthread_cond_destroy(&b.room);
 	pthread_mutex_destroy(&b.lock);
 	write_set__free(b.writes);
 	base_index__free(idx);

@@ -478,12 +478,6 @@ static void run__release_dwarf(struct run *r)
 {
 	const struct dwarf_sects *raw = &r->env.sects;
 
-	/*
-	 * A relocatable file's DWARF is in our own copy of it: what the
-	 * encoding read goes, but its strings stay.
-	 */
-	if (r->in.in_memory && !r->units.split)
-		dwarf_input__discard_read(&r->in, r->src);
 	if (r->in.in_memory || r->units.split)
 		return;
 	dwarf_input__close(&r->in);
@@ -548,6 +542,13 @@ static int run__encode(struct run *r)
 			    pipeline__consume, &r->cons, &r->queue);
 	r->st->batch_cache = r->bcache != NULL;
 	r->st->nr_batches = (nr + CU_BATCH - 1) / CU_BATCH;
+	/*
+	 * A relocatable file's DWARF is in our own copy of it: what the
+	 * encoding read goes before the merged BTF is flushed (a copy of
+	 * it, for a moment), but its strings stay.
+	 */
+	if (!err && r->in.in_memory && !r->units.split)
+		dwarf_input__discard_read(&r->in, r->src);
 	/*
 	 * The decisions read the merged types and add their own types to
 	 * r->added.
