@@ -16,6 +16,7 @@
 # env:   BENCH_RUNS=N (default 1; each round runs both), PAHOLE=PATH,
 #        BENCH_MODULES=N (only the first N modules, sorted by path),
 #        BENCH_EVERY=K (every K-th module of those),
+#        BENCH_ONLY=NAME (only the modules named NAME, e.g. amdgpu.ko),
 #        BENCH_KBUILD=1 (ours as kbuild runs it too),
 #        BENCH_CACHE=warm|cold|off (our cache, in the bench's folder: warm,
 #        the default, is filled by an untimed run first; cold is emptied
@@ -55,7 +56,11 @@ find "$mods" -name '*.ko' | sort > "$dir/list"
 [ -n "${BENCH_EVERY:-}" ] &&
 	awk -v k="$BENCH_EVERY" 'NR % k == 1 || k == 1' "$dir/list" > "$dir/l2" &&
 	mv "$dir/l2" "$dir/list"
+[ -n "${BENCH_ONLY:-}" ] &&
+	awk -v m="/$BENCH_ONLY" 'substr($0, length($0) - length(m) + 1) == m' \
+		"$dir/list" > "$dir/l2" && mv "$dir/l2" "$dir/list"
 n=$(wc -l < "$dir/list")
+[ "$n" -gt 0 ] || die "no module to run"
 kbuild=${BENCH_KBUILD:-0}
 cache_mode=${BENCH_CACHE:-warm}
 export DWARF2BTF_CACHE_DIR="$dir/cache"
