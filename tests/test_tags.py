@@ -148,3 +148,31 @@ def test_gnu_annotation_loop(ctx):
                 "DIE 0x" not in p.stderr or os.path.exists(out):
             raise AssertionError("%s loop: exit %d, %s"
                                  % (link, p.returncode, p.stderr))
+
+
+def test_gnu_annotations_after_dwarf_given_back(ctx):
+    """A relocatable file's DWARF is given back once its CUs are encoded:
+    decl tags and CU names inline in .debug_info (DW_FORM_string) must be
+    kept by then.  gnu_annot.s's DIEs are put on whole pages of
+    .debug_info (a long producer before them, another CU after them), so
+    that they are given back."""
+    obj = _gnu_object(ctx, ("GNU C17 15.1.0", "GNU C17 15.1.0 " + "x" * 10000))
+    pad_c = os.path.join(ctx.tmp, "pad.c")
+    with open(pad_c, "w") as f:
+        f.write("struct big {\n%s};\nstruct big big_var;\n"
+                % "".join("\tint member_%d;\n" % i for i in range(1500)))
+    pad_o = os.path.join(ctx.tmp, "pad.o")
+    both = os.path.join(ctx.tmp, "both.o")
+    for cmd in (["gcc", "-g", "-O2", "-c", pad_c, "-o", pad_o],
+                ["ld", "-r", obj, pad_o, "-o", both]):
+        p = ctx.run(cmd)
+        if p.returncode != 0:
+            raise AssertionError("%s: %s" % (cmd[0], p.stderr))
+    got = _gnu_encode(ctx, both)
+    missing = [ln for ln in GNU_WANT if ln not in got]
+    if missing:
+        raise AssertionError("lost: %s\ngot %s" % (missing, got))
+    p = ctx.run([ctx.bin, "explain", both, "gfn"])
+    if p.returncode != 0 or "candidate from gnu_annot.c" not in p.stdout:
+        raise AssertionError("explain: exit %d\n%s%s"
+                             % (p.returncode, p.stdout, p.stderr))

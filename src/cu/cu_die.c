@@ -75,6 +75,16 @@ const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
 	return str_arena__dup(&ctx->frag->strs, name);
 }
 
+const char *cu_ctx__keep_str(struct cu_ctx *ctx, const char *s)
+{
+	const struct encode_env *env = ctx->env;
+
+	if (!s || (env->str_start && s >= env->str_start &&
+		   s < env->str_start + env->str_size))
+		return s;
+	return str_arena__dup(&ctx->frag->strs, s);
+}
+
 
 /*
  * Walks gcc's DW_AT_GNU_annotation chain of @die, with the rules that

@@ -766,7 +766,10 @@ int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 			  &addr_size, NULL))
 		addr_size = ctx->env->ef->ptr_size;
 	call_abi__init(&fs.abi, ctx->env->ef->ehdr.e_machine, addr_size);
-	fs.cu_name = dwarf_diename(ctx->cudie);
+	/* The candidates are decided, and explained, after all CUs. */
+	fs.cu_name = cu_ctx__keep_str(ctx, dwarf_diename(ctx->cudie));
+	if (!fs.cu_name && dwarf_diename(ctx->cudie))
+		return -ENOMEM;
 
 	for (i = 0; i < ctx->nr_subprogs && !err; i++)
 		err = fn_set__add_fn(&fs, ctx, &ctx->subprogs[i]);

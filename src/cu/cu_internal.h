@@ -141,6 +141,15 @@ int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
 const char *cu_ctx__keep_name(struct cu_ctx *ctx, const Dwarf_Attribute *attr,
 			      const char *name);
 
+/*
+ * @s, a string read through libdw without its attribute, such that it can
+ * be kept past this CU: itself when it lies in .debug_str, else a copy in
+ * the fragment, since it may have been inline in .debug_info, whose pages
+ * a relocatable input gives back once its CUs are encoded.  NULL for NULL,
+ * or without memory.
+ */
+const char *cu_ctx__keep_str(struct cu_ctx *ctx, const char *s);
+
 /* The die_attr_slot of DWARF attribute @name, or -1. */
 int die_attr_slot(unsigned int name);
 

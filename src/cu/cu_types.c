@@ -1270,8 +1270,10 @@ static int pool_decl_tag(void *arg, const char *value)
 	struct tag_pool *tp = arg;
 	struct cu_fragment *f = tp->ctx->frag;
 
-	if (grow_array((void **)&f->tags, &tp->ctx->cap_frag_tags,
-		       f->nr_tags + 1, sizeof(*f->tags), 256))
+	/* The functions and variables are decided after all CUs. */
+	value = cu_ctx__keep_str(tp->ctx, value);
+	if (!value || grow_array((void **)&f->tags, &tp->ctx->cap_frag_tags,
+				 f->nr_tags + 1, sizeof(*f->tags), 256))
 		return -ENOMEM;
 	f->tags[f->nr_tags].value = value;
 	f->tags[f->nr_tags].component = tp->component;

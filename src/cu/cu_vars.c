@@ -162,6 +162,7 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 	const struct key_set *ask = ctx->env->opts->explain_names;
 	struct cu_fragment *frag = ctx->frag;
 	struct var_note *n;
+	const char *cu;
 
 	if (ask) {
 		if (!name || !key_set__has(ask, hash_str(name)))
@@ -173,8 +174,12 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 		       frag->nr_var_notes + 1, sizeof(*n), 8))
 		return -ENOMEM;
 	n = &frag->var_notes[frag->nr_var_notes++];
-	n->name = name;
-	n->cu_name = dwarf_diename(ctx->cudie);
+	/* The notes are read after all CUs (explain, --verbose). */
+	cu = dwarf_diename(ctx->cudie);
+	n->name = cu_ctx__keep_str(ctx, name);
+	n->cu_name = cu_ctx__keep_str(ctx, cu);
+	if ((name && !n->name) || (cu && !n->cu_name))
+		return -ENOMEM;
 	n->die_off = dwarf_dieoffset(die);
 	n->offset = off;
 	n->shndx = sec ? sec->shndx : 0;

@@ -50,7 +50,8 @@ struct func_cand {
 	const char *key;	/* the ELF key: owned by the symbol index */
 	uint64_t addr;		/* DW_AT_low_pc, 0 when the DIE had none */
 	uint64_t die_off;	/* its DW_TAG_subprogram */
-	const char *cu_name;	/* its CU's DW_AT_name, or NULL */
+	/* its CU's DW_AT_name (cu_ctx__keep_str()), or NULL */
+	const char *cu_name;
 	struct func_why why;
 	uint32_t ret_type;	/* a type id of the fragment's BTF */
 	uint32_t first_param;	/* into cu_fragment.params */
@@ -62,7 +63,7 @@ struct func_cand {
 
 /* A btf_decl_tag annotation of a function, parameter or variable. */
 struct decl_tag {
-	const char *value;	/* lives in the mapped .debug_str */
+	const char *value;	/* in .debug_str, or the fragment's strs */
 	int component;		/* -1: the function or variable itself */
 };
 

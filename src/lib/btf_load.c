@@ -342,16 +342,16 @@ static struct btf *parse_long_header(const char *path, size_t size,
  * first and then copies that: for a vmlinux's 6 MB, a quarter of what a
  * small module's run costs goes to loading its base (perf).  Returns NULL
  * with *@e 0 when the file is not such a file (not ELF, no .BTF, a
- * compressed one) and libbpf is to read it, and NULL with a negative
- * errno in *@e on failure.
+ * compressed one, a .BTF.base beside it) and libbpf is to read it, and
+ * NULL with a negative errno in *@e on failure.
  */
 static struct btf *parse_elf_mapped(const char *path, long *e)
 {
+	Elf_Scn *scn = NULL, *btf_scn = NULL;
 	struct btf *btf = NULL;
-	Elf_Scn *scn = NULL;
+	GElf_Shdr sh = { 0 };
 	Elf_Data *data;
 	size_t shstrndx;
-	GElf_Shdr sh;
 	Elf *elf;
 	int fd;
 
@@ -364,18 +364,28 @@ static struct btf *parse_elf_mapped(const char *path, long *e)
 	if (!elf || elf_kind(elf) != ELF_K_ELF ||
 	    elf_getshdrstrndx(elf, &shstrndx))
 		goto out;
+	/*
+	 * As libbpf, the last .BTF counts.  A section without a name, and a
+	 * .BTF.base (split BTF over a distilled base, which libbpf from 1.5
+	 * reads as such) are left to libbpf.
+	 */
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *n;
+		GElf_Shdr s;
 
-		if (!gelf_getshdr(scn, &sh))
+		if (!gelf_getshdr(scn, &s) ||
+		    !(n = elf_strptr(elf, shstrndx, s.sh_name)) ||
+		    !strcmp(n, ".BTF.base"))
 			goto out;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, ".BTF"))
-			break;
+		if (!strcmp(n, ".BTF")) {
+			btf_scn = scn;
+			sh = s;
+		}
 	}
-	if (!scn || sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
+	if (!btf_scn || sh.sh_type == SHT_NOBITS ||
+	    (sh.sh_flags & SHF_COMPRESSED))
 		goto out;
-	data = elf_getdata(scn, NULL);
+	data = elf_getdata(btf_scn, NULL);
 	if (!data || !data->d_buf || !data->d_size)
 		goto out;
 	btf = btf__new(data->d_buf, data->d_size);
