@@ -252,7 +252,20 @@ void elf_file__drop_pages(const void *p, size_t size)
 size_t elf_file__discard(const struct elf_file *ef, uint64_t off,
 			 uint64_t size)
 {
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
 	if (!ef->buf || off > ef->size || size > ef->size - off)
 		return 0;
+	/*
+	 * In a well-formed file no other section shares the range; in a
+	 * malformed one that overlaps them, nothing is given back, so that
+	 * no section read later loses bytes.
+	 */
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    sh.sh_size && (sh.sh_offset != off || sh.sh_size != size) &&
+		    sh.sh_offset < off + size && off < sh.sh_offset + sh.sh_size)
+			return 0;
 	return pages__dontneed(ef->buf + off, size);
 }
