@@ -28,6 +28,7 @@
 struct file_size {
 	off_t size;
 	int idx;
+	bool taken;		/* A worker has taken the file. */
 };
 
 /*
@@ -41,14 +42,13 @@ struct file_set {
 	/* The files' indices into files[] and sizes, largest file first. */
 	struct file_size *order;
 	int nr;
-	int next;
+	int next;		/* No file before it is left to take. */
 	int done;
 	int failed;
-	int jobs;
 	/*
-	 * The bytes of the files being encoded may not exceed those of the
-	 * largest file (budget): a worker waits for room on the condition.
-	 * A file that nothing fits beside is encoded alone, with all jobs.
+	 * The bytes of the files being encoded (inflight) may not exceed
+	 * budget, but for a file taken when none is: a worker waits for
+	 * room on the condition (file_set__take()).
 	 */
 	pthread_cond_t room;
 	off_t budget, inflight;
@@ -139,6 +139,35 @@ static void file_set__progress(struct file_set *b, const char *file)
 }
 
 /*
+ * file_set__take() returns the index into order[] of the next file to
+ * encode, or -1 when none is left, with b->lock held: the largest file
+ * not taken whose bytes fit beside those being encoded, or any when none
+ * is.  It waits for room while none fits.
+ */
+static int file_set__take(struct file_set *b)
+{
+	int i;
+
+	for (;;) {
+		while (b->next < b->nr && b->order[b->next].taken)
+			b->next++;
+		if (b->next == b->nr)
+			return -1;
+		for (i = b->next; i < b->nr; i++)
+			if (!b->order[i].taken &&
+			    (!b->inflight ||
+			     b->inflight + b->order[i].size <= b->budget))
+				break;
+		if (i < b->nr) {
+			b->order[i].taken = true;
+			b->inflight += b->order[i].size;
+			return i;
+		}
+		pthread_cond_wait(&b->room, &b->lock);
+	}
+}
+
+/*
  * file_set__worker() is one worker thread.  It makes its own copy of the
  * base and its own split dedup scratch, then takes the next file until
  * none is left.  Without a base copy, every file it takes fails, so that
@@ -169,21 +198,11 @@ static void *file_set__worker(void *arg)
 		const char *file;
 		int i, err;
 
-		off_t size = 0;
-		bool alone = false;
+		off_t size;
 
 		pthread_mutex_lock(&b->lock);
-		while (b->next < b->nr && b->inflight &&
-		       b->inflight + b->order[b->next].size > b->budget)
-			pthread_cond_wait(&b->room, &b->lock);
-		i = b->next < b->nr ? b->next++ : -1;
-		if (i >= 0) {
-			size = b->order[i].size;
-			b->inflight += size;
-			alone = b->inflight == size && size &&
-				(i + 1 == b->nr ||
-				 size + b->order[i + 1].size > b->budget);
-		}
+		i = file_set__take(b);
+		size = i >= 0 ? b->order[i].size : 0;
 		pthread_mutex_unlock(&b->lock);
 		if (i < 0) {
 			btf_dedup__free(sd);
@@ -193,8 +212,7 @@ static void *file_set__worker(void *arg)
 		file = b->files[b->order[i].idx];
 		o.base = base;
 		o.split_dedup = sd;
-		/* The other workers wait, so its CUs take all the jobs. */
-		o.jobs = alone ? b->jobs : 1;
+		o.jobs = 1;
 		o.stats = false;
 		o.stats_out = b->opts->stats ? &fst : NULL;
 		o.writes = b->writes;
@@ -358,11 +376,11 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 	/*
 	 * A module's peak memory follows its size (its DWARF is read whole
 	 * and its types are held until the split dedup), so two of the
-	 * largest at once would double the run's peak: the largest file's
-	 * size bounds those of the files encoded together.
+	 * largest at once would double the run's peak.  The files encoded
+	 * together hold at most 1.1 times the largest file's bytes, and a
+	 * worker with no room for the next largest takes a smaller file.
 	 */
-	b.jobs = jobs;
-	b.budget = nr ? b.order[0].size : 0;
+	b.budget = nr ? b.order[0].size + b.order[0].size / 10 : 0;
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.room, NULL);
 	for (i = 0; i < jobs; i++) {
