@@ -196,9 +196,8 @@ static void *file_set__worker(void *arg)
 		struct stats fst = { 0 };
 		char out[PATH_MAX];
 		const char *file;
-		int i, err;
-
 		off_t size;
+		int i, err;
 
 		pthread_mutex_lock(&b->lock);
 		i = file_set__take(b);

@@ -754,6 +754,7 @@ int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 {
 
 	struct fn_set fs = { 0 };
+	const char *cu_name;
 	uint8_t addr_size = 0;
 	bool clang;
 	size_t i;
@@ -767,8 +768,9 @@ int cu_ctx__collect_funcs(struct cu_ctx *ctx)
 		addr_size = ctx->env->ef->ptr_size;
 	call_abi__init(&fs.abi, ctx->env->ef->ehdr.e_machine, addr_size);
 	/* The candidates are decided, and explained, after all CUs. */
-	fs.cu_name = cu_ctx__keep_str(ctx, dwarf_diename(ctx->cudie));
-	if (!fs.cu_name && dwarf_diename(ctx->cudie))
+	cu_name = dwarf_diename(ctx->cudie);
+	fs.cu_name = cu_ctx__keep_str(ctx, cu_name);
+	if (cu_name && !fs.cu_name)
 		return -ENOMEM;
 
 	for (i = 0; i < ctx->nr_subprogs && !err; i++)

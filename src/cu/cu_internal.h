@@ -61,23 +61,23 @@ struct cu_node {
 #define GNU_ANNOTATION_MAX	256
 
 /*
- * Calls @fn for each btf_type_tag or btf_decl_tag (per @decl) annotation
- * of @die; stops at the first non-zero return.  clang's children come in
- * DWARF order.  gcc's chain is read as upstream pahole reads it: decl tags
- * in chain order; type tags only without clang ones, up to the first
- * other annotation, and handed over last first, because gcc chains them
- * from the pointer outward where clang lists them from the pointee (both
- * then give the same TYPE_TAG order).
- */
-/*
  * The forms of annotation a DIE may have (input/dwarf_layout.h has their
- * tags): clang's children, gcc's attribute.  @kinds of
- * die__for_each_annotation() says which to look for.
+ * tags): clang's children, gcc's attribute.
  */
 #define DIE_ANNOT_LLVM	1u
 #define DIE_ANNOT_GNU	2u
 #define DIE_ANNOT_ALL	(DIE_ANNOT_LLVM | DIE_ANNOT_GNU)
 
+/*
+ * Calls @fn for each btf_type_tag or btf_decl_tag (per @decl) annotation
+ * of @die, looking only for the forms in @kinds (DIE_ANNOT_*); stops at
+ * the first non-zero return.  clang's children come in DWARF order.
+ * gcc's chain is read as upstream pahole reads it: decl tags in chain
+ * order; type tags only without clang ones, up to the first other
+ * annotation, and handed over last first, because gcc chains them from
+ * the pointer outward where clang lists them from the pointee (both then
+ * give the same TYPE_TAG order).
+ */
 int die__for_each_annotation(Dwarf_Die *die, bool decl, unsigned int kinds,
 			     int (*fn)(void *arg, const char *value), void *arg);
 

@@ -1287,12 +1287,12 @@ int cu_ctx__collect_decl_tags(struct cu_ctx *ctx, Dwarf_Die *die,
 {
 	struct tag_pool tp = { ctx, component, nr };
 
+	unsigned int kinds = cu_ctx__annots(ctx, die);
 	int err;
 
-	if (ctx->env->opts->skip_decl_tags || !cu_ctx__annots(ctx, die))
+	if (ctx->env->opts->skip_decl_tags || !kinds)
 		return 0;
-	err = die__for_each_annotation(die, true, cu_ctx__annots(ctx, die),
-				       pool_decl_tag, &tp);
+	err = die__for_each_annotation(die, true, kinds, pool_decl_tag, &tp);
 	if (err)
 		cu_ctx__annotation_err(ctx, die, err);
 	return err;

@@ -69,8 +69,9 @@ struct debug_sections {
 
 /*
  * debug_sections__read() fills @s (zeroed first) from @dw's Elf: where
- * libdw reads .debug_info, .debug_str and .debug_abbrev, and with @mapped (the DWARF is
- * read from a mapping of the file) the mapped .debug_info, the sections
+ * libdw reads .debug_info, .debug_str and .debug_abbrev, and with
+ * @mapped (the DWARF is read from a mapping of the file) the mapped
+ * .debug_info, the sections
  * each CU reads only its own part of (location and range lists) and the
  * raw sections.  Nothing is recorded of sections libelf had to copy
  * (compressed ones).
