@@ -261,6 +261,81 @@ def test_base_without_btf_one_line(ctx):
     assert not os.path.exists(out)
 
 
+
+def test_base_elf_bad_btf_one_line(ctx):
+    """--base naming an ELF file whose .BTF is cut short or garbage (read
+    through a mapping, lib/btf_load.c): exit 1, one line, nothing
+    written; the whole section reads as it does from a raw file."""
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    raw = os.path.join(ctx.tmp, "base.btf")
+    p = ctx.run([_bin(ctx), "-o", raw, obj])
+    assert p.returncode == 0, p.stderr
+    with open(raw, "rb") as f:
+        good = f.read()
+    out = os.path.join(ctx.tmp, "out.btf")
+    for name, data in (("short", good[:40]), ("garbage", b"\x9f\xeb" * 64),
+                       ("whole", good)):
+        sec = os.path.join(ctx.tmp, name + ".sec")
+        elf = os.path.join(ctx.tmp, name + ".o")
+        with open(sec, "wb") as f:
+            f.write(data)
+        p = ctx.run(["objcopy", "--add-section", ".BTF=" + sec, obj, elf])
+        assert p.returncode == 0, p.stderr
+        p = ctx.run([_bin(ctx), "--base", elf, "-o", out, obj])
+        if name == "whole":
+            assert p.returncode == 0, p.stderr
+            os.unlink(out)
+            continue
+        assert p.returncode == 1, (name, p.returncode, p.stderr)
+        line = _one_line(p.stderr)
+        assert line.startswith("dwarf2btf: %s: " % elf), (name, p.stderr)
+        assert not os.path.exists(out), name
+
+
+def _set_section_type(path, name, sh_type):
+    """Rewrites the type of ELF64 little-endian @path's section @name."""
+    import struct
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+        stroff, = struct.unpack_from("<Q", data,
+                                     shoff + shstrndx * shentsize + 0x18)
+        for i in range(shnum):
+            at = shoff + i * shentsize
+            noff, = struct.unpack_from("<I", data, at)
+            end = data.index(b"\0", stroff + noff)
+            if data[stroff + noff:end] == name:
+                struct.pack_into("<I", data, at + 4, sh_type)
+                f.seek(0)
+                f.write(data)
+                return
+    raise AssertionError("no section %r in %s" % (name, path))
+
+
+def test_elf_btf_nobits_one_line(ctx):
+    """An ELF file whose .BTF is SHT_NOBITS (found by fuzz_btf: libbpf 1.1
+    copies from NULL there) as a base, and to `dwarf2btf diff`: one line
+    naming the file, exit 1 and 2, never a crash."""
+    obj = ctx.fixture("types_composite", "gcc", 5)
+    raw = os.path.join(ctx.tmp, "base.btf")
+    p = ctx.run([_bin(ctx), "-o", raw, obj])
+    assert p.returncode == 0, p.stderr
+    elf = os.path.join(ctx.tmp, "nobits.o")
+    p = ctx.run(["objcopy", "--add-section", ".BTF=" + raw, obj, elf])
+    assert p.returncode == 0, p.stderr
+    _set_section_type(elf, b".BTF", 8)	# SHT_NOBITS
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([_bin(ctx), "--base", elf, "-o", out, obj])
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert _one_line(p.stderr) == \
+        "dwarf2btf: %s: cannot read BTF: No data available" % elf, p.stderr
+    assert not os.path.exists(out)
+    for args in ([elf, elf], ["--base", raw, elf, elf]):
+        p = ctx.run([_bin(ctx), "diff"] + args)
+        assert p.returncode == 2, (args, p.returncode, p.stderr)
+        assert "%s: cannot read BTF" % elf in p.stderr, p.stderr
+
 def test_in_place_hard_link(ctx):
     """In place, the input is replaced by a new file under its name (the
     atomic rename): another hard link keeps the old contents, and the

@@ -336,57 +336,97 @@ static struct btf *parse_long_header(const char *path, size_t size,
 }
 
 /*
- * Reads the .BTF section of ELF file @path, with no base, through a
- * read-only mapping, so that its bytes are copied once, by btf__new().
- * libbpf's btf__parse_split() has libelf read the section into memory
- * first and then copies that: for a vmlinux's 6 MB, a quarter of what a
- * small module's run costs goes to loading its base (perf).  Returns NULL
- * with *@e 0 when the file is not such a file (not ELF, no .BTF, a
- * compressed one, a .BTF.base beside it) and libbpf is to read it, and
- * NULL with a negative errno in *@e on failure.
+ * An ELF file opened read-only through a mapping, and its section of one
+ * name: the last of that name, as libbpf's btf__parse_split() takes it.
  */
-static struct btf *parse_elf_mapped(const char *path, long *e)
-{
-	Elf_Scn *scn = NULL, *btf_scn = NULL;
-	struct btf *btf = NULL;
-	GElf_Shdr sh = { 0 };
-	Elf_Data *data;
-	size_t shstrndx;
-	Elf *elf;
+struct elf_sec {
 	int fd;
+	Elf *elf;
+	Elf_Scn *scn;		/* NULL: there is none */
+	GElf_Shdr sh;
+};
 
-	*e = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
+/*
+ * elf_sec__open() opens @path and finds its section @name, and says in
+ * *@has_also (when not NULL) whether a section named @also is there too.
+ * A section without a name ends the search with no section found.
+ * Returns 0 (s->scn NULL when none was found), -ENOEXEC when the file is
+ * not ELF, or another negative errno; elf_sec__close() ends it in every
+ * case.
+ */
+static int elf_sec__open(struct elf_sec *s, const char *path,
+			 const char *name, const char *also, bool *has_also)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	*s = (struct elf_sec){ .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	if (has_also)
+		*has_also = false;
+	if (s->fd < 0)
+		return -errno;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    elf_getshdrstrndx(elf, &shstrndx))
-		goto out;
-	/*
-	 * As libbpf, the last .BTF counts.  A section without a name, and a
-	 * .BTF.base (split BTF over a distilled base, which libbpf from 1.5
-	 * reads as such) are left to libbpf.
-	 */
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF ||
+	    elf_getshdrstrndx(s->elf, &shstrndx))
+		return -ENOEXEC;
+	while ((scn = elf_nextscn(s->elf, scn)) != NULL) {
 		const char *n;
-		GElf_Shdr s;
 
-		if (!gelf_getshdr(scn, &s) ||
-		    !(n = elf_strptr(elf, shstrndx, s.sh_name)) ||
-		    !strcmp(n, ".BTF.base"))
-			goto out;
-		if (!strcmp(n, ".BTF")) {
-			btf_scn = scn;
-			sh = s;
+		if (!gelf_getshdr(scn, &sh) ||
+		    !(n = elf_strptr(s->elf, shstrndx, sh.sh_name))) {
+			s->scn = NULL;
+			return 0;
+		}
+		if (also && has_also && !strcmp(n, also))
+			*has_also = true;
+		if (!strcmp(n, name)) {
+			s->scn = scn;
+			s->sh = sh;
 		}
 	}
-	if (!btf_scn || sh.sh_type == SHT_NOBITS ||
-	    (sh.sh_flags & SHF_COMPRESSED))
+	return 0;
+}
+
+static void elf_sec__close(struct elf_sec *s)
+{
+	if (s->elf)
+		elf_end(s->elf);
+	if (s->fd >= 0)
+		close(s->fd);
+}
+
+/*
+ * Reads the .BTF section of ELF file @path through a read-only mapping, so
+ * that its bytes are copied once, by btf__new().  libbpf's
+ * btf__parse_split() has libelf read the section into memory first and
+ * then copies that: for a vmlinux's 6 MB, a quarter of what a small
+ * module's run costs goes to loading its base (perf).  Returns NULL with
+ * *@e 0 when libbpf is to read the file: not ELF, no .BTF or a compressed
+ * one, split BTF (@base given, or a .BTF.base beside it, which libbpf
+ * from 1.5 reads as split BTF over it); and NULL with a negative errno in
+ * *@e on failure, also for a .BTF without bytes in the file, on which
+ * libbpf 1.1 copies from NULL.
+ */
+static struct btf *parse_elf_mapped(const char *path, struct btf *base,
+				    long *e)
+{
+	struct btf *btf = NULL;
+	struct elf_sec s;
+	Elf_Data *data;
+	bool distilled;
+
+	*e = 0;
+	if (elf_sec__open(&s, path, ".BTF", ".BTF.base", &distilled) ||
+	    !s.scn || (s.sh.sh_flags & SHF_COMPRESSED))
 		goto out;
-	data = elf_getdata(btf_scn, NULL);
-	if (!data || !data->d_buf || !data->d_size)
+	data = elf_getdata(s.scn, NULL);
+	if (s.sh.sh_type == SHT_NOBITS || !data || !data->d_buf) {
+		*e = -ENODATA;
+		goto out;
+	}
+	if (base || distilled)
 		goto out;
 	btf = btf__new(data->d_buf, data->d_size);
 	*e = libbpf_get_error(btf);
@@ -395,21 +435,19 @@ static struct btf *parse_elf_mapped(const char *path, long *e)
 		goto out;
 	}
 	/* As btf__parse_split() does: pointers are as wide as the class. */
-	if (gelf_getclass(elf) == ELFCLASS32)
+	if (gelf_getclass(s.elf) == ELFCLASS32)
 		btf__set_pointer_size(btf, 4);
-	else if (gelf_getclass(elf) == ELFCLASS64)
+	else if (gelf_getclass(s.elf) == ELFCLASS64)
 		btf__set_pointer_size(btf, 8);
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elf_sec__close(&s);
 	return btf;
 }
 
 /*
  * Checks the file itself first, then reads it as a raw file with a long
- * header, an ELF file's .BTF without a base through a mapping, else
- * through libbpf's btf__parse_split() (raw or ELF), then
+ * header, an ELF file's standalone .BTF through a mapping, else through
+ * libbpf's btf__parse_split() (raw or ELF), then
  * refuses a standalone file given a base, then validates every type.
  */
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
@@ -436,8 +474,8 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 		goto fail;
 	}
 	btf = parse_long_header(path, st.st_size, base, &e);
-	if (!btf && !e && !base)
-		btf = parse_elf_mapped(path, &e);
+	if (!btf && !e)
+		btf = parse_elf_mapped(path, base, &e);
 	if (!btf && !e) {
 		btf = btf__parse_split(path, base);
 		e = libbpf_get_error(btf);
@@ -481,38 +519,14 @@ static void *elf_section(const char *path, const char *name, size_t *size,
 			 long *e)
 {
 	Elf_Data *data = NULL;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	void *copy = NULL;
-	GElf_Shdr sh;
-	Elf *elf;
-	int fd;
+	struct elf_sec s;
 
 	*size = 0;
-	*e = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*e = -errno;
-		return NULL;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
-		*e = -ENOEXEC;
+	*e = elf_sec__open(&s, path, name, NULL, NULL);
+	if (*e || !s.scn)
 		goto out;
-	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh))
-			break;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			break;
-	}
-	if (!scn)
-		goto out;
-	data = elf_getdata(scn, NULL);
+	data = elf_getdata(s.scn, NULL);
 	if (!data || !data->d_buf || !data->d_size) {
 		*e = -EINVAL;
 		goto out;
@@ -525,9 +539,7 @@ static void *elf_section(const char *path, const char *name, size_t *size,
 	memcpy(copy, data->d_buf, data->d_size);
 	*size = data->d_size;
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elf_sec__close(&s);
 	return copy;
 }
 
