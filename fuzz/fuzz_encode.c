@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the whole encoder (ELF reader, symbol index, DWARF of
  * every CU, function decisions, dedup) on one input file, with the
- * default features and then with true_signature and global_var too.  A
+ * default features and then with true_signature and global_var too, and
+ * the types' keys (--stats=keys, cu/cu_keys.c).  A
  * crash, a sanitizer report or a hang is a finding; an error exit is not.
  */
 #include <fcntl.h>
@@ -36,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* again with what the default leaves off: more of the code reads it */
 	o.enc.true_signature = true;
 	o.enc.global_vars = true;
+	o.enc.type_keys = true;
 	pipeline__run(path, &o);
 	return 0;
 }

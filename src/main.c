@@ -77,6 +77,8 @@ static void usage(FILE *f)
 "      --no-cache       neither read nor write it (also DWARF2BTF_NO_CACHE=1)\n"
 "      --stats          print per-phase times, counts and peak RSS to stderr\n"
 "                       (for several FILEs: phase times summed over them)\n"
+"      --stats=keys     also count how many types repeat one met before,\n"
+"                       by keys from the DWARF (slower; no cache)\n"
 "      --plain-dedup    the reference path: no deduplication before the\n"
 "                       end, then one dedup of everything (slower,\n"
 "                       more memory; the same BTF by meaning)\n"
@@ -449,7 +451,7 @@ static const struct option longopts[] = {
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "btf_base", required_argument, NULL, OPT_BASE },
 	{ "jobs", optional_argument, NULL, 'j' },
-	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 },
@@ -625,6 +627,13 @@ static int cli__option(struct cli *c, int opt, int argc, char **argv)
 		return cli__jobs(c, argc, argv);
 	case OPT_STATS:
 		opts->stats = true;
+		if (optarg && !strcmp(optarg, "keys")) {
+			opts->enc.type_keys = true;
+		} else if (optarg) {
+			pr_err("--stats takes no value but \"keys\", not \"%s\"",
+				optarg);
+			return 2;
+		}
 		break;
 	case OPT_BASE:
 		c->base_path = optarg;

@@ -599,6 +599,10 @@ static int run__decide(struct run *r)
 	int err, n;
 
 	st->nr_types_in = m->acc.nr_types_in;
+	if (r->opts->enc.type_keys) {
+		st->type_keys = true;
+		type_key_count__tally(&m->acc.type_keys, &st->keys);
+	}
 	st->nr_func_cands = m->acc.nr_funcs;
 	err = run__hear(r);
 	if (err)

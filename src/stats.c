@@ -124,6 +124,20 @@ void stats__print(const struct stats *st, FILE *f)
 		fprintf(f, "stats: batch cache CPU (all workers): digests %.3f s, reading back %.3f s, stores %.3f s\n",
 			st->cache_cpu.digest, st->cache_cpu.load,
 			st->cache_cpu.store);
+	if (st->type_keys) {
+		const struct type_key_tally *k = &st->keys;
+
+		fprintf(f, "stats: type keys: %zu types, %zu without a key; %zu distinct keys; %.1f%% of the keyed types repeat one met before\n",
+			k->types, k->unkeyed, k->distinct,
+			k->types > k->unkeyed ?
+			100.0 * (k->types - k->unkeyed - k->distinct) /
+			(k->types - k->unkeyed) : 0.0);
+		fprintf(f, "stats: type keys: %zu members of keyed structs and unions, %zu distinct; %.1f%% repeat\n",
+			k->members, k->distinct_members, k->members ?
+			100.0 * (k->members - k->distinct_members) / k->members : 0.0);
+		fprintf(f, "stats: type keys: %zu struct and union names defined, %zu of them more than one way\n",
+			k->names, k->names_twice);
+	}
 	if (st->nr_reruns)
 		fprintf(f, "stats: runs again %zu (batches resolved declarations of names defined twice)%s\n",
 			st->nr_reruns, st->rerun_outgrown ?
@@ -155,6 +169,15 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->out_bytes += st->out_bytes;
 	sum->nr_reruns += st->nr_reruns;
 	sum->rerun_outgrown |= st->rerun_outgrown;
+	/* Keys recur within a file: a set's figures are its files' sums. */
+	sum->type_keys |= st->type_keys;
+	sum->keys.types += st->keys.types;
+	sum->keys.unkeyed += st->keys.unkeyed;
+	sum->keys.distinct += st->keys.distinct;
+	sum->keys.members += st->keys.members;
+	sum->keys.distinct_members += st->keys.distinct_members;
+	sum->keys.names += st->keys.names;
+	sum->keys.names_twice += st->keys.names_twice;
 	for (i = 0; i < FUNC_VERDICT__MAX; i++)
 		sum->func_verdicts[i] += st->func_verdicts[i];
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cu/fragment.h"
 #include "decide/funcs.h"
 
 enum stats_phase {
@@ -58,6 +59,8 @@ struct stats {
 	bool rerun_outgrown;
 	bool batch_cache;	/* The batch cache was on. */
 	int jobs;
+	bool type_keys;		/* --stats=keys */
+	struct type_key_tally keys;
 };
 
 /* stats__now() returns the monotonic clock in seconds. */

@@ -211,13 +211,14 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	 * mapped, uncompressed sections read as little-endian, and a hit takes
 	 * addresses from the DWARF as they are, which holds in linked files
 	 * only.  A run that asks for more than the BTF (explanations, kept
-	 * forwards) must encode, so it makes no entries either.
+	 * forwards, the types' keys) must encode, so it makes no entries
+	 * either.
 	 */
 	if (!dir || !dir->path || !env->dwarf_reopen || !env->sects.info ||
 	    !env->sects.abbrev || env->rel_addr || env->ef->big_endian ||
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ ||
 	    env->ef->ehdr.e_type == ET_REL || o->plain_dedup ||
-	    o->defer_dedup || o->explain_names ||
+	    o->defer_dedup || o->explain_names || o->type_keys ||
 	    (o->keep_fwds && o->keep_fwds->nr) || exe_hash(&exe))
 		return 0;
 	bc = calloc(1, sizeof(*bc));

@@ -123,6 +123,7 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 
 	s->state = SPEC_LIBDW;
 	s->sib_idx = -1;
+	s->implicit = 0;
 	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
 	     i++) {
 		int slot = c->slot_of(name);
@@ -140,6 +141,7 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 		    l.kind == DWARF_FORM_INDIRECT ||
 		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
 			return;
+		s->implicit |= form == DW_FORM_implicit_const;
 		s->a[i].name = name;
 		s->a[i].form = form;
 		s->a[i].slot = slot;
@@ -254,6 +256,47 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	return 0;
 libdw:
 	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
+}
+
+int abbrev_cache__for_each_attr(struct abbrev_cache *c, Dwarf_Die *die,
+				int (*fn)(Dwarf_Attribute *attr, void *arg),
+				void *arg)
+{
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p = die->addr, *end;
+	Dwarf_Attribute attr;
+	size_t i;
+
+	if (!s || s->implicit)
+		goto libdw;
+	/* The DIE is read whole first: no attribute is given twice. */
+	end = p + 1;
+	for (i = 0; i < s->nr && end; i++)
+		end = abbrev_spec__skip(c, s, i, end);
+	if (!end)
+		goto libdw;	/* libdw says what is wrong. */
+	p++;
+	for (i = 0; i < s->nr; i++) {
+		attr = (Dwarf_Attribute){
+			.code = s->a[i].name,
+			.form = s->a[i].form,
+			.valp = (unsigned char *)p,
+			.cu = die->cu,
+		};
+		if (fn(&attr, arg) != DWARF_CB_OK)
+			return 1;
+		p = abbrev_spec__skip(c, s, i, p);
+	}
+	return 0;
+libdw:
+	switch (dwarf_getattrs(die, fn, arg, 0)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	default:
+		return 1;
+	}
 }
 
 /*

@@ -47,6 +47,8 @@ struct abbrev_spec {
 	uint8_t state;		/* SPEC_UNKNOWN, SPEC_FAST or SPEC_LIBDW */
 	uint8_t nr;
 	uint8_t children;	/* The DIE has children (DW_CHILDREN_yes). */
+	/* An unwanted implicit constant: abbrev_cache__for_each_attr() cannot read it. */
+	uint8_t implicit;
 	/* The size of all attributes, -1 if one varies. */
 	int16_t fixed_size;
 	/* Which attribute is DW_AT_sibling as ref1/2/4, or -1. */
@@ -157,6 +159,15 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
  */
 int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Attribute *attrs, uint32_t *have);
+
+/*
+ * Calls @fn for every attribute of @die, as dwarf_getattrs() does, until
+ * it returns other than DWARF_CB_OK.  Returns 0 when all were given, 1
+ * when @fn stopped, -1 on bad DWARF.
+ */
+int abbrev_cache__for_each_attr(struct abbrev_cache *c, Dwarf_Die *die,
+				int (*fn)(Dwarf_Attribute *attr, void *arg),
+				void *arg);
 
 /*
  * Do what dwarf_child() and dwarf_siblingof() do, and return the same:

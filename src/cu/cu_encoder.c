@@ -143,6 +143,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		}
 	}
 	err = cu_ctx__collect_types(&ctx);
+	if (!err && env->opts->type_keys)
+		err = cu_ctx__count_type_keys(&ctx, &out->type_keys);
 	if (!err)
 		err = cu_ctx__emit_types(&ctx);
 	if (!err)

@@ -264,6 +264,16 @@ static inline unsigned int cu_ctx__annots(const struct cu_ctx *ctx,
 	return die->cu == ctx->cudie->cu ? ctx->annots : ctx->foreign_annots;
 }
 
+/* cu_types.c: the node key of @die, and the node of a key (or NULL). */
+uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die);
+struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off);
+
+/*
+ * cu_keys.c: adds the keys of the CU's types (its nodes so far) to @out;
+ * 0 or -ENOMEM.
+ */
+int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out);
+
 /* DW_AT_name of the attributes @da, as dwarf_formstring() gives it. */
 static inline const char *cu_ctx__attr_name(struct cu_ctx *ctx,
 					    struct die_attrs *da)

@@ -80,7 +80,7 @@ static int count_annotation(void *arg, const char *value)
 #define NODE_KEY_NONE		UINT64_MAX
 
 /* Returns the key of DIE in node_offs: its offset, marked if foreign. */
-static uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
+uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint64_t key = dwarf_dieoffset(die);
 
@@ -457,7 +457,7 @@ static int cu_ctx__index_nodes(struct cu_ctx *ctx)
 }
 
 /* Returns the node whose key is OFF, or NULL. */
-static struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
+struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
 {
 	size_t h = hash_int(off) & ctx->hash_mask;
 

@@ -132,6 +132,20 @@ struct var_note {
 };
 
 /*
+ * --stats=keys: the keys of a CU's types (cu_keys.c), for counting how
+ * many repeat one met before.  Merged fragments add theirs up.
+ */
+struct type_key_count {
+	struct key_set keys;	/* a key, its low 16 bits its members */
+	struct key_set defs;	/* a named struct's name hash << 32 | key */
+	size_t nr_types;	/* the CU's DIEs that are BTF types */
+	size_t nr_unkeyed;	/* those of them without a key */
+	size_t nr_members;	/* of the structs and unions with a key */
+	/* keys after their duplicates were last dropped */
+	size_t nr_settled;
+};
+
+/*
  * Candidates and their type ids, with the BTF they point into (or NULL when
  * they point into the batch's BTF the CU was encoded into).  A merged batch
  * is a fragment too.
@@ -149,10 +163,26 @@ struct cu_fragment {
 	size_t nr_tags;
 	struct str_arena strs;	/* names that were inline in .debug_info */
 	struct key_set fwd_names;	/* declarations its dedups resolved */
+	struct type_key_count type_keys;	/* --stats=keys only */
 	struct var_note *var_notes;	/* for `dwarf2btf explain` only */
 	size_t nr_var_notes;
 };
 
 void cu_fragment__free(struct cu_fragment *frag);
+/* Adds @from's counts and keys to @to's; 0 or -ENOMEM. */
+int type_key_count__add(struct type_key_count *to,
+			const struct type_key_count *from);
+void type_key_count__free(struct type_key_count *c);
+
+/* What --stats=keys prints, from a run's type_key_count. */
+struct type_key_tally {
+	size_t types, unkeyed, distinct;
+	size_t members, distinct_members;
+	size_t names, names_twice;	/* struct names; with two definitions */
+};
+
+/* Tallies @c (its sets get sorted). */
+void type_key_count__tally(struct type_key_count *c,
+			   struct type_key_tally *t);
 
 #endif /* DWARF2BTF_FRAGMENT_H */

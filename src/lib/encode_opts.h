@@ -18,6 +18,8 @@ struct encode_opts {
 	size_t max_memory;
 	/* --plain-dedup: one dedup at the end. */
 	bool plain_dedup;
+	/* --stats=keys: count the types' keys (cu_keys.c) */
+	bool type_keys;
 	/* No batch dedup: the split dedup does it all. */
 	bool defer_dedup;
 	bool base_typedefs;	/* --dedup-base-typedefs (btf_dedup.h) */

@@ -230,6 +230,8 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 		       frag->nr_tags * sizeof(*a->tags));
 	a->nr_tags += frag->nr_tags;
 	err = key_set__add_all(&a->fwd_names, &frag->fwd_names);
+	if (!err)
+		err = type_key_count__add(&a->type_keys, &frag->type_keys);
 	if (!err && frag->nr_var_notes) {
 		if (grow_array((void **)&a->var_notes, &m->cap_var_notes,
 			       a->nr_var_notes + frag->nr_var_notes,
