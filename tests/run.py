@@ -102,11 +102,14 @@ class Ctx:
         return p
 
     def _build(self, name, cc, dwarf, extra, link):
-        if cc not in ("gcc", "clang"):
-            raise ValueError("cc must be gcc or clang, not %r" % cc)
+        if cc not in ("gcc", "clang", "g++", "clang++"):
+            raise ValueError("cc must be gcc, clang, g++ or clang++, not %r"
+                             % cc)
         if dwarf not in (4, 5):
             raise ValueError("dwarf must be 4 or 5, not %r" % dwarf)
-        src = os.path.join(FIXTURES, name + ".c")
+        # C++ compilers take NAME.cc
+        src = os.path.join(FIXTURES, name +
+                           (".cc" if cc.endswith("++") else ".c"))
         with open(src, "rb") as f:
             text = f.read()
         ver = _cc_version(cc)

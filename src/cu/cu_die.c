@@ -216,8 +216,11 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 	for (i = 0; i < DIE_MAX_DEPTH; i++) {
 		Dwarf_Attribute attr;
 		Dwarf_Word sz;
+		int tag = dwarf_tag(&t);
 
-		if (dwarf_tag(&t) == DW_TAG_pointer_type)
+		/* A C++ reference is a pointer in BTF, and in registers. */
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type)
 			return ptr_size;
 		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
 			return sz;

@@ -116,6 +116,7 @@ static uint64_t pk__size(struct pk *pk, Dwarf_Die *t)
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 		return pk->addr_size;
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type:
@@ -253,6 +254,8 @@ static uint64_t pk__alignment(struct pk *pk, Dwarf_Die *t)
 	}
 	switch (dwarf_tag(t)) {
 	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 		a = pk->addr_size;
 		break;
 	case DW_TAG_base_type:

@@ -7,7 +7,8 @@
  * and variable DIEs for the later passes.  The second emits the types with
  * libbpf's btf__add_*() and checks that every id came out as predicted.
  * DIEs that BTF has no kind for (_Atomic, unspecified types) get no id and
- * resolve to what they qualify or to void, as pahole does.
+ * resolve to what they qualify or to void, as pahole does; C++ references
+ * become pointers.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -31,6 +32,8 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 	switch (tag) {
 	case DW_TAG_base_type:
 	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
@@ -1155,6 +1158,10 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_pointer_type:
 		if (ctx->nodes[idx].nr_before)
 			return cu_ctx__add_tagged_ptr(ctx, die, ref);
+		return btf__add_ptr(ctx->btf, ref);
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		/* BTF has no reference: what it is in memory, a pointer. */
 		return btf__add_ptr(ctx->btf, ref);
 	case DW_TAG_const_type:
 		return btf__add_const(ctx->btf, ref);
