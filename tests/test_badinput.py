@@ -1132,6 +1132,30 @@ def test_badinput_dwarf(ctx):
     _run_fixture_cases(ctx, _dwarf_cases, 200)
 
 
+def test_badinput_dwarf_keys(ctx):
+    """The dwarf and flip cases again with --stats=keys, which keys every
+    type from its DWARF (cu/cu_keys.c) before it is built: exit 0 or 1,
+    never a signal, a hang or a sanitizer report (ctx.run reports those).
+    The lines of --stats are no error message, so only the exit counts."""
+    cases = []
+    for fx in _fixtures(ctx):
+        cases += _dwarf_cases(fx) + _flip_cases(fx)
+    assert len(cases) >= 300, "only %d cases generated" % len(cases)
+    work = os.path.join(ctx.tmp, "keys")
+    os.makedirs(work)
+    bad = []
+    for case in cases:
+        inp = os.path.join(work, "input" + case.ext)
+        with open(inp, "wb") as f:
+            f.write(case.data)
+        rc, err = _run(ctx, [_bin(ctx), "--stats=keys", "--no-cache", "-o",
+                             os.path.join(work, "out.btf"), inp])
+        if rc not in (0, 1):
+            bad.append("%s: %s" % (case.name, rc if rc is not None else err))
+    assert not bad, "%d of %d cases:\n%s" % (len(bad), len(cases),
+                                             "\n".join(bad[:20]))
+
+
 # -------------------------------------------------------------- misc
 
 def test_badinput_misc(ctx):
