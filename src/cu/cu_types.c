@@ -348,9 +348,10 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			err = cu_ctx__import_unit(ctx, &child, depth);
 			if (err)
 				return err;
-		} else if (ctx->in_foreign && tag != DW_TAG_member && !is_type) {
+		} else if (ctx->in_foreign && tag != DW_TAG_member &&
+			   tag != DW_TAG_inheritance && !is_type) {
 			/* In another unit, only the types are ours to read. */
-		} else if (tag == DW_TAG_member) {
+		} else if (tag == DW_TAG_member || tag == DW_TAG_inheritance) {
 			if (owner != SIZE_MAX) {
 				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
 						      &ctx->cap_scratch, &child);
@@ -688,13 +689,28 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 }
 
 /*
- * Adds member M (its attributes in DA) to the struct or union just added.
+ * Is @m, a struct's DW_TAG_member or DW_TAG_inheritance (@tag), a C++
+ * virtual base?  It has no fixed offset (its DW_AT_data_member_location
+ * reads the object's vtable), so it is left out of the struct's BTF, as
+ * static members are.
+ */
+static bool member__virtual_base(Dwarf_Die *m, int tag)
+{
+	Dwarf_Attribute attr;
+
+	return tag == DW_TAG_inheritance &&
+	       dwarf_attr(m, DW_AT_virtuality, &attr);
+}
+
+/*
+ * Adds member M (its attributes in DA) to the struct or union just added,
+ * named @name, or by its DW_AT_name when @name is NULL.
  * The bit offset comes from DW_AT_data_bit_offset (DWARF 4+), or from
  * DW_AT_data_member_location plus, for a DWARF 2-4 bit-field,
  * DW_AT_bit_offset.  Returns 0 or -errno (reported).
  */
 static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
-			      struct die_attrs *da)
+			      struct die_attrs *da, const char *name)
 {
 	Dwarf_Word byte_off, bit_size = 0, data_bit_off, storage;
 	Dwarf_Attribute *bo;
@@ -744,7 +760,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		return -EINVAL;
 	}
 	name_off = name_cache__off(ctx->names, ctx->btf,
-				   cu_ctx__attr_name(ctx, da));
+				   name ? name : cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)
@@ -841,7 +857,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 {
 	uint32_t first = ctx->nodes[idx].first_member;
 	uint32_t nr = ctx->nodes[idx].nr_members;
-	uint32_t *order = NULL;
+	uint32_t *order = NULL, nr_bases = 0;
 	struct die_attrs da;
 	const char *name;
 	Dwarf_Word size = 0;
@@ -877,11 +893,19 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 		 * unit's types are added while the member is encoded.
 		 */
 		Dwarf_Die m = ctx->members[first + (order ? order[i] : i)];
+		int mtag = abbrev_cache__tag(&ctx->abbrevs, &m);
+		char base[32];
 
 		err = die_attrs__get(ctx, &m, &da);
-		if (!err && !die_attrs__flag(&da, DA_EXTERNAL) &&
-		    !die_attrs__flag(&da, DA_DECLARATION))
-			err = cu_ctx__add_member(ctx, &m, &da);
+		if (err || die_attrs__flag(&da, DA_EXTERNAL) ||
+		    die_attrs__flag(&da, DA_DECLARATION) ||
+		    member__virtual_base(&m, mtag))
+			continue;
+		/* A C++ base class is a member named by its place. */
+		if (mtag == DW_TAG_inheritance)
+			snprintf(base, sizeof(base), "__base%u", nr_bases++);
+		err = cu_ctx__add_member(ctx, &m, &da,
+					 mtag == DW_TAG_inheritance ? base : NULL);
 	}
 	free(order);
 	return err ? err : id;
@@ -1249,7 +1273,8 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 	for (i = 0; i < n->nr_members && !err; i++) {
 		Dwarf_Die *m = &ctx->members[n->first_member + i];
 
-		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration))
+		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration) ||
+		    member__virtual_base(m, dwarf_tag(m)))
 			continue;
 		/*
 		 * clang puts annotations in children, gcc in an attribute,
