@@ -8,6 +8,10 @@ stopped the run: "DW_AT_type ... is not a type of this CU".
 cxx_bases.cc: base classes are members __base0, __base1... at their
 offsets; a virtual base, which has no fixed offset, is left out.  Before,
 a derived class had only its own members.
+
+Functions are FUNCs under their mangled names (their ELF symbols'), a
+member function with its this and, when defined outside its class, the
+return type of its declaration there.  Before, C++ functions got no FUNC.
 """
 
 import os
@@ -21,6 +25,7 @@ REFS = [
     "int long int size=8 signed",
     "struct Refs size=24 { r int * off=0; rr long int * off=64; "
     "cr char const * off=128; }",
+    "func _Z9refs_takeR4Refs static int(struct Refs *x)",
 ]
 
 
@@ -46,8 +51,9 @@ def _refs(ctx, cc, dwarf):
             for line in REFS])
 
 
-# Written by hand: the structs of cxx_bases.cc.  The vtable pointer is
-# named and typed as each compiler has it.
+# Written by hand: the structs and functions of cxx_bases.cc.  The vtable
+# pointer is named and typed as each compiler has it; gcc's this is a
+# const pointer, and gcc adds the initializer of bases_d's vtable pointer.
 BASES = {
     "g++": [
         "struct A size=4 { a int off=0; }",
@@ -56,6 +62,9 @@ BASES = {
         "c char off=128; }",
         "struct D size=16 { _vptr.D int(...) ** off=0; d int off=64; }",
         "struct V size=4 { v int off=0; }",
+        "func _GLOBAL__sub_I__ZNK1C3getEv static void(void)",
+        "func _Z10bases_takeR1D static int(struct D *x)",
+        "func _ZNK1C3getEv static int(struct C const * const this)",
     ],
     "clang++": [
         "struct A size=4 { a int off=0; }",
@@ -64,13 +73,15 @@ BASES = {
         "c char off=128; }",
         "struct D size=16 { _vptr$D int(void) ** off=0; d int off=64; }",
         "struct V size=4 { v int off=0; }",
+        "func _Z10bases_takeR1D static int(struct D *x)",
+        "func _ZNK1C3getEv static int(struct C const *this)",
     ],
 }
 
 
 def _bases(ctx, cc, dwarf):
     _check(ctx, "cxx_bases", cc, dwarf, BASES[cc],
-           lambda line: line.startswith("struct "))
+           lambda line: line.startswith(("struct ", "func ")))
 
 
 def test_cxx_bases_gxx_dwarf4(ctx):

@@ -126,6 +126,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			return 0;
 	}
 	ctx.rust = lang == DW_LANG_Rust;
+	ctx.cxx = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+		  lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 	{
 		Dwarf_Attribute attr;
 		const char *producer;

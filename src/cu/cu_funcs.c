@@ -232,6 +232,22 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 }
 
 /*
+ * The name @die's function has in the ELF symbols, or NULL: its DW_AT_name,
+ * or in a C++ unit its DW_AT_linkage_name (the mangled name, which is the
+ * symbol's; functions declared extern "C" have none).  Both are taken
+ * from the specification or abstract origin when the DIE has none.
+ */
+static const char *fn_set__elf_name(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	if (ctx->cxx && dwarf_attr_integrate(die, DW_AT_linkage_name, &attr))
+		return dwarf_formstring(&attr);
+	return dwarf_attr_integrate(die, DW_AT_name, &attr) ?
+	       dwarf_formstring(&attr) : NULL;
+}
+
+/*
  * Adds subprogram DIE and its parameters to FS, unless it is a declaration
  * or its name is no ELF function key.  Returns 0 or a negative errno.
  */
@@ -240,7 +256,6 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	const struct elf_func_key *key;
 	struct fn_info *fn;
 	Dwarf_Die child, origin;
-	Dwarf_Attribute attr;
 	const char *name;
 	Dwarf_Word cc;
 	int ret, idx = 0, err;
@@ -251,8 +266,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	 * origins of one: leave them before reading their parameters.
 	 */
 	if (die_flag(die, DW_AT_declaration) ||
-	    !dwarf_attr_integrate(die, DW_AT_name, &attr) ||
-	    !(name = dwarf_formstring(&attr)) ||
+	    !(name = fn_set__elf_name(ctx, die)) ||
 	    !(key = elf_symtab__find_key(ctx->env->syms, name)))
 		return 0;
 	if (grow_array((void **)&fs->fns, &fs->cap_fns, fs->nr_fns + 1,
@@ -266,9 +280,13 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 
 	/*
 	 * The return type is the DIE's own, else its abstract origin's; that
-	 * of a DW_AT_specification is not used.
+	 * of a DW_AT_specification is not used, as in pahole, except in C++,
+	 * where a member function defined outside its class has it only
+	 * there (cu_ctx__type_ref() follows both).
 	 */
-	if (dwarf_hasattr(die, DW_AT_type)) {
+	if (ctx->cxx) {
+		err = cu_ctx__type_ref(ctx, die, &fn->ret_type);
+	} else if (dwarf_hasattr(die, DW_AT_type)) {
 		err = cu_ctx__type_ref(ctx, die, &fn->ret_type);
 	} else if (die_ref(die, DW_AT_abstract_origin, &origin)) {
 		err = cu_ctx__type_ref(ctx, &origin, &fn->ret_type);

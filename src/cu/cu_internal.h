@@ -247,6 +247,7 @@ struct cu_ctx {
 	 */
 	unsigned int annots, foreign_annots;
 	bool rust;		/* DW_LANG_Rust: members in offset order */
+	bool cxx;		/* C++: functions by their linkage names */
 	char *errbuf;
 	size_t errlen;
 	/* for messages: the file, and a split unit's .dwo */
