@@ -12,6 +12,12 @@ a derived class had only its own members.
 Functions are FUNCs under their mangled names (their ELF symbols'), a
 member function with its this and, when defined outside its class, the
 return type of its declaration there.  Before, C++ functions got no FUNC.
+
+cxx_members.cc: a pointer to a data member is a long, one to a member
+function a struct of __pfn and __delta; a base class only declared in the
+unit (gcc describes a class with virtual functions in the unit of its key
+function only) is a member of no size there.  Before, both stopped the
+run.
 """
 
 import os
@@ -82,6 +88,54 @@ BASES = {
 def _bases(ctx, cc, dwarf):
     _check(ctx, "cxx_bases", cc, dwarf, BASES[cc],
            lambda line: line.startswith(("struct ", "func ")))
+
+
+# Written by hand: cxx_members.cc's structs, declarations and functions.
+MEMBERS_H = ("struct H size=24 { m long int off=0; g struct size=16 { "
+             "__pfn int(struct S *, int) * off=0; __delta long int off=64; } "
+             "off=64; }")
+MEMBERS = {
+    "g++": [
+        "func _ZN1LD0Ev static void(struct L * const this)",
+        "func _ZN1LD2Ev static void(struct L * const this)",
+        "func _ZN1S1fEi static int(struct S * const this, int x)",
+        "func _ZNK1L4whatEv static char const *(struct L const * const this)",
+        "fwd struct E",
+        MEMBERS_H,
+        "struct L size=16 { __base0 struct E off=0; }",
+        "struct S size=16 { a int off=0; b long int off=64; }",
+    ],
+    "clang++": [
+        "func _ZN1LD0Ev static void(struct L *this)",
+        "func _ZN1S1fEi static int(struct S *this, int x)",
+        "func _ZNK1L4whatEv static char const *(struct L const *this)",
+        "fwd struct E",
+        MEMBERS_H,
+        "struct L size=16 { __base0 struct E off=0; }",
+        "struct S size=16 { a int off=0; b long off=64; }",
+    ],
+}
+
+
+def _members(ctx, cc, dwarf):
+    _check(ctx, "cxx_members", cc, dwarf, MEMBERS[cc],
+           lambda line: line.startswith(("struct ", "func ", "fwd ")))
+
+
+def test_cxx_members_gxx_dwarf4(ctx):
+    _members(ctx, "g++", 4)
+
+
+def test_cxx_members_gxx_dwarf5(ctx):
+    _members(ctx, "g++", 5)
+
+
+def test_cxx_members_clangxx_dwarf4(ctx):
+    _members(ctx, "clang++", 4)
+
+
+def test_cxx_members_clangxx_dwarf5(ctx):
+    _members(ctx, "clang++", 5)
 
 
 def test_cxx_bases_gxx_dwarf4(ctx):

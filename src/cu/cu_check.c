@@ -129,6 +129,21 @@ static int cu_check__modifier_loops(struct cu_check *c)
 #define MAX_NESTING	512
 
 /*
+ * Is type @id, past typedefs and qualifiers, a declaration (FWD)?  Not
+ * btf__resolve_type(), which takes a FWD for void.
+ */
+static bool cu_check__is_fwd(const struct cu_check *c, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	int i;
+
+	for (i = 0; t && i < MAX_NESTING && (btf_is_mod(t) || btf_is_typedef(t));
+	     i++)
+		t = btf__type_by_id(c->btf, t->type);
+	return t && btf_is_fwd(t);
+}
+
+/*
  * The byte size of type @id, memoized per id.  Computing it visits what the
  * type holds by value (members, array elements, through typedefs and
  * qualifiers, never through pointers), so the same walk finds a type that
@@ -202,6 +217,16 @@ static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
 						 depth + 1, err);
 				if (*err)
 					break;
+				/*
+				 * gcc describes a C++ class in the unit of
+				 * its key function only, and declares it in
+				 * the others, where a member or base of that
+				 * class has no size; the dedup gives it the
+				 * definition.
+				 */
+				if (ms < 0 && c->ctx->cxx &&
+				    cu_check__is_fwd(c, btf_members(t)[i].type))
+					continue;
 				if (ms < 0) {
 					cu_err(c->ctx, cu_check__die(c, id),
 					       "member %d has no size", i);

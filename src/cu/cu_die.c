@@ -222,6 +222,8 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
 		    tag == DW_TAG_rvalue_reference_type)
 			return ptr_size;
+		if (tag == DW_TAG_ptr_to_member_type)
+			return die__ptr_to_member_fn(&t) ? 2 * ptr_size : ptr_size;
 		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
 			return sz;
 		if (!dwarf_attr(&t, DW_AT_type, &attr) ||
@@ -229,4 +231,13 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 			return 0;
 	}
 	return 0;
+}
+
+bool die__ptr_to_member_fn(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+
+	return dwarf_attr(die, DW_AT_type, &attr) && die__formref(&attr, &t) &&
+	       dwarf_tag(&t) == DW_TAG_subroutine_type;
 }

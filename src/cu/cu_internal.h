@@ -130,6 +130,12 @@ Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out);
  */
 uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size);
 
+/*
+ * Is @die, a DW_TAG_ptr_to_member_type, a pointer to a member function
+ * (two words in the Itanium C++ ABI) rather than to a data member (one)?
+ */
+bool die__ptr_to_member_fn(Dwarf_Die *die);
+
 /* DW_AT_data_member_location in bytes: a constant or a DWARF 2 expression. */
 int member_byte_offset(Dwarf_Attribute *attr, Dwarf_Word *off);
 

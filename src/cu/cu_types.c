@@ -34,6 +34,7 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
@@ -186,6 +187,15 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			return -E2BIG;
 		n->nr_before = nr_tags;
 		ctx->next_id += nr_tags;
+	}
+	/*
+	 * A C++ pointer to a member function is two words: the PTR to the
+	 * function and the INT of the this adjustment come first.
+	 */
+	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_ptr_to_member_type &&
+	    die__ptr_to_member_fn(die)) {
+		n->nr_before = 2;
+		ctx->next_id += 2;
 	}
 	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
@@ -1142,6 +1152,35 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 }
 
 /*
+ * Adds a C++ pointer to member, as the Itanium C++ ABI lays it out: to a
+ * data member, the member's offset, a "long int"; to a member function
+ * (@nr_before 2), a 16-byte struct of the PTR to the function (@fn, its
+ * FUNC_PROTO) and the this adjustment, named as gcc names them inside.
+ * Returns the id of the last type added, or -errno.
+ */
+static int cu_ctx__add_ptr_to_member(struct cu_ctx *ctx, int nr_before,
+				     uint32_t fn)
+{
+	int ptr, adj, id, err;
+
+	if (!nr_before)
+		return btf__add_int(ctx->btf, "long int", 8, BTF_INT_SIGNED);
+	ptr = btf__add_ptr(ctx->btf, fn);
+	if (ptr < 0)
+		return ptr;
+	adj = btf__add_int(ctx->btf, "long int", 8, BTF_INT_SIGNED);
+	if (adj < 0)
+		return adj;
+	id = btf__add_struct(ctx->btf, NULL, 16);
+	if (id < 0)
+		return id;
+	err = btf__add_field(ctx->btf, "__pfn", ptr, 0, 0);
+	if (!err)
+		err = btf__add_field(ctx->btf, "__delta", adj, 64, 0);
+	return err ? err : id;
+}
+
+/*
  * Adds the BTF type(s) of node IDX and returns the id of the last one,
  * which must be the id reserved in pass 1.  The node is held by index and
  * its DIE copied, because nodes may be added meanwhile.
@@ -1187,6 +1226,9 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_rvalue_reference_type:
 		/* BTF has no reference: what it is in memory, a pointer. */
 		return btf__add_ptr(ctx->btf, ref);
+	case DW_TAG_ptr_to_member_type:
+		return cu_ctx__add_ptr_to_member(ctx, ctx->nodes[idx].nr_before,
+						 ref);
 	case DW_TAG_const_type:
 		return btf__add_const(ctx->btf, ref);
 	case DW_TAG_volatile_type:
