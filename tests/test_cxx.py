@@ -18,6 +18,10 @@ function a struct of __pfn and __delta; a base class only declared in the
 unit (gcc describes a class with virtual functions in the unit of its key
 function only) is a member of no size there.  Before, both stopped the
 run.
+
+cxx_nested.cc: g++ describes the this of a member function type inside a
+function template among that type's parameters; the type is found there.
+Before, the run stopped: "DW_AT_type ... is not a type of this CU".
 """
 
 import os
@@ -136,6 +140,40 @@ def test_cxx_members_clangxx_dwarf4(ctx):
 
 def test_cxx_members_clangxx_dwarf5(ctx):
     _members(ctx, "clang++", 5)
+
+
+# Written by hand: all of cxx_nested.cc's BTF.
+NESTED = [
+    "func _Z4callI1KEiRKT_ static int(struct K const *c)",
+    "int int size=4 signed",
+    "int long int size=8 signed",
+    "struct K size=4 { v int off=0; }",
+    "typedef Cv = struct K",
+]
+NESTED_THIS = {
+    "g++": ["func _ZNK1K1mEi static int(struct K const * const this, int x)",
+            "typedef Fn = struct size=16 { __pfn int(Cv const *, int) * "
+            "off=0; __delta long int off=64; }"],
+    "clang++": ["func _ZNK1K1mEi static int(struct K const *this, int x)",
+                "typedef Fn = struct size=16 { __pfn int(struct K const *, "
+                "int) * off=0; __delta long int off=64; }"],
+}
+
+
+def _nested(ctx, cc, dwarf):
+    _check(ctx, "cxx_nested", cc, dwarf, NESTED + NESTED_THIS[cc])
+
+
+def test_cxx_nested_gxx_dwarf4(ctx):
+    _nested(ctx, "g++", 4)
+
+
+def test_cxx_nested_gxx_dwarf5(ctx):
+    _nested(ctx, "g++", 5)
+
+
+def test_cxx_nested_clangxx_dwarf5(ctx):
+    _nested(ctx, "clang++", 5)
 
 
 def test_cxx_bases_gxx_dwarf4(ctx):

@@ -384,6 +384,12 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 				if (err)
 					return err;
 			}
+			/*
+			 * g++ puts the type of a member function type's
+			 * this among its parameters.
+			 */
+			if (tag == DW_TAG_subroutine_type && ctx->cxx)
+				descend = true;
 		} else if (tag == DW_TAG_subprogram) {
 			/*
 			 * Subprograms are collected at any depth, because
