@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A real C++ library: the debug build of libstdc++.so.6.0.30 from Debian's
+# libstdc++6-12-dbg (downloaded with apt-get download into the cache, not
+# installed).  A developer check, not part of make check.  Prints PASS/FAIL
+# lines, INFO lines for what is not done yet, and 'N passed, N failed'.
+#
+#   encode   BIN -o OUT LIB exits 0
+#   threads  -j1 and -j2 give the same bytes
+#   libbpf   bpftool dumps the BTF, with FUNCs under mangled names
+#   header   (INFO) how many errors clang finds in the header that
+#            bpftool btf dump format c prints: C++ names are not C
+#            identifiers yet
+#
+# usage: check-cxx.sh BIN
+# env: DWARF2BTF_CACHE_PKGS=DIR  where packages go
+#                                (default ~/.cache/dwarf2btf/stdcxx)
+set -u -o pipefail
+
+[ $# = 1 ] || { echo "usage: $0 BIN" >&2; exit 2; }
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+npass=0
+nfail=0
+pass() { echo "PASS $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+
+dir=${DWARF2BTF_CACHE_PKGS:-$HOME/.cache/dwarf2btf/stdcxx}
+mkdir -p "$dir" || exit 1
+lib=$dir/x/usr/lib/x86_64-linux-gnu/debug/libstdc++.so.6.0.30
+if [ ! -f "$lib" ]; then
+	(cd "$dir" && apt-get download libstdc++6-12-dbg >&2 &&
+	 dpkg -x libstdc++6-12-dbg_*.deb x) || exit 1
+fi
+[ -f "$lib" ] || { echo "no $lib in the package"; exit 1; }
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+if "$bin" -j2 -o "$tmp/j2.btf" "$lib"; then
+	pass "encode: $(stat -c %s "$tmp/j2.btf") bytes"
+else
+	fail "encode"
+fi
+if "$bin" -j1 -o "$tmp/j1.btf" "$lib" && cmp -s "$tmp/j1.btf" "$tmp/j2.btf"
+then
+	pass "threads: -j1 and -j2 byte-identical"
+else
+	fail "threads"
+fi
+if bpftool btf dump file "$tmp/j2.btf" > "$tmp/dump" 2> "$tmp/err"; then
+	nt=$(grep -c '^\[' "$tmp/dump")
+	nf=$(grep -c "^\[[0-9]*\] FUNC '_Z" "$tmp/dump")
+	if [ "$nf" -gt 0 ]; then
+		pass "libbpf: $nt types, $nf FUNCs under mangled names"
+	else
+		fail "libbpf: no FUNC under a mangled name"
+	fi
+else
+	fail "libbpf: $(head -1 "$tmp/err")"
+fi
+if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null; then
+	echo "INFO header: $(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |
+		grep -c 'error:') clang errors (C++ names are not C yet)"
+fi
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]
