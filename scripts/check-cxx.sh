@@ -4,7 +4,7 @@
 # A real C++ library: the debug build of libstdc++.so.6.0.30 from Debian's
 # libstdc++6-12-dbg (downloaded with apt-get download into the cache, not
 # installed).  A developer check, not part of make check.  Prints PASS/FAIL
-# lines, INFO lines for what is not done yet, and 'N passed, N failed'.
+# lines, INFO lines for what is not done yet, and the counts.
 #
 #   encode   BIN -o OUT LIB exits 0
 #   threads  -j1 and -j2 give the same bytes
@@ -20,10 +20,9 @@ set -u -o pipefail
 
 [ $# = 1 ] || { echo "usage: $0 BIN" >&2; exit 2; }
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-npass=0
-nfail=0
-pass() { echo "PASS $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib/check-lib.sh
+. "$here/lib/check-lib.sh"
 
 dir=${DWARF2BTF_CACHE_PKGS:-$HOME/.cache/dwarf2btf/stdcxx}
 mkdir -p "$dir" || exit 1
@@ -62,5 +61,4 @@ if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null; then
 	echo "INFO header: $(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |
 		grep -c 'error:') clang errors (C++ names are not C yet)"
 fi
-echo "$npass passed, $nfail failed"
-[ "$nfail" = 0 ]
+check_summary
