@@ -224,6 +224,8 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 			return ptr_size;
 		if (tag == DW_TAG_ptr_to_member_type)
 			return die__ptr_to_member_fn(&t) ? 2 * ptr_size : ptr_size;
+		if (die__is_nullptr_type(&t))
+			return ptr_size;
 		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
 			return sz;
 		if (!dwarf_attr(&t, DW_AT_type, &attr) ||
@@ -231,6 +233,16 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 			return 0;
 	}
 	return 0;
+}
+
+bool die__is_nullptr_type(Dwarf_Die *die)
+{
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_unspecified_type)
+		return false;
+	name = dwarf_diename(die);
+	return name && !strcmp(name, "decltype(nullptr)");
 }
 
 bool die__ptr_to_member_fn(Dwarf_Die *die)

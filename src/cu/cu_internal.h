@@ -125,10 +125,18 @@ int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out);
 
 /*
- * Byte size of a type DIE through typedefs and qualifiers: a pointer's is
- * @ptr_size, else the first nonzero DW_AT_byte_size; 0 if none.
+ * Byte size of a type DIE through typedefs and qualifiers: a pointer's
+ * (a reference's, std::nullptr_t's) is @ptr_size, else the first nonzero
+ * DW_AT_byte_size; 0 if none.
  */
 uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size);
+
+/*
+ * Is @die C++'s std::nullptr_t, the DW_TAG_unspecified_type that gcc and
+ * clang name "decltype(nullptr)"?  It is pointer-sized, and is encoded as
+ * a pointer to void; other unspecified types stay void.
+ */
+bool die__is_nullptr_type(Dwarf_Die *die);
 
 /*
  * Is @die, a DW_TAG_ptr_to_member_type, a pointer to a member function

@@ -7,8 +7,9 @@
  * and variable DIEs for the later passes.  The second emits the types with
  * libbpf's btf__add_*() and checks that every id came out as predicted.
  * DIEs that BTF has no kind for (_Atomic, unspecified types) get no id and
- * resolve to what they qualify or to void, as pahole does; C++ references
- * become pointers.
+ * resolve to what they qualify or to void, as pahole does.  C++ adds
+ * more that BTF has no kind for: references and std::nullptr_t become
+ * pointers, and complex floats structs of two floats.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -56,6 +57,40 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 		*is_type = false;
 		return NODE_VOID;
 	}
+}
+
+/*
+ * The node kind of type DIE @die (tag @tag), as tag_node_kind() gives it,
+ * but for C++'s std::nullptr_t: an unspecified type that is no void but a
+ * pointer, and so a type of its own (a pointer to void).
+ */
+static enum node_kind die_node_kind(Dwarf_Die *die, int tag, bool *is_type)
+{
+	enum node_kind kind = tag_node_kind(tag, is_type);
+
+	if (tag == DW_TAG_unspecified_type && die__is_nullptr_type(die))
+		kind = NODE_TYPE;
+	return kind;
+}
+
+/*
+ * The size of each half of base type @die when it is a complex float of
+ * a C++ unit, which BTF has no kind for: it becomes a struct of two
+ * floats (cu_ctx__add_complex()).  0 for any other type, and for a size
+ * whose half no BTF FLOAT could hold; in C units complex floats stay
+ * INTs, as in pahole without floats.
+ */
+static Dwarf_Word cu_ctx__complex_half(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Word enc = 0, bytes = 0, half;
+
+	if (!ctx->cxx || !die_udata(die, DW_AT_encoding, &enc) ||
+	    enc != DW_ATE_complex_float ||
+	    !die_udata(die, DW_AT_byte_size, &bytes) || bytes % 2)
+		return 0;
+	half = bytes / 2;
+	return half == 2 || half == 4 || half == 8 || half == 12 ||
+	       half == 16 ? half : 0;
 }
 
 /* Says what went wrong reading @die's annotations. */
@@ -197,6 +232,12 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		n->nr_before = 2;
 		ctx->next_id += 2;
 	}
+	/* A C++ complex float emits the FLOAT of its halves first. */
+	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_base_type &&
+	    cu_ctx__complex_half(ctx, die)) {
+		n->nr_before = 1;
+		ctx->next_id += 1;
+	}
 	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
 		int dims = cu_ctx__array_dims(ctx, die);
@@ -336,6 +377,12 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 {
 	Dwarf_Die child;
 	int ret, err;
+	/*
+	 * The variables of a C++ namespace are global ones too (a static
+	 * data member is defined there by clang, at the CU's level by gcc).
+	 */
+	bool var_scope = depth == 0 ||
+			 (ctx->cxx && dwarf_tag(parent) == DW_TAG_namespace);
 
 	if (depth > DIE_MAX_DEPTH) {
 		cu_err(ctx, parent, "DIE nesting deeper than %d", DIE_MAX_DEPTH);
@@ -353,7 +400,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		enum node_kind kind;
 		bool is_type, descend = false;
 
-		kind = tag_node_kind(tag, &is_type);
+		kind = die_node_kind(&child, tag, &is_type);
 		if (tag == DW_TAG_imported_unit) {
 			err = cu_ctx__import_unit(ctx, &child, depth);
 			if (err)
@@ -405,7 +452,8 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			 * Rust's modules, impls and functions (and C++'s
 			 * namespaces) hold types and functions, which
 			 * pahole encodes too; their variables are not
-			 * top-level ones (depth), as in pahole.
+			 * top-level ones (depth), as in pahole, but for
+			 * those of C++ namespaces (var_scope).
 			 */
 			descend = true;
 		} else if (tag == DW_TAG_lexical_block) {
@@ -415,7 +463,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			 * abstract instance.
 			 */
 			descend = true;
-		} else if (tag == DW_TAG_variable && depth == 0) {
+		} else if (tag == DW_TAG_variable && var_scope) {
 			err = cu_ctx__add_die(&ctx->vars, &ctx->nr_vars,
 					      &ctx->cap_vars, &child);
 			if (err)
@@ -548,7 +596,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	enum node_kind kind;
 	bool is_type, was;
 
-	kind = tag_node_kind(tag, &is_type);
+	kind = die_node_kind(die, tag, &is_type);
 	if (!is_type) {
 		cu_err(ctx, from, "DW_AT_type 0x%llx (in another unit) is not a type",
 		       (unsigned long long)dwarf_dieoffset(die));
@@ -661,6 +709,77 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 }
 
 /*
+ * Adds an INT named @name of @bytes and @encoding (BTF_INT_*).  DWARF 5
+ * producers emit odd-sized helper types (DW_ATE_unsigned_24) only for
+ * location expressions; BTF cannot hold them.  Such types, and nameless
+ * ones, become the 4-byte __SANITIZED_FAKE_INT__.  Returns the new id or
+ * -errno.
+ */
+static int cu_ctx__add_int(struct cu_ctx *ctx, const char *name,
+			   Dwarf_Word bytes, int encoding)
+{
+	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
+		name = "__SANITIZED_FAKE_INT__";
+		bytes = 4;
+	}
+	return btf__add_int(ctx->btf, name, bytes, encoding);
+}
+
+/*
+ * Adds a floating-point type named @name of @bytes: a FLOAT when floats
+ * are wanted and its size is one BTF allows, else an INT without an
+ * encoding, as pahole does.  Returns the new id or -errno.
+ */
+static int cu_ctx__add_float(struct cu_ctx *ctx, const char *name,
+			     Dwarf_Word bytes)
+{
+	if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
+	    bytes == 8 || bytes == 12 || bytes == 16))
+		return btf__add_float(ctx->btf, name, bytes);
+	return cu_ctx__add_int(ctx, name, bytes, 0);
+}
+
+/*
+ * Adds C++ complex float DIE (cu_ctx__complex_half()) as a struct of two
+ * floats, "real" and "imag", as C lays it out.  BTF has no complex kind,
+ * and its INTs are at most 16 bytes.  The names are C identifiers that
+ * tell the halves by their size, because clang names every complex type
+ * "complex": _Complex_float, _Complex_double, _Complex_long_double (of
+ * 12 or 16 bytes) and _Complex_Float16.  The FLOAT comes first (nr_before
+ * 1).  Returns the id of the struct or -errno.
+ */
+static int cu_ctx__add_complex(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Word half = cu_ctx__complex_half(ctx, die);
+	const char *elem, *name;
+	int fl, id, err;
+
+	if (half == 2) {
+		elem = "_Float16";
+		name = "_Complex_Float16";
+	} else if (half == 4) {
+		elem = "float";
+		name = "_Complex_float";
+	} else if (half == 8) {
+		elem = "double";
+		name = "_Complex_double";
+	} else {
+		elem = "long double";
+		name = "_Complex_long_double";
+	}
+	fl = cu_ctx__add_float(ctx, elem, half);
+	if (fl < 0)
+		return fl;
+	id = btf__add_struct(ctx->btf, name, 2 * half);
+	if (id < 0)
+		return id;
+	err = btf__add_field(ctx->btf, "real", fl, 0, 0);
+	if (!err)
+		err = btf__add_field(ctx->btf, "imag", fl, half * 8, 0);
+	return err ? err : id;
+}
+
+/*
  * Adds base type DIE as an INT, or as a FLOAT when floats are wanted and
  * its size is one BTF allows.  Returns the new id or -errno.
  */
@@ -678,10 +797,7 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 
 	switch (enc) {
 	case DW_ATE_float:
-		if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
-		    bytes == 8 || bytes == 12 || bytes == 16))
-			return btf__add_float(ctx->btf, name, bytes);
-		break;
+		return cu_ctx__add_float(ctx, name, bytes);
 	case DW_ATE_signed:
 	case DW_ATE_signed_char:
 		encoding = BTF_INT_SIGNED;
@@ -692,16 +808,7 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	default:
 		break;
 	}
-	/*
-	 * DWARF 5 producers emit odd-sized helper types (DW_ATE_unsigned_24)
-	 * only for location expressions; BTF cannot hold them.  Such types,
-	 * and nameless ones, become the 4-byte __SANITIZED_FAKE_INT__.
-	 */
-	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
-		name = "__SANITIZED_FAKE_INT__";
-		bytes = 4;
-	}
-	return btf__add_int(ctx->btf, name, bytes, encoding);
+	return cu_ctx__add_int(ctx, name, bytes, encoding);
 }
 
 /*
@@ -1201,7 +1308,12 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 
 	switch (tag) {
 	case DW_TAG_base_type:
+		if (ctx->nodes[idx].nr_before)
+			return cu_ctx__add_complex(ctx, die);
 		return cu_ctx__add_base_type(ctx, die);
+	case DW_TAG_unspecified_type:
+		/* Only std::nullptr_t is a type (die_node_kind()). */
+		return btf__add_ptr(ctx->btf, 0);
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:

@@ -134,10 +134,13 @@ encode_env__var_section(const struct encode_env *env, uint64_t addr,
  * Returns the name of variable DIE, or NULL if it has none.  A definition
  * of an earlier declaration (DW_AT_specification) is named there: *NAMED
  * then points to that DIE, stored in *SPEC, and otherwise to DIE.
- * *NATTR gets the name's attribute.
+ * *NATTR gets the name's attribute.  In a C++ unit (@cxx) the name is the
+ * DW_AT_linkage_name when there is one, the mangled name of the ELF
+ * symbol, as for functions: a namespace's variables and static data
+ * members have no other name the symbols know, nor one unique in the run.
  */
-static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
-			    Dwarf_Attribute *nattr)
+static const char *var_name(Dwarf_Die *die, bool cxx, Dwarf_Die *spec,
+			    Dwarf_Die **named, Dwarf_Attribute *nattr)
 {
 	Dwarf_Attribute attr;
 
@@ -145,6 +148,8 @@ static const char *var_name(Dwarf_Die *die, Dwarf_Die *spec, Dwarf_Die **named,
 	if (dwarf_attr(die, DW_AT_specification, &attr) &&
 	    die__formref(&attr, spec))
 		*named = spec;
+	if (cxx && dwarf_attr_integrate(die, DW_AT_linkage_name, nattr))
+		return dwarf_formstring(nattr);
 	return dwarf_attr_integrate(*named, DW_AT_name, nattr) ?
 	       dwarf_formstring(nattr) : NULL;
 }
@@ -261,14 +266,14 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 		if (fate != VAR_CANDIDATE) {
 			if (!explain)
 				continue;
-			name = var_name(die, &spec, &named, &nattr);
+			name = var_name(die, ctx->cxx, &spec, &named, &nattr);
 			err = cu_ctx__note_var(ctx, die, name, fate, NULL, 0);
 			if (err)
 				return err;
 			continue;
 		}
 		/* A definition of an earlier declaration names it there. */
-		name = var_name(die, &spec, &named, &nattr);
+		name = var_name(die, ctx->cxx, &spec, &named, &nattr);
 		sec = NULL;
 		off = 0;
 		if (!name)
