@@ -60,19 +60,23 @@ run() {
 # usage: ours CACHE OUTPUT INPUT [FLAGS...]: a command for run
 ours() {
 	echo env -u DWARF2BTF_NO_CACHE DWARF2BTF_CACHE_DIR="$1" "$bin" \
-		-j"$jobs" -o "$2" "$3"
+		--rust-enums=pahole -j"$jobs" -o "$2" "$3"
 }
 
 # What the runs with cache must equal, and the original's cache entries.
-DWARF2BTF_NO_CACHE=1 "$bin" -j"$jobs" -o "$dir/want.btf" "$vmlinux" ||
+# Rust enums as pahole encodes them, so that both do the same work.
+DWARF2BTF_NO_CACHE=1 "$bin" --rust-enums=pahole -j"$jobs" \
+	-o "$dir/want.btf" "$vmlinux" ||
 	die "no output for $vmlinux"
-DWARF2BTF_NO_CACHE=1 "$bin" -j"$jobs" -o "$dir/want-edited.btf" "$edited" ||
+DWARF2BTF_NO_CACHE=1 "$bin" --rust-enums=pahole -j"$jobs" \
+	-o "$dir/want-edited.btf" "$edited" ||
 	die "no output for $edited"
 cmp -s "$dir/want.btf" "$dir/want-edited.btf" &&
 	die "the changed copy encodes as the original"
 rm -rf "$dir/cache-original"
 env -u DWARF2BTF_NO_CACHE DWARF2BTF_CACHE_DIR="$dir/cache-original" \
-	"$bin" -j"$jobs" -o "$dir/warm.btf" "$vmlinux" || die "no output"
+	"$bin" --rust-enums=pahole -j"$jobs" -o "$dir/warm.btf" "$vmlinux" ||
+	die "no output"
 cat "$vmlinux" "$edited" > /dev/null	# the page cache, for all alike
 
 echo "bench: $vmlinux, -j$jobs; ours $bin; pahole $pahole" >&2
@@ -81,8 +85,8 @@ for i in $(seq 1 "$runs"); do
 	run pahole "$dir/pahole.btf" "$pahole" -J -j"$jobs" \
 		"${pahole_flags[@]}" --btf_encode_detached="$dir/pahole.btf" \
 		"$vmlinux"
-	run off "$dir/off.btf" env DWARF2BTF_NO_CACHE=1 "$bin" -j"$jobs" \
-		-o "$dir/off.btf" "$vmlinux"
+	run off "$dir/off.btf" env DWARF2BTF_NO_CACHE=1 "$bin" \
+		--rust-enums=pahole -j"$jobs" -o "$dir/off.btf" "$vmlinux"
 	[ -z "${BENCH_BASE:-}" ] ||
 		run base "$dir/base.btf" env DWARF2BTF_NO_CACHE=1 \
 			"$BENCH_BASE" -j"$jobs" -o "$dir/base.btf" "$vmlinux"

@@ -13,7 +13,8 @@
 #   BENCH_DIR=DIR  keep outputs and timings there (default: a temp folder,
 #                  removed at the end)
 #   BENCH_FLAGS="..."  the encoding flags of both tools (default: ours none,
-#                  pahole --btf_features=default), e.g. a kernel build's
+#                  pahole --btf_features=default), e.g. a kernel build's;
+#                  ours add --rust-enums=pahole
 #   BENCH_CACHE=off|cold  our cache: off (the default, --no-cache), or on
 #                  and emptied before each of our runs, as on a CI machine
 #                  (the first run of a build, which stores every batch)
@@ -51,11 +52,12 @@ pahole_ver=$("$pahole" --version 2>/dev/null)
 
 jobs=(2)
 [ "${BENCH_J1:-1}" = 0 ] || jobs+=(1)
-ours_flags=()
+# Rust enums as pahole encodes them, so that both do the same work.
+ours_flags=(--rust-enums=pahole)
 if [ -n "${BENCH_FLAGS:-}" ]; then
 	# shellcheck disable=SC2206
-	ours_flags=(${BENCH_FLAGS})
-	pahole_flags=("${ours_flags[@]}")
+	pahole_flags=(${BENCH_FLAGS})
+	ours_flags+=("${pahole_flags[@]}")
 fi
 
 results=$dir/results

@@ -86,6 +86,9 @@ tmo=${DWARF2BTF_TIMEOUT:-900}
 max_pct=0.5
 # shellcheck disable=SC2206
 flags=(${DWARF2BTF_CHECK_FLAGS:---btf_features=default})
+# BIN's own besides: Rust enums as pahole encodes them (Linux 7.x's Rust
+# units, without --lang_exclude=rust, are compared with pahole's BTF).
+ours=(--rust-enums=pahole)
 # shellcheck source=scripts/lib/check-lib.sh
 . "$here/lib/check-lib.sh"
 info() { echo "     $*"; }
@@ -116,7 +119,7 @@ encode() {
 	# time(1) outside timeout(1): timeout must signal BIN itself, and
 	# the rusage of timeout includes BIN's.
 	/usr/bin/time -f '%e %U %S %M' -o "$tf" \
-		timeout "$tmo" "$bin" "$@" > "$log" 2>&1
+		timeout "$tmo" "$bin" "${ours[@]}" "$@" > "$log" 2>&1
 	local rc=$?
 	if [ -s "$tf" ]; then
 		# On failure time(1) writes "Command exited..." first.
@@ -400,7 +403,7 @@ if [ ! -s "$work/verbose.ref" ]; then
 elif [ -n "${DWARF2BTF_CHECK_OUT:-}" ]; then
 	skip "verbose: BIN not run (DWARF2BTF_CHECK_OUT)"
 else
-	if ! timeout "$tmo" "$bin" -j2 "${flags[@]}" --verbose \
+	if ! timeout "$tmo" "$bin" "${ours[@]}" -j2 "${flags[@]}" --verbose \
 			-o "$work/vmlinux-v.btf" "$vmlinux" > "$work/verbose.raw" \
 			2> "$work/verbose.log"; then
 		fail "verbose: BIN --verbose failed"

@@ -92,6 +92,12 @@ static void usage(FILE *f)
 "                       fail cleanly, naming the CU, once the resident\n"
 "                       memory exceeds SIZE (bytes, or with K, M, G);\n"
 "                       default: no limit\n"
+"      --rust-enums=MODE\n"
+"                       a Rust enum with data: 'variants' (the default)\n"
+"                       keeps its tag and its variants, in a union at\n"
+"                       offset 0; 'pahole' makes it a struct without\n"
+"                       members, as pahole 1.32 does (the default when\n"
+"                       run as pahole)\n"
 "      --skip_encoding_btf_enum64\n"
 "                       encode 64-bit enums as 32-bit ENUM\n"
 "      --skip_encoding_btf_vars\n"
@@ -149,6 +155,7 @@ enum {
 	OPT_ALT_FILE,
 	OPT_CACHE_DIR,
 	OPT_NO_CACHE,
+	OPT_RUST_ENUMS,
 };
 
 /* This is the pahole release whose options and default BTF we match. */
@@ -483,6 +490,7 @@ static const struct option longopts[] = {
 	{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "rust-enums", required_argument, NULL, OPT_RUST_ENUMS },
 	{ "verbose", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -505,6 +513,7 @@ struct cli {
 	bool out_dir;		/* -o names a directory. */
 	bool lang_given, btf_attributes, verbose, no_cache, relocate;
 	bool features_seen;
+	bool rust_enums_given;
 };
 
 /*
@@ -671,6 +680,15 @@ static int cli__option(struct cli *c, int opt, int argc, char **argv)
 	case OPT_BASE_TYPEDEFS:
 		opts->enc.base_typedefs = true;
 		break;
+	case OPT_RUST_ENUMS:
+		if (strcmp(optarg, "variants") && strcmp(optarg, "pahole")) {
+			pr_err("--rust-enums takes \"variants\" or \"pahole\", not \"%s\"",
+			       optarg);
+			return 2;
+		}
+		opts->enc.rust_enums_pahole = !strcmp(optarg, "pahole");
+		c->rust_enums_given = true;
+		break;
 	case 'h':
 		usage(stdout);
 		return 0;
@@ -711,6 +729,12 @@ static int cli__parse(struct cli *c, int argc, char **argv)
 	 */
 	if (c->btf_attributes)
 		enc->attributes = true;
+	/*
+	 * Run as pahole (kbuild's PAHOLE=), a Rust enum is what pahole
+	 * makes of it, unless --rust-enums says otherwise.
+	 */
+	if (!c->rust_enums_given && run_as_pahole(argv[0]))
+		enc->rust_enums_pahole = true;
 	c->opts.verbose = c->verbose;
 	for (; optind < argc; optind++) {
 		if (file_list__add(&c->list, argv[optind])) {

@@ -23,10 +23,12 @@ import test_badinput as bad
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "fixtures")
 FIXTURE = os.path.join(FIXTURES, "rust_types.so")
-# Linux 7.2's kbuild flags, but for --lang_exclude=rust.
+# Linux 7.2's kbuild flags, but for --lang_exclude=rust; and pahole's
+# Rust enums (tests/test_rust_enums.py has ours).
 FEATURES = ["--btf_features=encode_force,var,float,enum64,decl_tag,"
             "type_tag,optimized_func,consistent_func,decl_tag_kfuncs",
-            "--btf_features=attributes", "--btf_features=layout"]
+            "--btf_features=attributes", "--btf_features=layout",
+            "--rust-enums=pahole"]
 # pahole 1.32's -V lines for the functions it leaves out, word for word.
 LEFT_OUT = [
     "area : skipping BTF encoding of function due to param type mismatch "
@@ -158,6 +160,9 @@ def _rust_cases(data):
                     d.tag == 0x33][0]
     discr = [d for d in dies if d.parent is variant_part and
              d.tag == 0x0d][0]
+    variant = [d for d in dies if d.parent is variant_part and
+               d.tag == 0x19][1]                  # DW_TAG_variant: Move
+    move = [d for d in dies if d.parent is variant and d.tag == 0x0d][0]
     ring = find(0x13, "Ring<u16, 3>", "data")
     tparam = [d for d in dies if d.parent is ring and d.tag == 0x2f][0]
     w, y, tail = member(rect, "w"), member(outer, "y"), member(blob, "bytes")
@@ -185,9 +190,15 @@ def _rust_cases(data):
     # offset order before the types are checked.
     add("stack-struct-member-past", set_attr(y, loc, 0xF0), "error")
     add("stack-struct-member-at-1", set_attr(y, loc, 1), "either")
-    # Variant parts and template parameters are not read (as pahole).
+    # Template parameters are not read (as pahole); variant parts are,
+    # by default (not with --rust-enums=pahole).
     add("variant-discr-type-bad", set_attr(discr, bad.DW_AT_type,
-                                           cu.end - cu.off + 4), "either")
+                                           cu.end - cu.off + 4), "error")
+    add("variant-discr-mid-die", set_attr(variant_part, 0x15,  # DW_AT_discr
+                                          discr.off - cu.off + 1), "either")
+    add("variant-member-type-bad", set_attr(move, bad.DW_AT_type,
+                                            cu.end - cu.off + 4), "error")
+    add("variant-member-past-enum", set_attr(move, loc, 0xF0), "error")
     add("template-param-type-bad", set_attr(tparam, bad.DW_AT_type,
                                             cu.end - cu.off + 4), "either")
     # The namespace's children read as its siblings.

@@ -240,7 +240,8 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 		o->kfunc_tags << 8 | o->true_signature << 9 |
 		o->langs_exclude << 10 |
 		(uint64_t)(o->hooks && o->hooks->libdw_attrs) << 11 |
-		(uint64_t)(o->hooks && o->hooks->batch_dedup) << 12);
+		(uint64_t)(o->hooks && o->hooks->batch_dedup) << 12 |
+		(uint64_t)o->rust_enums_pahole << 13);
 	key_mix(bc->key, o->nr_langs);
 	for (i = 0; i < (size_t)o->nr_langs && i < MAX_LANGS; i++)
 		key_mix(bc->key, o->langs[i]);

@@ -2,7 +2,8 @@
 /*
  * State of one CU being encoded, shared by the per-CU passes: the driver
  * (cu_encoder.c) and what it calls (cu_types.c, cu_vars.c, cu_funcs.c,
- * cu_check.c; cu_die.c and cu_packed.c below them).  Private to them.
+ * cu_check.c; cu_die.c, cu_packed.c and rust_enum.c below them).  Private
+ * to them.
  */
 #ifndef DWARF2BTF_CU_INTERNAL_H
 #define DWARF2BTF_CU_INTERNAL_H

@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 
 #include "cu/cu_internal.h"
+#include "cu/rust_enum.h"
 #include "lib/hash.h"
 #include "lib/zalloc.h"
 
@@ -157,6 +158,29 @@ static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
 static int cu_ctx__pick_index_type(struct cu_ctx *ctx);
 
 /*
+ * Sets *@nr to the number of types a Rust unit's struct DIE @die emits
+ * before its STRUCT: 1, the UNION of its variants, when it is an enum whose
+ * variant part gives the union a member (cu_ctx__add_struct()), else 0.
+ * Returns 0 or -errno.
+ */
+static int cu_ctx__variant_union_count(struct cu_ctx *ctx, Dwarf_Die *die,
+				       int *nr)
+{
+	struct rust_enum re;
+	int err;
+
+	*nr = 0;
+	/* A declaration becomes a FWD (cu_ctx__add_composite()). */
+	if (die_flag(die, DW_AT_declaration) && *die_name(die))
+		return 0;
+	err = rust_enum__read(ctx, die, &re);
+	if (!err)
+		*nr = re.nr_union ? 1 : 0;
+	rust_enum__free(&re);
+	return err;
+}
+
+/*
  * Appends a node of kind KIND for DIE (NULL for the index int) and, for a
  * type, reserves its BTF id now: the id of every type emitted before it
  * (a tagged pointer's TYPE_TAGs, an array's inner ARRAYs) is counted in
@@ -237,6 +261,17 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	    cu_ctx__complex_half(ctx, die)) {
 		n->nr_before = 1;
 		ctx->next_id += 1;
+	}
+	/* A Rust enum emits the UNION of its variants first. */
+	if (kind == NODE_TYPE && cu_ctx__rust_variants(ctx) &&
+	    (dwarf_tag(die) == DW_TAG_structure_type ||
+	     dwarf_tag(die) == DW_TAG_class_type)) {
+		int nr, err = cu_ctx__variant_union_count(ctx, die, &nr);
+
+		if (err)
+			return err;
+		n->nr_before = nr;
+		ctx->next_id += nr;
 	}
 	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
@@ -970,6 +1005,74 @@ static int cu_ctx__member_order(struct cu_ctx *ctx, uint32_t first,
 }
 
 /*
+ * Adds members [@from, @to) of a Rust enum's variant part @re (rust_enum.h)
+ * to the struct or union just added.  rustc leaves the tag unnamed: it is
+ * then RUST_ENUM_DISCR_NAME.  Returns 0 or -errno.
+ */
+static int cu_ctx__add_variant_members(struct cu_ctx *ctx,
+				       const struct rust_enum *re,
+				       uint32_t from, uint32_t to)
+{
+	struct die_attrs da;
+	uint32_t i;
+	int err = 0;
+
+	for (i = from; i < to && !err; i++) {
+		Dwarf_Die m = re->m[i].die;
+
+		if (die_attrs__get(ctx, &m, &da))
+			return -EINVAL;
+		err = cu_ctx__add_member(ctx, &m, &da, re->m[i].discr &&
+					 !cu_ctx__attr_name(ctx, &da) ?
+					 RUST_ENUM_DISCR_NAME : NULL);
+	}
+	return err;
+}
+
+/*
+ * Adds the anonymous UNION of a Rust enum's variant part @re, of the
+ * enum's @size, with the members that go in it: the tag when it is a
+ * member of its own, and the variants.  Returns its id or -errno.
+ */
+static int cu_ctx__add_variant_union(struct cu_ctx *ctx,
+				     const struct rust_enum *re, uint64_t size)
+{
+	int id = btf__add_union(ctx->btf, NULL, size), err;
+
+	if (id < 0)
+		return id;
+	err = cu_ctx__add_variant_members(ctx, re, 0, re->nr_union);
+	return err ? err : id;
+}
+
+/*
+ * Adds the STRUCT of struct or class DIE @die, of @size, without a name
+ * yet.  A Rust enum's gets the UNION of its variants just before it, and
+ * that union and what is not in it as its first members (rust_enum.h).
+ * Returns the STRUCT's id or -errno.
+ */
+static int cu_ctx__add_struct(struct cu_ctx *ctx, Dwarf_Die *die,
+			      uint64_t size)
+{
+	struct rust_enum re;
+	int id, union_id = 0, err;
+
+	if (!cu_ctx__rust_variants(ctx))
+		return btf__add_struct(ctx->btf, NULL, size);
+	err = rust_enum__read(ctx, die, &re);
+	if (!err && re.nr_union)
+		union_id = cu_ctx__add_variant_union(ctx, &re, size);
+	id = err ? err : union_id < 0 ? union_id :
+	     btf__add_struct(ctx->btf, NULL, size);
+	if (id > 0 && union_id > 0)
+		err = btf__add_field(ctx->btf, NULL, union_id, 0, 0);
+	if (id > 0 && !err)
+		err = cu_ctx__add_variant_members(ctx, &re, re.nr_union, re.nr);
+	rust_enum__free(&re);
+	return err ? err : id;
+}
+
+/*
  * Adds struct, class or union DIE (node IDX, tag TAG) and its members.  A
  * named declaration becomes a FWD.  Static members (DW_AT_external) and
  * member declarations are left out.  Returns the id of the new type or
@@ -1000,7 +1103,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (tag == DW_TAG_union_type)
 		id = btf__add_union(ctx->btf, NULL, size);
 	else
-		id = btf__add_struct(ctx->btf, NULL, size);
+		id = cu_ctx__add_struct(ctx, die, size);
 	if (id < 0)
 		return id;
 	btf_mut_type(ctx->btf, id)->name_off = name_off;

@@ -36,6 +36,12 @@ struct encode_opts {
 	bool kfunc_tags;	/* bpf_kfunc / bpf_fastcall decl tags */
 	bool true_signature;	/* functions as the optimizer left them */
 	/*
+	 * --rust-enums=pahole (and run as pahole): a Rust enum with data is
+	 * a struct without members, as pahole encodes it; else its variants
+	 * are kept (cu/rust_enum.h).
+	 */
+	bool rust_enums_pahole;
+	/*
 	 * The CUs of these DW_LANG_* are the only ones encoded (--lang), or
 	 * are not encoded (langs_exclude: --lang_exclude,
 	 * PAHOLE_LANG_EXCLUDE).
