@@ -86,7 +86,7 @@ $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)
 	clang $(FUZZ_FLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< \
 		$(FUZZ_SRCS) $(shell $(PKG_CONFIG) --libs $(PKGS)) -pthread
 
-FUZZ_TARGETS := encode btf cache digest relink
+FUZZ_TARGETS := encode btf cache digest relink layout
 
 fuzz: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 	for t in $(FUZZ_TARGETS); do \

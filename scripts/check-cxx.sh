@@ -9,6 +9,8 @@
 #   encode   BIN -o OUT LIB exits 0
 #   threads  -j1 and -j2 give the same bytes
 #   libbpf   bpftool dumps the BTF, with FUNCs under mangled names
+#   layout   every struct, class and union of the DWARF is in the BTF at
+#            the DWARF's layout (BIN layout LIB OUT: 0 mismatches)
 #   header   (INFO) how many errors clang finds in the header that
 #            bpftool btf dump format c prints: C++ names are not C
 #            identifiers yet
@@ -56,6 +58,12 @@ if bpftool btf dump file "$tmp/j2.btf" > "$tmp/dump" 2> "$tmp/err"; then
 	fi
 else
 	fail "libbpf: $(head -1 "$tmp/err")"
+fi
+if "$bin" layout "$lib" "$tmp/j2.btf" > "$tmp/layout" 2>&1; then
+	pass "$(tail -n 1 "$tmp/layout")"
+else
+	fail "$(tail -n 1 "$tmp/layout")"
+	sed -n '1,10s/^/     | /p' "$tmp/layout"
 fi
 if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null; then
 	echo "INFO header: $(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |

@@ -35,6 +35,8 @@
 #            the declarations of the structs that reach it, the run made
 #            again gives way to one dedup of everything, and the output is
 #            the bytes --plain-dedup gives for the copy
+#   layout   every struct, class and union of the DWARF is in the BTF at
+#            the DWARF's layout (BIN layout VMLINUX OUT exits 0)
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
 #            without the privilege, and for a kernel of the other byte order
 #            or pointer size than the running one)
@@ -647,6 +649,17 @@ else
 	show "$work/hub.diff"
 fi
 rm -f "$hub"
+
+# layout ---------------------------------------------------------------
+
+if ! bin_ok; then
+	skip "layout: no BIN to run"
+elif encode layout "$work/layout.log" layout "$vmlinux" "$out"; then
+	pass "$(tail -n 1 "$work/layout.log")"
+else
+	fail "layout: $(tail -n 1 "$work/layout.log")"
+	show "$work/layout.log"
+fi
 
 # load -----------------------------------------------------------------
 

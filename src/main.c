@@ -2,12 +2,13 @@
 /*
  * dwarf2btf encodes BTF from the DWARF of an ELF file.  This file reads
  * the command line and hands the work to pipeline.c (one file),
- * file_set.c (several files), diff_cmd.c or explain_cmd.c.
+ * file_set.c (several files), diff_cmd.c, explain_cmd.c or layout_cmd.c.
  *
  *   dwarf2btf [options] FILE         add/replace FILE's .BTF section
  *   dwarf2btf [options] -o OUT FILE  write raw BTF to OUT
  *   dwarf2btf diff A B [--base B]    compare two BTF blobs semantically
  *   dwarf2btf explain FILE [FUNC...] why a function is (not) in the BTF
+ *   dwarf2btf layout FILE [BTF]      does the BTF have the DWARF's layouts
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +28,7 @@
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
 #include "explain_cmd.h"
+#include "layout/layout_cmd.h"
 #include "cache/cache_dir.h"
 #include "output/distill.h"
 #include "pipeline.h"
@@ -44,6 +46,7 @@ static void usage(FILE *f)
 "       dwarf2btf [OPTIONS] [-o DIR/] FILE...\n"
 "       dwarf2btf diff A B [--base BASE]\n"
 "       dwarf2btf explain [--all] [--json] FILE [FUNC...]\n"
+"       dwarf2btf layout FILE [BTF] [--base BASE]\n"
 "\n"
 "Encode BTF from the DWARF debug info of the ELF FILE (a vmlinux, a module,\n"
 "an object file).  Without -o, FILE gets a .BTF section, added or replaced\n"
@@ -123,7 +126,8 @@ static void usage(FILE *f)
 "\n"
 "The output is the same for any -j.  Exit status: 0 on success, 1 on error,\n"
 "2 on a usage error.  'dwarf2btf diff --help' describes the comparison,\n"
-"'dwarf2btf explain --help' the reasons a function is left out.\n");
+"'dwarf2btf explain --help' the reasons a function is left out,\n"
+"'dwarf2btf layout --help' the check of struct layouts.\n");
 }
 
 enum {
@@ -845,6 +849,8 @@ int main(int argc, char **argv)
 		return diff_cmd__main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "explain"))
 		return explain_cmd__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "layout"))
+		return layout_cmd__main(argc - 1, argv + 1);
 	/*
 	 * Every error is ours to report, in one line; libbpf's own messages
 	 * would add a second one.

@@ -2,9 +2,10 @@
 """Inputs the fuzzers found (fuzz/README.md), kept as regression tests.
 
 tests/regress/encode/*: input files for the encoder; tests/regress/btf/*:
-BTF blobs for `dwarf2btf diff`.  Each must end in a clean exit (0, or 1
-with one error line; diff: 0, 1 or 2), no signal, no sanitizer report, and
-leave the input unchanged.  The fuzzers' seeds (fuzz/corpus/*) run too, and
+BTF blobs for `dwarf2btf diff`; tests/regress/layout/*: files with DWARF
+and .BTF for `dwarf2btf layout`.  Each must end in a clean exit (0, or 1
+with one error line; diff and layout: 0, 1 or 2), no signal, no sanitizer
+report, and leave the input unchanged.  The fuzzers' seeds (fuzz/corpus/*) run too, and
 must succeed.
 """
 
@@ -58,3 +59,7 @@ def test_regress_encode(ctx):
 def test_regress_btf(ctx):
     _check_all(ctx, "btf", lambda f: [ctx.bin, "diff", "-q", f, f],
                (0, 1, 2))
+
+
+def test_regress_layout(ctx):
+    _check_all(ctx, "layout", lambda f: [ctx.bin, "layout", f], (0, 1, 2))

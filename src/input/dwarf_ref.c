@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DIE references (dwarf_ref.h).  A DW_FORM_ref_sup4/8 value is an offset
+ * into the supplementary file, in the ELF file's byte order; it is
+ * decoded here because libdw 0.188 looks for it in the main file.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <dwarf.h>
+#include <gelf.h>
+
+#include "input/dwarf_ref.h"
+
+Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out)
+{
+	unsigned int form = dwarf_whatform(attr), size, i;
+	const unsigned char *p = attr->valp, *ident;
+	Dwarf *dw, *alt;
+	uint64_t off = 0;
+	bool big;
+
+	if (form != DW_FORM_ref_sup4 && form != DW_FORM_ref_sup8)
+		return dwarf_formref_die(attr, out);
+	dw = dwarf_cu_getdwarf(attr->cu);
+	alt = dw ? dwarf_getalt(dw) : NULL;
+	ident = dw && dwarf_getelf(dw) ?
+		(const unsigned char *)elf_getident(dwarf_getelf(dw), NULL) :
+		NULL;
+	if (!alt || !ident || !p)
+		return NULL;
+	big = ident[EI_DATA] == ELFDATA2MSB;
+	size = form == DW_FORM_ref_sup4 ? 4 : 8;
+	for (i = 0; i < size; i++)
+		off |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return dwarf_offdie(alt, off, out);
+}

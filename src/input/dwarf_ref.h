@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Following a DIE reference to wherever it points: its own unit, another
+ * unit, or dwz's supplementary file.
+ */
+#ifndef DWARF2BTF_DWARF_REF_H
+#define DWARF2BTF_DWARF_REF_H
+
+#include <elfutils/libdw.h>
+
+/*
+ * dwarf_ref__die() is dwarf_formref_die() that also follows DWARF 5's
+ * DW_FORM_ref_sup4/8 into the supplementary file set as libdw's
+ * alternate (libdw 0.188 looks for those in the main file).  Returns
+ * @out, or NULL when @attr leads nowhere.
+ */
+Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out);
+
+#endif /* DWARF2BTF_DWARF_REF_H */
