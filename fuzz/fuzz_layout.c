@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "layout/layout_cmd.h"
+#include "layout_cmd.h"
 
 static char path[64];
 

@@ -36,7 +36,8 @@
 #            again gives way to one dedup of everything, and the output is
 #            the bytes --plain-dedup gives for the copy
 #   layout   every struct, class and union of the DWARF is in the BTF at
-#            the DWARF's layout (BIN layout VMLINUX OUT exits 0)
+#            the DWARF's layout (BIN layout VMLINUX OUT exits 0; with the
+#            flags' --lang or --lang_exclude)
 #   load     the kernel's BTF verifier accepts it (BPF_BTF_LOAD; skipped
 #            without the privilege, and for a kernel of the other byte order
 #            or pointer size than the running one)
@@ -652,9 +653,15 @@ rm -f "$hub"
 
 # layout ---------------------------------------------------------------
 
+# The CUs the encoding left out by language are left out here too.
+langs=()
+for f in "${flags[@]}"; do
+	case $f in --lang=*|--lang_exclude=*) langs+=("$f") ;; esac
+done
 if ! bin_ok; then
 	skip "layout: no BIN to run"
-elif encode layout "$work/layout.log" layout "$vmlinux" "$out"; then
+elif encode layout "$work/layout.log" layout "${langs[@]}" "$vmlinux" \
+		"$out"; then
 	pass "$(tail -n 1 "$work/layout.log")"
 else
 	fail "layout: $(tail -n 1 "$work/layout.log")"

@@ -28,7 +28,7 @@
 #include "lib/btf_load.h"
 #include "diff/diff_cmd.h"
 #include "explain_cmd.h"
-#include "layout/layout_cmd.h"
+#include "layout_cmd.h"
 #include "cache/cache_dir.h"
 #include "output/distill.h"
 #include "pipeline.h"

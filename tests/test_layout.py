@@ -97,6 +97,12 @@ def test_layout_rust(ctx):
     p = _all_there(ctx, so, "rust")
     assert re.search(r"^layout: [1-9]\d* with a Rust variant part",
                      p.stdout, re.M), p.stdout
+    # Without its Rust units there is nothing left to check.
+    btf = os.path.join(ctx.tmp, "rust.btf")
+    p = _run(ctx, "--lang_exclude=rust", so, btf)
+    assert p.returncode == 0 and _summary(p) == (0, 0, 0), p.stdout
+    p = _run(ctx, "--lang=rust", so, btf)
+    assert p.returncode == 0 and _summary(p)[0] > 0, p.stdout
 
 
 def test_layout_elf_btf(ctx):
@@ -241,7 +247,8 @@ def test_layout_usage(ctx):
                        (["a", "b", "c"], "too many files"),
                        (["--bogus", "a"], "unknown option --bogus"),
                        (["-x", "a"], "unknown option -x"),
-                       (["a", "--base"], "no value for --base")):
+                       (["a", "--base"], "no value for --base"),
+                       (["--lang_exclude=cobol", "a"], "cobol")):
         _one_line_error(_run(ctx, *args), what)
     p = _run(ctx, "--help")
     assert p.returncode == 0 and "dwarf2btf layout" in p.stdout, p.stdout

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * `dwarf2btf layout FILE [BTF] [--base BASE]` checks that every struct,
- * class and union FILE's DWARF defines has its layout in the BTF (FILE's
- * .BTF section, or BTF: raw BTF or an ELF file with .BTF).  @argv[0] is
+ * `dwarf2btf layout FILE [BTF] [--base BASE] [--lang_exclude=LANG,...]`
+ * checks that every struct, class and union FILE's DWARF defines (in CUs
+ * of the languages asked for) has its layout in the BTF (FILE's .BTF
+ * section, or BTF: raw BTF or an ELF file with .BTF).  @argv[0] is
  * "layout".  layout_cmd__main() returns the exit code: 0 when all are
  * there, 1 when some are not, 2 on a usage or read error.
  */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * This file is the `dwarf2btf layout` subcommand (layout_cmd.h): it reads
- * the options, the BTF (btf_shapes.h) and the DWARF, opened as an
- * encoding run opens it (input/), walks every compile unit
- * (dwarf_shapes.h), and prints the verdicts (layout_check.h).
+ * the options (--lang and --lang_exclude as an encoding run reads them,
+ * btf_features.h), the BTF (layout/btf_shapes.h) and the DWARF, opened as
+ * an encoding run opens it (input/), walks every compile unit of the
+ * languages asked for (layout/dwarf_shapes.h), and prints the verdicts
+ * (layout/layout_check.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +15,9 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <dwarf.h>
+
+#include "btf_features.h"
 
 #include "input/debug_file.h"
 #include "input/debug_sections.h"
@@ -23,7 +28,7 @@
 #include "layout/btf_shapes.h"
 #include "layout/dwarf_shapes.h"
 #include "layout/layout_check.h"
-#include "layout/layout_cmd.h"
+#include "layout_cmd.h"
 #include "lib/btf_load.h"
 #include "lib/log.h"
 
@@ -45,6 +50,10 @@ static void usage(FILE *f)
 "  --debug-root=DIR   where build-id debug files are (default\n"
 "                     /usr/lib/debug)\n"
 "  --alt-file=PATH    the dwz supplementary file the DWARF refers to\n"
+"  --lang=LANG,...    only CUs of these languages (as when encoding)\n"
+"  --lang_exclude=LANG,...\n"
+"                     all CUs but these languages' (a kernel build's BTF:\n"
+"                     --lang_exclude=rust)\n"
 "  -h, --help         this text\n"
 "\n"
 "Output: a line for each struct whose layout the BTF lacks, naming its\n"
@@ -57,7 +66,8 @@ static void usage(FILE *f)
 "error.\n", f);
 }
 
-enum { OPT_BASE = 256, OPT_DEBUGINFO, OPT_DEBUG_ROOT, OPT_ALT_FILE };
+enum { OPT_BASE = 256, OPT_DEBUGINFO, OPT_DEBUG_ROOT, OPT_ALT_FILE, OPT_LANG,
+       OPT_LANG_EXCLUDE };
 
 /* struct layout_args holds what the command line asks for. */
 struct layout_args {
@@ -67,6 +77,7 @@ struct layout_args {
 	const char *debuginfo;
 	const char *debug_root;
 	const char *alt_file;
+	struct encode_opts langs;	/* only its languages are read */
 };
 
 /*
@@ -81,6 +92,8 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 		{ "debug-root", required_argument, NULL, OPT_DEBUG_ROOT },
 		{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
+		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,6 +116,13 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 			break;
 		case OPT_ALT_FILE:
 			a->alt_file = optarg;
+			break;
+		case OPT_LANG:
+		case OPT_LANG_EXCLUDE:
+			if (features__parse_languages(optarg,
+						      c == OPT_LANG_EXCLUDE,
+						      &a->langs))
+				return -EINVAL;
 			break;
 		case ':':
 			pr_err("layout: no value for %s (see --help)",
@@ -195,11 +215,30 @@ static void layout_input__close(struct layout_input *li)
 }
 
 /*
- * layout_cmd__check() walks every compile unit of @li with @c's verdicts.
+ * Is compile unit @cu of a language @o asks for?  The rule is the
+ * encoder's (cu/cu_encoder.c): listed by --lang, or not by
+ * --lang_exclude.
+ */
+static bool lang_wanted(const struct encode_opts *o, Dwarf_Die *cu)
+{
+	int lang = dwarf_srclang(cu), i;
+	bool listed = false;
+
+	if (!o->nr_langs)
+		return true;
+	for (i = 0; i < o->nr_langs; i++)
+		listed |= lang == o->langs[i];
+	return listed != o->langs_exclude;
+}
+
+/*
+ * layout_cmd__check() walks every compile unit of @li of the languages
+ * @a asks for, with @c's verdicts.
  * Returns 0 or a negative errno after one line.
  */
-static int layout_cmd__check(struct layout_input *li, struct layout_check *c,
-			     uint64_t *nr_dies)
+static int layout_cmd__check(struct layout_input *li,
+			     const struct layout_args *a,
+			     struct layout_check *c, uint64_t *nr_dies)
 {
 	struct dwarf_shapes w = {
 		.path = li->src->path,
@@ -212,7 +251,8 @@ static int layout_cmd__check(struct layout_input *li, struct layout_check *c,
 	int err = 0;
 
 	for (i = 0; i < li->units.nr && !err; i++)
-		err = dwarf_shapes__walk(&w, &li->units.cus[i]);
+		if (lang_wanted(&a->langs, &li->units.cus[i]))
+			err = dwarf_shapes__walk(&w, &li->units.cus[i]);
 	if (err == -ENOMEM)
 		pr_err("%s: %s", li->src->path, strerror(ENOMEM));
 	*nr_dies = w.nr_dies;
@@ -255,7 +295,7 @@ int layout_cmd__main(int argc, char **argv)
 	if (layout_input__open(&li, &a))
 		goto out;
 	c.btf = &shapes;
-	if (layout_cmd__check(&li, &c, &nr_dies))
+	if (layout_cmd__check(&li, &a, &c, &nr_dies))
 		goto out;
 	ret = layout_check__summary(&c, nr_dies);
 	if (fflush(stdout)) {
