@@ -32,7 +32,7 @@ endif
 DEPS_STAMP := $(BUILD)/.build-deps-ok
 # src/ follows the pipeline: input/ -> cu/ -> merge/ -> decide/ -> output/,
 # run from src/*.c; cache/ is what runs keep for later ones, diff/ the diff
-# subcommand, lib/ what all share.
+# subcommand, layout/ the layout subcommand's check, lib/ what all share.
 SRCS       := $(sort $(wildcard src/*.c src/*/*.c))
 OBJS       := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS))
 BIN        := $(BUILD)/dwarf2btf

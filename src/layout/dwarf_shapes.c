@@ -27,7 +27,7 @@ enum {
 	A_LOCATION, A_TYPE, A_EXTERNAL, A_DECLARATION, A_VIRTUALITY, A_NR
 };
 
-struct die_attrs {
+struct die_slots {
 	Dwarf_Attribute a[A_NR];
 	unsigned int have;	/* bit i: a[i] is there */
 };
@@ -51,7 +51,7 @@ static int attr_slot(unsigned int name)
 
 static int take_attr(Dwarf_Attribute *attr, void *arg)
 {
-	struct die_attrs *da = arg;
+	struct die_slots *da = arg;
 	int i = attr_slot(dwarf_whatattr(attr));
 
 	if (i >= 0) {
@@ -62,28 +62,28 @@ static int take_attr(Dwarf_Attribute *attr, void *arg)
 }
 
 /* Reads @die's attributes into @da: 0, or -1 when libdw cannot. */
-static int die_attrs__read(struct die_attrs *da, Dwarf_Die *die)
+static int die_slots__read(struct die_slots *da, Dwarf_Die *die)
 {
 	da->have = 0;
 	return dwarf_getattrs(die, take_attr, da, 0) == -1 ? -1 : 0;
 }
 
-static Dwarf_Attribute *die_attrs__at(struct die_attrs *da, int i)
+static Dwarf_Attribute *die_slots__at(struct die_slots *da, int i)
 {
 	return da->have & (1u << i) ? &da->a[i] : NULL;
 }
 
-static bool die_attrs__flag(struct die_attrs *da, int i)
+static bool die_slots__flag(struct die_slots *da, int i)
 {
 	bool flag = false;
 
-	return die_attrs__at(da, i) && !dwarf_formflag(&da->a[i], &flag) &&
+	return die_slots__at(da, i) && !dwarf_formflag(&da->a[i], &flag) &&
 	       flag;
 }
 
-static bool die_attrs__udata(struct die_attrs *da, int i, Dwarf_Word *v)
+static bool die_slots__udata(struct die_slots *da, int i, Dwarf_Word *v)
 {
-	return die_attrs__at(da, i) && !dwarf_formudata(&da->a[i], v);
+	return die_slots__at(da, i) && !dwarf_formudata(&da->a[i], v);
 }
 
 /* Reads the constant attribute @name of @die into *@v. */
@@ -128,10 +128,11 @@ static uint64_t dwarf_shapes__type_bytes(struct dwarf_shapes *w,
 					 Dwarf_Die *t, int depth);
 
 /*
- * The byte size of array type @t: its DW_AT_byte_size, or its element's
- * size times each dimension's count.  A dimension without count or bound
- * (a flexible array) counts 0, as x[0] does.  A bound that is not a
- * constant (a variable length) gives SHAPE_SIZE_ANY.
+ * The byte size of array type @t without a DW_AT_byte_size: its
+ * element's size times each dimension's count.  A dimension without
+ * count or bound (a flexible array) counts 0, as x[0] does, and so does
+ * an array without dimensions, as the encoder has it.  A bound that is
+ * not a constant (a variable length) gives SHAPE_SIZE_ANY.
  */
 static uint64_t dwarf_shapes__array_bytes(struct dwarf_shapes *w,
 					  Dwarf_Die *t, int depth)
@@ -167,7 +168,6 @@ static uint64_t dwarf_shapes__array_bytes(struct dwarf_shapes *w,
 			unknown = true;
 		n *= count;
 	}
-	/* No dimension at all is one of 0, as the encoder has it. */
 	if (ret < 0)
 		return SHAPE_SIZE_ANY;
 	if (!dims || (!n && !unknown))
@@ -342,32 +342,32 @@ static int dwarf_shapes__err(struct dwarf_shapes *w, Dwarf_Die *die,
  * attributes in @da.  Returns 0 or -EINVAL (reported).
  */
 static int dwarf_shapes__member(struct dwarf_shapes *w, Dwarf_Die *die,
-				struct die_attrs *da, struct shape_member *m)
+				struct die_slots *da, struct shape_member *m)
 {
 	Dwarf_Word bits = 0, storage, byte_off = 0;
-	Dwarf_Attribute *loc = die_attrs__at(da, A_LOCATION);
+	Dwarf_Attribute *loc = die_slots__at(da, A_LOCATION);
 	Dwarf_Die type;
 	Dwarf_Sword bo;
 	uint64_t tsize = SHAPE_SIZE_ANY;
 
-	if (die_attrs__at(da, A_TYPE) &&
+	if (die_slots__at(da, A_TYPE) &&
 	    dwarf_ref__die(&da->a[A_TYPE], &type))
 		tsize = dwarf_shapes__type_bytes(w, &type, 0);
 	m->name = NULL;
-	if (die_attrs__at(da, A_NAME))
+	if (die_slots__at(da, A_NAME))
 		m->name = dwarf_formstring(&da->a[A_NAME]);
-	die_attrs__udata(da, A_BIT_SIZE, &bits);
+	die_slots__udata(da, A_BIT_SIZE, &bits);
 	m->bit_size = bits ? bits :
 		      tsize == SHAPE_SIZE_ANY || tsize > UINT64_MAX / 16 ?
 		      SHAPE_SIZE_ANY : tsize * 8;
-	if (die_attrs__udata(da, A_DATA_BIT_OFFSET, &m->bit_off))
+	if (die_slots__udata(da, A_DATA_BIT_OFFSET, &m->bit_off))
 		return 0;
 	if (loc && member_location(loc, &byte_off))
 		return dwarf_shapes__err(w, die, "bad DW_AT_data_member_location");
 	if (byte_off > UINT64_MAX / 16)
 		return dwarf_shapes__err(w, die, "member offset out of range");
 	m->bit_off = byte_off * 8;
-	if (!bits || !die_attrs__at(da, A_BIT_OFFSET) ||
+	if (!bits || !die_slots__at(da, A_BIT_OFFSET) ||
 	    dwarf_formsdata(&da->a[A_BIT_OFFSET], &bo))
 		return 0;
 	/*
@@ -376,7 +376,7 @@ static int dwarf_shapes__member(struct dwarf_shapes *w, Dwarf_Die *die,
 	 * type's size); on a little-endian machine the bit position is
 	 * counted from the other end.
 	 */
-	if (!die_attrs__udata(da, A_BYTE_SIZE, &storage))
+	if (!die_slots__udata(da, A_BYTE_SIZE, &storage))
 		storage = tsize;
 	if (storage == SHAPE_SIZE_ANY || storage > UINT32_MAX)
 		return dwarf_shapes__err(w, die, "bit-field without a storage size");
@@ -410,7 +410,7 @@ static const char *base_name(size_t i)
 static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 				 struct shape *s, bool *variant)
 {
-	struct die_attrs da;
+	struct die_slots da;
 	Dwarf_Die c;
 	size_t n = 0, nr_bases = 0;
 	int ret, err;
@@ -424,16 +424,16 @@ static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 			*variant = true;
 		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
 			continue;
-		if (die_attrs__read(&da, &c))
+		if (die_slots__read(&da, &c))
 			return dwarf_shapes__err(w, &c, "cannot read attributes");
 		/* Static members are no data members. */
 		if (tag == DW_TAG_member &&
-		    (die_attrs__flag(&da, A_EXTERNAL) ||
-		     die_attrs__flag(&da, A_DECLARATION)))
+		    (die_slots__flag(&da, A_EXTERNAL) ||
+		     die_slots__flag(&da, A_DECLARATION)))
 			continue;
 		/* A virtual base has no fixed offset. */
 		if (tag == DW_TAG_inheritance &&
-		    die_attrs__udata(&da, A_VIRTUALITY, &virt) &&
+		    die_slots__udata(&da, A_VIRTUALITY, &virt) &&
 		    virt != DW_VIRTUALITY_none)
 			continue;
 		if (grow_array((void **)&w->m, &w->cap_m, n + 1, sizeof(*w->m),
@@ -519,17 +519,17 @@ static int dwarf_shapes__composite(struct dwarf_shapes *w, Dwarf_Die *die,
 	struct shape s = { .kind = tag == DW_TAG_union_type ? SHAPE_UNION :
 							     SHAPE_STRUCT };
 	const char *name = NULL;
-	struct die_attrs da;
+	struct die_slots da;
 	long old = 0;
 	int err;
 
-	if (die_attrs__read(&da, die))
+	if (die_slots__read(&da, die))
 		return dwarf_shapes__err(w, die, "cannot read attributes");
-	if (die_attrs__at(&da, A_NAME))
+	if (die_slots__at(&da, A_NAME))
 		name = dwarf_formstring(&da.a[A_NAME]);
 	s.name = name ? name : "";
-	if (!die_attrs__flag(&da, A_DECLARATION) &&
-	    die_attrs__udata(&da, A_BYTE_SIZE, &s.size)) {
+	if (!die_slots__flag(&da, A_DECLARATION) &&
+	    die_slots__udata(&da, A_BYTE_SIZE, &s.size)) {
 		err = dwarf_shapes__members(w, die, &s, &info.variant_part);
 		if (err)
 			return err;
