@@ -54,6 +54,9 @@ static void usage(FILE *f)
 "  --lang_exclude=LANG,...\n"
 "                     all CUs but these languages' (a kernel build's BTF:\n"
 "                     --lang_exclude=rust)\n"
+"  --rust-enums=MODE  how the BTF holds a Rust enum with data, as when\n"
+"                     encoding: 'variants' (the default: a nameless union\n"
+"                     at offset 0) or 'pahole' (no members)\n"
 "  -h, --help         this text\n"
 "\n"
 "Output: a line for each struct whose layout the BTF lacks, naming its\n"
@@ -67,7 +70,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_BASE = 256, OPT_DEBUGINFO, OPT_DEBUG_ROOT, OPT_ALT_FILE, OPT_LANG,
-       OPT_LANG_EXCLUDE };
+       OPT_LANG_EXCLUDE, OPT_RUST_ENUMS };
 
 /* struct layout_args holds what the command line asks for. */
 struct layout_args {
@@ -78,6 +81,7 @@ struct layout_args {
 	const char *debug_root;
 	const char *alt_file;
 	struct encode_opts langs;	/* only its languages are read */
+	bool rust_enums_pahole;
 };
 
 /*
@@ -94,6 +98,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		{ "alt-file", required_argument, NULL, OPT_ALT_FILE },
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
+		{ "rust-enums", required_argument, NULL, OPT_RUST_ENUMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +128,15 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 						      c == OPT_LANG_EXCLUDE,
 						      &a->langs))
 				return -EINVAL;
+			break;
+		case OPT_RUST_ENUMS:
+			if (strcmp(optarg, "variants") &&
+			    strcmp(optarg, "pahole")) {
+				pr_err("layout: --rust-enums takes \"variants\" or \"pahole\", not \"%s\"",
+				       optarg);
+				return -EINVAL;
+			}
+			a->rust_enums_pahole = !strcmp(optarg, "pahole");
 			break;
 		case ':':
 			pr_err("layout: no value for %s (see --help)",
@@ -244,6 +258,7 @@ static int layout_cmd__check(struct layout_input *li,
 		.path = li->src->path,
 		.ptr_size = li->src->ptr_size,
 		.big_endian = li->src->big_endian,
+		.rust_variants = !a->rust_enums_pahole,
 		.fn = layout_check__shape,
 		.arg = c,
 	};
@@ -277,6 +292,7 @@ int layout_cmd__main(int argc, char **argv)
 			usage(stdout);
 		return err > 0 ? 0 : 2;
 	}
+	c.rust_variants = !a.rust_enums_pahole;
 	/* Our own one-line errors say what went wrong. */
 	old_print = libbpf_set_print(NULL);
 	li.ef.fd = li.dbg.fd = li.alt.fd = -1;

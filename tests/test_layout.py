@@ -90,13 +90,25 @@ for _fixtures, _ccs in ((_c_fixtures, ("gcc", "clang")),
 
 
 def test_layout_rust(ctx):
-    """The Rust fixture's enums have variant parts, which BTF leaves out:
-    they are counted on a line of their own, not as mismatches."""
+    """The Rust fixture's enums have variant parts: the BTF's nameless
+    union of the variants takes their place (the default encoding), or
+    nothing (--rust-enums=pahole, checked with the same option).  Either
+    way they are counted on a line of their own; a check that expects the
+    other encoding finds mismatches."""
     so = os.path.join(ctx.tmp, "rust_types.so")
     shutil.copy(os.path.join(FIXTURES, "rust_types.so"), so)
     p = _all_there(ctx, so, "rust")
-    assert re.search(r"^layout: [1-9]\d* with a Rust variant part",
-                     p.stdout, re.M), p.stdout
+    assert re.search(r"^layout: [1-9]\d* with a Rust variant part, "
+                     r"checked as a nameless union", p.stdout, re.M), p.stdout
+    old = os.path.join(ctx.tmp, "rust-pahole.btf")
+    p = ctx.run([ctx.bin, "--rust-enums=pahole", "-o", old, so])
+    assert p.returncode == 0, p.stderr
+    p = _run(ctx, "--rust-enums=pahole", so, old)
+    assert p.returncode == 0 and _summary(p)[1:] == (0, 0), p.stdout
+    assert re.search(r"^layout: [1-9]\d* with a Rust variant part, "
+                     r"checked without it", p.stdout, re.M), p.stdout
+    p = _run(ctx, so, old)
+    assert p.returncode == 1 and _summary(p)[1] > 0, p.stdout
     # Without its Rust units there is nothing left to check.
     btf = os.path.join(ctx.tmp, "rust.btf")
     p = _run(ctx, "--lang_exclude=rust", so, btf)

@@ -185,9 +185,10 @@ static uint64_t dwarf_shapes__array_bytes(struct dwarf_shapes *w,
  * not a power of two up to 16 (Rust's () has 0), nor one without a name:
  * the encoder writes pahole's 4-byte __SANITIZED_FAKE_INT__ for those,
  * which is what a member of such a type gets (a 12-byte float is a
- * FLOAT, with the default features).
+ * FLOAT, with the default features).  In C++ a complex float is a struct
+ * of two floats of its size (cu_types.c).
  */
-static uint64_t base_type_bytes(Dwarf_Die *t)
+static uint64_t base_type_bytes(const struct dwarf_shapes *w, Dwarf_Die *t)
 {
 	Dwarf_Word bytes = 0, bits, enc = 0;
 	const char *name = dwarf_diename(t);
@@ -199,6 +200,10 @@ static uint64_t base_type_bytes(Dwarf_Die *t)
 		bytes = bits / 8 + !!(bits % 8);
 	die_udata(t, DW_AT_encoding, &enc);
 	if (enc == DW_ATE_float && bytes == 12)
+		return bytes;
+	if (enc == DW_ATE_complex_float && w->lang == LANG_CXX &&
+	    (bytes == 4 || bytes == 8 || bytes == 16 || bytes == 24 ||
+	     bytes == 32))
 		return bytes;
 	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !name || !*name)
 		return 4;
@@ -249,7 +254,7 @@ static uint64_t dwarf_shapes__type_bytes_uncached(struct dwarf_shapes *w,
 	case DW_TAG_subroutine_type:
 		return SHAPE_SIZE_ANY;
 	case DW_TAG_base_type:
-		return base_type_bytes(t);
+		return base_type_bytes(w, t);
 	default:
 		if (dwarf_attr(t, DW_AT_declaration, &attr) &&
 		    !dwarf_formflag(&attr, &decl) && decl)
@@ -448,6 +453,14 @@ static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 	}
 	if (ret < 0)
 		return dwarf_shapes__err(w, die, "cannot read members");
+	/* The encoder's union of the variants (and the tag), at 0. */
+	if (*variant && w->rust_variants && s->size) {
+		if (grow_array((void **)&w->m, &w->cap_m, n + 1, sizeof(*w->m),
+			       64))
+			return -ENOMEM;
+		w->m[n++] = (struct shape_member){ .bit_off = 0,
+						   .bit_size = s->size * 8 };
+	}
 	s->m = w->m;
 	s->nr = n;
 	shape__sort(s);

@@ -50,6 +50,12 @@ struct dwarf_shapes {
 	const char *path;	/* names the file in messages */
 	unsigned int ptr_size;	/* 4 or 8 */
 	bool big_endian;
+	/*
+	 * A Rust enum's variant part is in the BTF (the encoder's default,
+	 * --rust-enums=variants): one nameless union member at offset 0
+	 * that spans the enum.  Without, pahole's encoding: nothing.
+	 */
+	bool rust_variants;
 	dwarf_shape_fn fn;
 	void *arg;
 	/* These are the walk's own. */

@@ -167,8 +167,11 @@ int layout_check__shape(void *arg, const struct shape *s,
 int layout_check__summary(const struct layout_check *c, uint64_t nr_dies)
 {
 	if (c->variant_parts)
-		fprintf(c->out, "layout: %llu with a Rust variant part, checked without it (BTF has no variants)\n",
-			(unsigned long long)c->variant_parts);
+		fprintf(c->out, "layout: %llu with a Rust variant part, checked %s\n",
+			(unsigned long long)c->variant_parts,
+			c->rust_variants ?
+			"as a nameless union at offset 0 (its variants are structs checked on their own)" :
+			"without it (--rust-enums=pahole: BTF has no variants)");
 	fprintf(c->out, "layout: %llu struct/union DIEs, %llu distinct\n",
 		(unsigned long long)nr_dies, (unsigned long long)c->checked);
 	fprintf(c->out, "layout: %llu structs/unions checked, %llu mismatches, %llu not in the BTF\n",

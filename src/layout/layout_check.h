@@ -32,6 +32,8 @@ struct layout_check {
 	struct u32_map by_hash;		/* shape__hash() | 1 -> seen */
 	/* The counts of the summary, over distinct shapes. */
 	uint64_t checked, mismatches, missing, variant_parts;
+	/* The BTF holds Rust variant parts (dwarf_shapes.rust_variants). */
+	bool rust_variants;
 };
 
 /*
