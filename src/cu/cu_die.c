@@ -10,35 +10,12 @@
 #include <string.h>
 
 #include "cu/cu_internal.h"
+#include "input/dwarf_ref.h"
 
-/*
- * cu_internal.h has the contract.  A DW_FORM_ref_sup4/8 value is an
- * offset into the supplementary file, in the ELF file's byte order.  It
- * is decoded here because libdw 0.188 looks for it in the main file.
- */
+/* cu_internal.h has the contract; input/dwarf_ref.c reads dwz's forms. */
 Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out)
 {
-	unsigned int form = dwarf_whatform(attr), size, i;
-	const unsigned char *p = attr->valp;
-	const unsigned char *ident;
-	uint64_t off = 0;
-	Dwarf *dw, *alt;
-	bool big;
-
-	if (form != DW_FORM_ref_sup4 && form != DW_FORM_ref_sup8)
-		return dwarf_formref_die(attr, out);
-	dw = dwarf_cu_getdwarf(attr->cu);
-	alt = dw ? dwarf_getalt(dw) : NULL;
-	ident = dw && dwarf_getelf(dw) ?
-		(const unsigned char *)elf_getident(dwarf_getelf(dw), NULL) :
-		NULL;
-	if (!alt || !ident || !p)
-		return NULL;
-	big = ident[EI_DATA] == ELFDATA2MSB;
-	size = form == DW_FORM_ref_sup4 ? 4 : 8;
-	for (i = 0; i < size; i++)
-		off |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
-	return dwarf_offdie(alt, off, out);
+	return dwarf_ref__die(attr, out);
 }
 
 /*
