@@ -2,7 +2,8 @@
 /*
  * Reading one DIE: its attributes in one pass (attribute slots), names kept
  * past the CU, btf_type_tag/btf_decl_tag annotations (clang's and gcc's),
- * member offsets.  The bottom of the per-CU code: it calls no other stage.
+ * member offsets.  The bottom of the per-CU code: of the other stages it
+ * calls only input/dwarf_ref.c, for references into a dwz file.
  */
 #include <dwarf.h>
 #include <errno.h>
