@@ -11,9 +11,12 @@
 #   libbpf   bpftool dumps the BTF, with FUNCs under mangled names
 #   layout   every struct, class and union of the DWARF is in the BTF at
 #            the DWARF's layout (BIN layout LIB OUT: 0 mismatches)
-#   header   (INFO) how many errors clang finds in the header that
-#            bpftool btf dump format c prints: C++ names are not C
-#            identifiers yet
+#   header   the header that bpftool btf dump format c prints compiles
+#            with clang as C, without an error (C++ names are C
+#            identifiers, members of a class no unit defines are bytes)
+#   kernel   the BTF loads into the running kernel (BPF_BTF_LOAD, through
+#            lib/btf-load.py): SKIP when this process may not load BTF;
+#            on FAIL, the verifier log's last line
 #
 # usage: check-cxx.sh BIN
 # env: DWARF2BTF_CACHE_PKGS=DIR  where packages go
@@ -65,8 +68,25 @@ else
 	fail "$(tail -n 1 "$tmp/layout")"
 	sed -n '1,10s/^/     | /p' "$tmp/layout"
 fi
-if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null; then
-	echo "INFO header: $(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |
-		grep -c 'error:') clang errors (C++ names are not C yet)"
+if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null
+then
+	nerr=$(clang -fsyntax-only -ferror-limit=0 -x c "$tmp/h.h" 2>&1 |
+	       grep -c 'error:')
+	if [ "$nerr" = 0 ]; then
+		pass "header: compiles with clang (0 errors)"
+	else
+		fail "header: $nerr clang errors, the first:" \
+		     "$(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |
+			grep -m1 'error:')"
+	fi
+else
+	fail "header: bpftool btf dump format c"
 fi
+res=$(python3 "$here/lib/btf-load.py" "$tmp/j2.btf" 2>&1)
+case $res in
+loaded) pass "kernel: loads into the running kernel" ;;
+skip:*) skip "kernel: ${res#skip: }" ;;
+*) fail "kernel: $(printf '%s\n' "$res" | head -1);" \
+	"the verifier log's last line: $(printf '%s\n' "$res" | tail -1)" ;;
+esac
 check_summary

@@ -33,6 +33,7 @@
 #include "lib/key_set.h"
 #include "lib/log.h"
 #include "merge/btf_dedup.h"
+#include "merge/fwd_members.h"
 #include "merge/fwd_names.h"
 #include "merge/merge.h"
 #include "output/write_btf.h"
@@ -640,7 +641,8 @@ static int run__decide(struct run *r)
  * run__dedup() runs the final dedup, or over a base the split dedup.
  * Names a batch resolved that the output defines twice set r->again and
  * go to r->conflicts (fwd_names.h); the split dedup cannot have them,
- * because its batches were not deduplicated.
+ * because its batches were not deduplicated.  In an input with C++ units,
+ * members of a class no unit defines then become bytes (fwd_members.h).
  */
 static int run__dedup(struct run *r)
 {
@@ -668,6 +670,12 @@ static int run__dedup(struct run *r)
 		r->again = n > 0;
 		stats__phase_end(st, PHASE_DEDUP);
 		return n < 0 ? n : 0;
+	}
+	/* What no unit defines is bytes in C++ members (fwd_members.h). */
+	n = r->units.cxx ? fwd_members__to_bytes(r->btf) : 0;
+	if (n < 0) {
+		pr_err("%s: %s", r->path, strerror(-n));
+		return n;
 	}
 	base = btf__base_btf(r->btf);
 	st->nr_types = btf__type_cnt(r->btf) - (base ? btf__type_cnt(base) : 1);

@@ -42,9 +42,26 @@ gcc's came out under their bare names, but for the one at offset 0.
 
 cxx_types.cc: all of these in one struct, with a template's static data
 member.  Before, the run stopped: "member 2 has no size".
+
+cxx_names.cc: names are C identifiers, scope-qualified (geo__Point,
+geo__Point__Delta, geo__Box_intP_, _anon__Hidden, _vptr_Shape), with a
+DECL_TAG "cxx:" + the C++ name where BTF's differs; bool, char16_t and
+wchar_t are C's integers of their size.  Two units of the same types give
+each type and tag once.  Before, names were DWARF's (geo::Point missing
+its scope, Box<int*>, _vptr.Shape), which no C header and no kernel takes.
+
+Every fixture's BTF loads into the running kernel (skipped where this
+process may not load BTF) and its bpftool header compiles as C: a member
+whose class no unit defines is an array of unsigned char over its bytes
+(cxx_members.cc's L::__base0).  Before, both refused most fixtures.
+
+A linked file's bases were all named __base0: the name cache took the
+buffer that names them by its address.
 """
 
 import os
+import shutil
+import sys
 
 import btfparse
 
@@ -90,7 +107,7 @@ BASES = {
         "struct B size=8 { b long int off=0; }",
         "struct C size=24 { __base0 struct A off=0; __base1 struct B off=64; "
         "c char off=128; }",
-        "struct D size=16 { _vptr.D int(...) ** off=0; d int off=64; }",
+        "struct D size=16 { _vptr_D int(...) ** off=0; d int off=64; }",
         "struct V size=4 { v int off=0; }",
         "func _GLOBAL__sub_I__ZNK1C3getEv static void(void)",
         "func _Z10bases_takeR1D static int(struct D *x)",
@@ -101,7 +118,7 @@ BASES = {
         "struct B size=8 { b long off=0; }",
         "struct C size=24 { __base0 struct A off=0; __base1 struct B off=64; "
         "c char off=128; }",
-        "struct D size=16 { _vptr$D int(void) ** off=0; d int off=64; }",
+        "struct D size=16 { _vptr_D int(void) ** off=0; d int off=64; }",
         "struct V size=4 { v int off=0; }",
         "func _Z10bases_takeR1D static int(struct D *x)",
         "func _ZNK1C3getEv static int(struct C const *this)",
@@ -126,7 +143,7 @@ MEMBERS = {
         "func _ZNK1L4whatEv static char const *(struct L const * const this)",
         "fwd struct E",
         MEMBERS_H,
-        "struct L size=16 { __base0 struct E off=0; }",
+        "struct L size=16 { __base0 unsigned char[16] off=0; }",
         "struct S size=16 { a int off=0; b long int off=64; }",
     ],
     "clang++": [
@@ -135,7 +152,7 @@ MEMBERS = {
         "func _ZNK1L4whatEv static char const *(struct L const *this)",
         "fwd struct E",
         MEMBERS_H,
-        "struct L size=16 { __base0 struct E off=0; }",
+        "struct L size=16 { __base0 unsigned char[16] off=0; }",
         "struct S size=16 { a int off=0; b long off=64; }",
     ],
 }
@@ -317,3 +334,179 @@ for _name, _fn, _variants in (
     for _cc, _dwarf in _variants:
         _t = _make(_name, _fn, _cc, _dwarf)
         globals()[_t.__name__] = _t
+
+def test_cxx_refs_clangxx_dwarf5(ctx):
+    _refs(ctx, "clang++", 5)
+
+
+# Written by hand: all of cxx_names.cc's BTF.  g++ spells the template
+# argument "int*", clang++ "int *"; the vtable pointer is _vptr.Shape in
+# g++, _vptr$Shape in clang++.
+NAMES_COMMON = [
+    "decl_tag cxx:(anonymous namespace)::Hidden on struct _anon__Hidden",
+    "decl_tag cxx:geo::Flags on struct geo__Flags",
+    "decl_tag cxx:geo::Point on struct geo__Point",
+    "decl_tag cxx:geo::Point::Delta on struct geo__Point__Delta",
+    "int char size=1 signed",
+    "int int size=4 signed",
+    "int short unsigned int size=2",
+    "int unsigned char size=1 bool",
+    "struct _anon__Hidden size=1 { h char off=0; }",
+    "struct geo__Flags size=8 { ok unsigned char off=0; "
+    "u short unsigned int off=16; w int off=32; }",
+    "struct geo__Point size=16 { x int off=0; y int off=32; "
+    "d struct geo__Point__Delta off=64; }",
+]
+NAMES = {
+    "g++": NAMES_COMMON + [
+        "decl_tag cxx:_vptr.Shape on struct Shape member _vptr_Shape",
+        "decl_tag cxx:geo::Box<int*> on struct geo__Box_intP_",
+        "func _GLOBAL__sub_I__ZNK5Shape4areaEv static void(void)",
+        "func _Z10names_takePN3geo3BoxIPiEE static "
+        "int(struct geo__Box_intP_ *b)",
+        "func _ZNK5Shape4areaEv static int(struct Shape const * const this)",
+        "int long int size=8 signed",
+        "struct Shape size=16 { _vptr_Shape int(...) ** off=0; "
+        "sides int off=64; }",
+        "struct geo__Box_intP_ size=8 { v int * off=0; }",
+        "struct geo__Point__Delta size=8 { dx long int off=0; }",
+    ],
+    "clang++": NAMES_COMMON + [
+        "decl_tag cxx:_vptr$Shape on struct Shape member _vptr_Shape",
+        "decl_tag cxx:geo::Box<int *> on struct geo__Box_int_P_",
+        "func _Z10names_takePN3geo3BoxIPiEE static "
+        "int(struct geo__Box_int_P_ *b)",
+        "func _ZNK5Shape4areaEv static int(struct Shape const *this)",
+        "int long size=8 signed",
+        "struct Shape size=16 { _vptr_Shape int(void) ** off=0; "
+        "sides int off=64; }",
+        "struct geo__Box_int_P_ size=8 { v int * off=0; }",
+        "struct geo__Point__Delta size=8 { dx long off=0; }",
+    ],
+}
+NAMES_SECOND = {
+    "g++": "func _Z12names_secondPN3geo5PointEPNS_3BoxIPiEEP5Shape static "
+           "int(struct geo__Point *p, struct geo__Box_intP_ *b, "
+           "struct Shape *s)",
+    "clang++": "func _Z12names_secondPN3geo5PointEPNS_3BoxIPiEEP5Shape "
+               "static int(struct geo__Point *p, struct geo__Box_int_P_ *b, "
+               "struct Shape *s)",
+}
+
+
+def _names(ctx, cc, dwarf):
+    _check(ctx, "cxx_names", cc, dwarf, NAMES[cc])
+
+
+def _names_two_units(ctx, cc, dwarf):
+    """cxx_names.cc twice, the second unit with -DNAMES_SECOND, in one
+    `ld -r` object: every type and tag once."""
+    objs = [ctx.fixture("cxx_names", cc, dwarf),
+            ctx.fixture("cxx_names", cc, dwarf, extra=("-DNAMES_SECOND",))]
+    obj = os.path.join(ctx.tmp, "two.o")
+    p = ctx.run(["ld", "-r", "-o", obj] + objs)
+    assert p.returncode == 0, p.stderr
+    out = os.path.join(ctx.tmp, "two.btf")
+    p = ctx.run([ctx.bin, "-o", out, obj])
+    assert p.returncode == 0, p.stderr
+    got = sorted(btfparse.render(ctx.btf(out), "all"))
+    want = sorted(NAMES[cc] + [NAMES_SECOND[cc]])
+    assert got == want, "want:\n  %s\ngot:\n  %s" % ("\n  ".join(want),
+                                                    "\n  ".join(got))
+
+
+def test_cxx_names_gxx_dwarf4(ctx):
+    _names(ctx, "g++", 4)
+
+
+def test_cxx_names_gxx_dwarf5(ctx):
+    _names(ctx, "g++", 5)
+
+
+def test_cxx_names_clangxx_dwarf4(ctx):
+    _names(ctx, "clang++", 4)
+
+
+def test_cxx_names_clangxx_dwarf5(ctx):
+    _names(ctx, "clang++", 5)
+
+
+def test_cxx_names_two_units_gxx(ctx):
+    _names_two_units(ctx, "g++", 5)
+
+
+def test_cxx_names_two_units_clangxx(ctx):
+    _names_two_units(ctx, "clang++", 4)
+
+
+def _bases_linked(ctx, cc):
+    """cxx_bases.cc linked (-shared), where the name cache keys names by
+    their address: C's bases are __base0 and __base1."""
+    lib = ctx.link("cxx_bases", cc, 5, extra=("-shared", "-fPIC"))
+    out = os.path.join(ctx.tmp, "bases.btf")
+    p = ctx.run([ctx.bin, "-o", out, lib])
+    assert p.returncode == 0, p.stderr
+    got = [line for line in btfparse.render(ctx.btf(out), "all")
+           if line.startswith("struct C ")]
+    assert got == [line for line in BASES[cc]
+                   if line.startswith("struct C ")], got
+
+
+def test_cxx_bases_linked_gxx(ctx):
+    _bases_linked(ctx, "g++")
+
+
+def test_cxx_bases_linked_clangxx(ctx):
+    _bases_linked(ctx, "clang++")
+
+
+FIXTURES = ("cxx_bases", "cxx_members", "cxx_names", "cxx_nested", "cxx_refs")
+
+
+def _usable(ctx, cc, dwarf, out):
+    """Encodes every C++ fixture of @cc and DWARF @dwarf; checks that
+    bpftool's header of each compiles with clang as C and that the kernel
+    loads each (BPF_BTF_LOAD, scripts/lib/btf-load.py)."""
+    for tool in ("bpftool", "clang"):
+        if not shutil.which(tool):
+            raise ctx.Skip("no " + tool)
+    skipped = None
+    for name in FIXTURES:
+        obj = ctx.fixture(name, cc, dwarf)
+        btf = os.path.join(out, "%s.btf" % name)
+        p = ctx.run([ctx.bin, "-o", btf, obj])
+        assert p.returncode == 0, p.stderr
+        p = ctx.run(["bpftool", "btf", "dump", "file", btf, "format", "c"])
+        assert p.returncode == 0, p.stderr
+        hdr = os.path.join(out, "%s.h" % name)
+        with open(hdr, "w") as f:
+            f.write(p.stdout)
+        p = ctx.run(["clang", "-fsyntax-only", "-x", "c", hdr])
+        assert p.returncode == 0 and "error:" not in p.stderr, \
+            "%s: header: %s" % (name, p.stderr)
+        p = ctx.run([sys.executable, os.path.join(
+            ctx.root, "scripts", "lib", "btf-load.py"), btf])
+        res = p.stdout.strip()
+        if res.startswith("skip:"):
+            skipped = res
+            continue
+        assert p.returncode == 0 and res == "loaded", \
+            "%s: %s" % (name, res.splitlines()[-1:] if res else p.stderr)
+    if skipped:
+        raise ctx.Skip("headers compile; kernel load " + skipped)
+
+
+def test_cxx_usable_gxx_dwarf4(ctx):
+    _usable(ctx, "g++", 4, ctx.tmp)
+
+
+def test_cxx_usable_gxx_dwarf5(ctx):
+    _usable(ctx, "g++", 5, ctx.tmp)
+
+
+def test_cxx_usable_clangxx_dwarf4(ctx):
+    _usable(ctx, "clang++", 4, ctx.tmp)
+
+
+def test_cxx_usable_clangxx_dwarf5(ctx):
+    _usable(ctx, "clang++", 5, ctx.tmp)

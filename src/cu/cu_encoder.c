@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "cu/cu_internal.h"
+#include "input/dwarf_units.h"
 
 /*
  * Returns gcc's major version from a DW_AT_producer such as
@@ -126,8 +127,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			return 0;
 	}
 	ctx.rust = lang == DW_LANG_Rust;
-	ctx.cxx = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-		  lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+	ctx.cxx = dwarf_lang_is_cxx(lang);
 	{
 		Dwarf_Attribute attr;
 		const char *producer;
@@ -175,6 +175,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	free(ctx.subprogs);
 	free(ctx.vars);
 	free(ctx.imports);
+	cu_ctx__cxx_free(&ctx);
 	if (err)
 		cu_fragment__free(out);
 	return err;

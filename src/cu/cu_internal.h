@@ -211,6 +211,26 @@ static inline void btf_last_enum_name(struct btf *btf, bool enum64,
 		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
 }
 
+/*
+ * cxx_names.c: a C++ unit's scopes, by which its type names are qualified:
+ * each namespace, and each named struct, class or union with children,
+ * that the collect walk entered.
+ */
+struct cxx_scope {
+	const char *name;	/* DW_AT_name; NULL: an anonymous namespace */
+	uint32_t parent;	/* the enclosing scope's index + 1; 0: none */
+};
+
+struct cxx_names {
+	struct cxx_scope *scopes;
+	size_t nr_scopes, cap_scopes;
+	uint32_t *node_scope;	/* each node's scope (index + 1, 0: none) */
+	size_t cap_node_scope;
+	uint32_t cur;		/* the scope the collect walk is in */
+	char *buf;		/* the name last built */
+	size_t cap_buf;
+};
+
 struct cu_ctx {
 	const struct encode_env *env;
 	struct name_cache *names;
@@ -263,6 +283,7 @@ struct cu_ctx {
 	unsigned int annots, foreign_annots;
 	bool rust;		/* DW_LANG_Rust: members in offset order */
 	bool cxx;		/* C++: functions by their linkage names */
+	struct cxx_names cxx_names;	/* C++ only: names as C's */
 	char *errbuf;
 	size_t errlen;
 	/* for messages: the file, and a split unit's .dwo */
@@ -354,6 +375,59 @@ static inline const char *die_name(Dwarf_Die *die)
 	const char *n = dwarf_diename(die);
 
 	return n ? n : "";
+}
+
+/*
+ * cxx_names.c: C++ names as C identifiers (docs/design.md).  In a C++ unit,
+ * the collect walk enters the scope of each namespace and named composite
+ * it descends into (cu_ctx__cxx_enter(), which returns the scope to go
+ * back to), and leaves every scope for a function's body; each node gets
+ * the scope it was met in (cu_ctx__cxx_node_scope()).  0 or -ENOMEM.
+ */
+int cu_ctx__cxx_enter(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *saved);
+int cu_ctx__cxx_node_scope(struct cu_ctx *ctx, size_t idx);
+/*
+ * The name BTF gives node @idx, named @name in DWARF: its scopes' names
+ * and its own joined by "__", each character outside [A-Za-z0-9_] mapped.
+ * @name itself when that is the same, else built in ctx->cxx_names.buf
+ * (valid until the next name is built); NULL without memory.
+ */
+const char *cu_ctx__cxx_type_name(struct cu_ctx *ctx, size_t idx,
+				  const char *name);
+/*
+ * @name, a member's, enumerator's, parameter's or variable's, with each
+ * character outside [A-Za-z0-9_] mapped: @name itself when it has none,
+ * else built as cu_ctx__cxx_type_name() builds; _keep: kept in the
+ * fragment.  NULL without memory.
+ */
+const char *cu_ctx__cxx_ident(struct cu_ctx *ctx, const char *name);
+const char *cu_ctx__cxx_keep_ident(struct cu_ctx *ctx, const char *name);
+/*
+ * Adds the DECL_TAG "cxx:" + the C++ name of node @idx (@component -1) or
+ * of its member @m (@component its index) when BTF names it otherwise.
+ * Not on a declaration (FWD) or an enum, which the kernel allows no tag.
+ * Returns 0 or -errno.
+ */
+int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
+			 Dwarf_Die *m);
+void cu_ctx__cxx_free(struct cu_ctx *ctx);
+/*
+ * The name of a C++ base type of @bytes and @encoding (BTF_INT_*) that C
+ * has no name for (bool, wchar_t, char8_t, char16_t, char32_t): C's name
+ * of an integer of that size and sign (bool's too: "unsigned char");
+ * else @name.
+ */
+const char *cxx_int_name(const char *name, uint64_t bytes, int encoding);
+
+/*
+ * The BTF string offset of @name, which may be a name cxx_names.c built:
+ * such a name is not cached, since its address holds another one next.
+ */
+static inline int cu_ctx__name_off(struct cu_ctx *ctx, const char *name)
+{
+	if (name && name == ctx->cxx_names.buf)
+		return btf__add_str(ctx->btf, name);
+	return name_cache__off(ctx->names, ctx->btf, name);
 }
 
 /*

@@ -210,6 +210,12 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->nr_before = 0;
 	n->first_member = 0;
 	n->nr_members = 0;
+	if (ctx->cxx) {
+		int err = cu_ctx__cxx_node_scope(ctx, ctx->nr_nodes - 1);
+
+		if (err)
+			return err;
+	}
 	/*
 	 * Once the hash exists (after pass 1), a node added was met late: a
 	 * DIE of another unit, or the index int that one needs.  It is
@@ -323,6 +329,26 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			   size_t owner);
 
 /*
+ * cu_ctx__collect() over the children of @die; in a C++ unit, in the
+ * scope that @die makes (a namespace, a named class; a function's body
+ * none: cu_ctx__cxx_enter()).
+ */
+static int cu_ctx__collect_scoped(struct cu_ctx *ctx, Dwarf_Die *die,
+				  int depth, size_t owner)
+{
+	uint32_t scope;
+	int err;
+
+	if (!ctx->cxx)
+		return cu_ctx__collect(ctx, die, depth, owner);
+	err = cu_ctx__cxx_enter(ctx, die, &scope);
+	if (!err)
+		err = cu_ctx__collect(ctx, die, depth, owner);
+	ctx->cxx_names.cur = scope;
+	return err;
+}
+
+/*
  * Collects the children of composite DIE (node NODE) and stores its
  * members in a row in ctx->members, even when nested types interleave
  * with them.  The members are gathered in the scratch array from BASE on;
@@ -335,7 +361,7 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	size_t base = ctx->nr_scratch, n;
 	int err;
 
-	err = cu_ctx__collect(ctx, die, depth, node);
+	err = cu_ctx__collect_scoped(ctx, die, depth, node);
 	if (err)
 		return err;
 	n = ctx->nr_scratch - base;
@@ -505,7 +531,8 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 				return err;
 		}
 		if (descend && dwarf_haschildren(&child)) {
-			err = cu_ctx__collect(ctx, &child, depth + 1, SIZE_MAX);
+			err = cu_ctx__collect_scoped(ctx, &child, depth + 1,
+						     SIZE_MAX);
 			if (err)
 				return err;
 		}
@@ -843,6 +870,8 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	default:
 		break;
 	}
+	if (ctx->cxx)
+		name = cxx_int_name(name, bytes, encoding);
 	return cu_ctx__add_int(ctx, name, bytes, encoding);
 }
 
@@ -917,8 +946,18 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	name_off = name_cache__off(ctx->names, ctx->btf,
-				   name ? name : cu_ctx__attr_name(ctx, da));
+	/*
+	 * A base's name is built in a buffer whose address holds every
+	 * base's: it cannot be cached by its address.
+	 */
+	if (name) {
+		name_off = btf__add_str(ctx->btf, name);
+	} else {
+		name = cu_ctx__attr_name(ctx, da);
+		if (ctx->cxx && name && !(name = cu_ctx__cxx_ident(ctx, name)))
+			return -ENOMEM;
+		name_off = cu_ctx__name_off(ctx, name);
+	}
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)
@@ -937,7 +976,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 			       uint32_t ref)
 {
-	int off = name_cache__off(ctx->names, ctx->btf, name), id;
+	int off = cu_ctx__name_off(ctx, name), id;
 
 	/* libbpf refuses a typedef without a name. */
 	if (off <= 0)
@@ -1093,11 +1132,13 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (die_attrs__get(ctx, die, &da))
 		return -EINVAL;
 	name = cu_ctx__attr_name(ctx, &da);
+	if (ctx->cxx && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
+		return -ENOMEM;
 	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
 		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
 				    BTF_FWD_UNION : BTF_FWD_STRUCT);
 	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
-	name_off = name_cache__off(ctx->names, ctx->btf, name);
+	name_off = cu_ctx__name_off(ctx, name);
 	if (name_off < 0)
 		return name_off;
 	if (tag == DW_TAG_union_type)
@@ -1142,7 +1183,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
  * than 4 bytes and ENUM64 is allowed, else an ENUM of at most 4 bytes.
  * Returns the id of the new type or -errno.
  */
-static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
+static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 {
 	const char *name = dwarf_diename(die);
 	Dwarf_Word size = 4;
@@ -1151,6 +1192,8 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 	Dwarf_Die child, base;
 	int id, ret;
 
+	if (ctx->cxx && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
+		return -ENOMEM;
 	die_udata(die, DW_AT_byte_size, &size);
 	/*
 	 * The signedness comes from the underlying type, followed through
@@ -1196,6 +1239,9 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 				return -EINVAL;
 			}
 			ename = cu_ctx__attr_name(ctx, &da);
+			if (ctx->cxx && ename &&
+			    !(ename = cu_ctx__cxx_ident(ctx, ename)))
+				return -ENOMEM;
 			/*
 			 * pahole reads data1..8 and udata zero-extended and
 			 * only sdata sign-extended; libbpf then sets an ENUM's
@@ -1213,7 +1259,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die)
 			 * libbpf wants a name, so the value is added under
 			 * "int" and then given the cached name's offset.
 			 */
-			name_off = name_cache__off(ctx->names, ctx->btf, ename);
+			name_off = cu_ctx__name_off(ctx, ename);
 			if (name_off < 0)
 				err = name_off;
 			else if (!name_off)	/* libbpf rejects the "". */
@@ -1406,6 +1452,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	Dwarf_Die copy = ctx->nodes[idx].die, *die = &copy;
 	Dwarf_Attribute attr;
 	int tag = dwarf_tag(die);
+	const char *name;
 	uint32_t ref;
 	int err;
 
@@ -1422,7 +1469,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_union_type:
 		return cu_ctx__add_composite(ctx, die, idx, tag);
 	case DW_TAG_enumeration_type:
-		return cu_ctx__add_enum(ctx, die);
+		return cu_ctx__add_enum(ctx, die, idx);
 	case DW_TAG_array_type:
 		return cu_ctx__add_array(ctx, die);
 	case DW_TAG_subroutine_type:
@@ -1457,7 +1504,10 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_restrict_type:
 		return btf__add_restrict(ctx->btf, ref);
 	case DW_TAG_typedef:
-		return cu_ctx__add_typedef(ctx, die_name(die), ref);
+		if (!ctx->cxx)
+			return cu_ctx__add_typedef(ctx, die_name(die), ref);
+		name = cu_ctx__cxx_type_name(ctx, idx, die_name(die));
+		return name ? cu_ctx__add_typedef(ctx, name, ref) : -ENOMEM;
 	default:
 		cu_err(ctx, die, "unexpected tag 0x%x", tag);
 		return -EINVAL;
@@ -1510,27 +1560,37 @@ static int add_decl_tag(void *arg, const char *value)
 /*
  * Adds the DECL_TAGs of node N if it is a struct, union, class or
  * typedef: its own (component -1) and, for a defined composite, those of
- * each member (component = the member's index among those encoded).
+ * each member (component = the member's index among those encoded); in
+ * a C++ unit, before the annotations, the C++ name where BTF's differs.
  * Returns 0 or the error of reading the annotations (reported).
  */
 static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 {
 	struct decl_tags dt = { ctx->btf, n->id, -1 };
 	unsigned int kinds = cu_ctx__annots(ctx, &n->die);
-	int tag, err;
+	size_t idx = n - ctx->nodes;
+	bool decl;
+	int tag, err = 0;
 	uint32_t i;
 
 	/* Members are children of the DIE: they may have no more. */
-	if (!kinds)
+	if (!kinds && !ctx->cxx)
 		return 0;
 	tag = dwarf_tag(&n->die);
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
 		return 0;
-	err = die__for_each_annotation(&n->die, true, kinds, add_decl_tag, &dt);
-	if (err)
-		cu_ctx__annotation_err(ctx, &n->die, err);
-	if (err || tag == DW_TAG_typedef || die_flag(&n->die, DW_AT_declaration))
+	decl = die_flag(&n->die, DW_AT_declaration);
+	/* The kernel allows a FWD no tag. */
+	if (ctx->cxx && !decl)
+		err = cu_ctx__cxx_name_tag(ctx, idx, -1, NULL);
+	if (!err && kinds) {
+		err = die__for_each_annotation(&n->die, true, kinds,
+					       add_decl_tag, &dt);
+		if (err)
+			cu_ctx__annotation_err(ctx, &n->die, err);
+	}
+	if (err || tag == DW_TAG_typedef || decl)
 		return err;
 	dt.component = 0;
 	for (i = 0; i < n->nr_members && !err; i++) {
@@ -1539,15 +1599,18 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration) ||
 		    member__virtual_base(m, dwarf_tag(m)))
 			continue;
+		if (ctx->cxx)
+			err = cu_ctx__cxx_name_tag(ctx, idx, dt.component, m);
 		/*
 		 * clang puts annotations in children, gcc in an attribute,
 		 * so a clang member without children has none.
 		 */
-		if (dwarf_haschildren(m) || !ctx->clang)
+		if (!err && kinds && (dwarf_haschildren(m) || !ctx->clang)) {
 			err = die__for_each_annotation(m, true, kinds,
 						       add_decl_tag, &dt);
-		if (err)
-			cu_ctx__annotation_err(ctx, m, err);
+			if (err)
+				cu_ctx__annotation_err(ctx, m, err);
+		}
 		dt.component++;
 	}
 	return err;
@@ -1604,7 +1667,8 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 	 * (gcc before 15 never emits these tags); each node is then checked
 	 * by its unit (cu_ctx__add_decl_tags()).
 	 */
-	if (ctx->env->opts->skip_decl_tags || !ctx->foreign_annots)
+	if (ctx->env->opts->skip_decl_tags ||
+	    (!ctx->foreign_annots && !ctx->cxx))
 		return 0;
 	for (i = from; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];

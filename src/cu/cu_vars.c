@@ -304,6 +304,8 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 			       ctx->frag->nr_vars + 1, sizeof(*vc), 256))
 			return -ENOMEM;
 		name = cu_ctx__keep_name(ctx, &nattr, name);
+		if (ctx->cxx && name)
+			name = cu_ctx__cxx_keep_ident(ctx, name);
 		if (!name)
 			return -ENOMEM;
 		vc = &ctx->frag->vars[ctx->frag->nr_vars++];
