@@ -671,8 +671,7 @@ static int run__dedup(struct run *r)
 		stats__phase_end(st, PHASE_DEDUP);
 		return n < 0 ? n : 0;
 	}
-	/* What no unit defines is bytes in C++ members (fwd_members.h). */
-	n = r->units.cxx ? fwd_members__to_bytes(r->btf) : 0;
+	n = r->cons.m.acc.cxx ? fwd_members__to_bytes(r->btf) : 0;
 	if (n < 0) {
 		pr_err("%s: %s", r->path, strerror(-n));
 		return n;

@@ -53,7 +53,8 @@ its scope, Box<int*>, _vptr.Shape), which no C header and no kernel takes.
 Every fixture's BTF loads into the running kernel (skipped where this
 process may not load BTF) and its bpftool header compiles as C: a member
 whose class no unit defines is an array of unsigned char over its bytes
-(cxx_members.cc's L::__base0).  Before, both refused most fixtures.
+(cxx_members.cc's L::__base0), also when its batch is read back from the
+cache.  Before, both refused most fixtures.
 
 A linked file's bases were all named __base0: the name cache took the
 buffer that names them by its address.
@@ -510,3 +511,24 @@ def test_cxx_usable_clangxx_dwarf4(ctx):
 
 def test_cxx_usable_clangxx_dwarf5(ctx):
     _usable(ctx, "clang++", 5, ctx.tmp)
+
+
+def test_cxx_members_cached(ctx):
+    """cxx_members.cc linked: a batch read back from the cache still says
+    that its units are C++, so L's base of the undefined class E becomes
+    bytes as in the run that stored it."""
+    lib = ctx.link("cxx_members", "g++", 5, extra=("-shared", "-fPIC"))
+    env = dict(os.environ)
+    env.pop("DWARF2BTF_NO_CACHE", None)
+    env["DWARF2BTF_CACHE_DIR"] = os.path.join(ctx.tmp, "cache")
+    env["DWARF2BTF_BATCH_DEDUP"] = "1"
+    want = "struct L size=16 { __base0 unsigned char[16] off=0; }"
+    for i, verdict in ((1, "0 of 1 batches read back"),
+                       (2, "1 of 1 batches read back")):
+        out = os.path.join(ctx.tmp, "run%d.btf" % i)
+        p = ctx.run([ctx.bin, "--stats", "-o", out, lib], env=env)
+        assert p.returncode == 0, p.stderr
+        assert verdict in p.stderr, p.stderr
+        got = [line for line in btfparse.render(ctx.btf(out), "all")
+               if line.startswith("struct L ")]
+        assert got == [want], got

@@ -613,6 +613,7 @@ static int entry_parts__join(const struct entry_parts *p,
 	memcpy(h.magic, BATCH_CACHE_MAGIC, 8);
 	h.nr_cus = nr_cus;
 	h.nr_types_in = frag->nr_types_in;
+	h.flags = frag->cxx ? BATCH_CXX : 0;
 	h.count[BPART_BTF] = btf_size;
 	h.count[BPART_FUNCS] = frag->nr_funcs;
 	h.count[BPART_PARAMS] = frag->nr_params;
@@ -906,6 +907,7 @@ static int entry_view__alloc(struct entry_view *v, struct cu_fragment *f)
 	const struct batch_entry_hdr *h = v->h;
 
 	f->nr_types_in = h->nr_types_in;
+	f->cxx = h->flags & BATCH_CXX;
 	f->nr_funcs = h->count[BPART_FUNCS];
 	f->nr_params = h->count[BPART_PARAMS];
 	f->nr_vars = h->count[BPART_VARS];

@@ -28,13 +28,16 @@ struct cache_dir;
 
 #define BATCH_CACHE_MAGIC	"D2BTFBAT"
 /* The version must change whenever the entry's layout or meaning changes. */
-#define BATCH_CACHE_VERSION	3
+#define BATCH_CACHE_VERSION	4
 
 /* An entry is this header, then its parts in this order, each 8-aligned. */
 enum {
 	BPART_BTF, BPART_FUNCS, BPART_PARAMS, BPART_VARS, BPART_NOTES, BPART_TAGS,
 	BPART_FWDS, BPART_STRS, NR_BPARTS
 };
+
+/* The batch has C++ units (cu_fragment.cxx). */
+#define BATCH_CXX	1u
 
 struct batch_entry_hdr {
 	char magic[8];
@@ -45,7 +48,7 @@ struct batch_entry_hdr {
 	uint64_t checksum;	/* hash_bytes() of what follows the header. */
 	uint64_t nr_types_in;
 	uint32_t nr_cus;
-	uint32_t pad;
+	uint32_t flags;		/* BATCH_CXX */
 	/* These count items, but bytes for the BTF and the strings. */
 	uint64_t count[NR_BPARTS];
 	uint64_t off[NR_BPARTS];

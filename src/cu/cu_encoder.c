@@ -13,7 +13,6 @@
 #include <bpf/btf.h>
 
 #include "cu/cu_internal.h"
-#include "input/dwarf_units.h"
 
 /*
  * Returns gcc's major version from a DW_AT_producer such as
@@ -127,7 +126,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			return 0;
 	}
 	ctx.rust = lang == DW_LANG_Rust;
-	ctx.cxx = dwarf_lang_is_cxx(lang);
+	ctx.cxx = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+		  lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 	{
 		Dwarf_Attribute attr;
 		const char *producer;
@@ -164,6 +164,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__check(&ctx);
 	if (!err)
 		out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
+	out->cxx = ctx.cxx;
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	free(ctx.nodes);

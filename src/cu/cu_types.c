@@ -329,9 +329,10 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			   size_t owner);
 
 /*
- * cu_ctx__collect() over the children of @die; in a C++ unit, in the
- * scope that @die makes (a namespace, a named class; a function's body
- * none: cu_ctx__cxx_enter()).
+ * cu_ctx__collect() over the children of @die in a C++ unit, in the scope
+ * that @die makes (a namespace, a named class; a function's body none:
+ * cu_ctx__cxx_enter()).  C units call cu_ctx__collect() directly, a call
+ * less in the hot walk.
  */
 static int cu_ctx__collect_scoped(struct cu_ctx *ctx, Dwarf_Die *die,
 				  int depth, size_t owner)
@@ -339,8 +340,6 @@ static int cu_ctx__collect_scoped(struct cu_ctx *ctx, Dwarf_Die *die,
 	uint32_t scope;
 	int err;
 
-	if (!ctx->cxx)
-		return cu_ctx__collect(ctx, die, depth, owner);
 	err = cu_ctx__cxx_enter(ctx, die, &scope);
 	if (!err)
 		err = cu_ctx__collect(ctx, die, depth, owner);
@@ -361,7 +360,8 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	size_t base = ctx->nr_scratch, n;
 	int err;
 
-	err = cu_ctx__collect_scoped(ctx, die, depth, node);
+	err = ctx->cxx ? cu_ctx__collect_scoped(ctx, die, depth, node) :
+			 cu_ctx__collect(ctx, die, depth, node);
 	if (err)
 		return err;
 	n = ctx->nr_scratch - base;
@@ -531,8 +531,10 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 				return err;
 		}
 		if (descend && dwarf_haschildren(&child)) {
-			err = cu_ctx__collect_scoped(ctx, &child, depth + 1,
-						     SIZE_MAX);
+			err = ctx->cxx ?
+			      cu_ctx__collect_scoped(ctx, &child, depth + 1,
+						     SIZE_MAX) :
+			      cu_ctx__collect(ctx, &child, depth + 1, SIZE_MAX);
 			if (err)
 				return err;
 		}
@@ -890,6 +892,24 @@ static bool member__virtual_base(Dwarf_Die *m, int tag)
 }
 
 /*
+ * The BTF string offset of the name of a C++ unit's member, its attributes
+ * in @da: @name (a base's), else its DW_AT_name made a C identifier.  A
+ * base's name is built in a buffer whose address holds every base's, so
+ * it cannot be cached by its address.  Kept out of cu_ctx__add_member(),
+ * whose C path stays as short as it was.
+ */
+static int cu_ctx__cxx_member_name_off(struct cu_ctx *ctx,
+				       struct die_attrs *da, const char *name)
+{
+	if (name)
+		return btf__add_str(ctx->btf, name);
+	name = cu_ctx__attr_name(ctx, da);
+	if (name && !(name = cu_ctx__cxx_ident(ctx, name)))
+		return -ENOMEM;
+	return cu_ctx__name_off(ctx, name);
+}
+
+/*
  * Adds member M (its attributes in DA) to the struct or union just added,
  * named @name, or by its DW_AT_name when @name is NULL.
  * The bit offset comes from DW_AT_data_bit_offset (DWARF 4+), or from
@@ -946,18 +966,9 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	/*
-	 * A base's name is built in a buffer whose address holds every
-	 * base's: it cannot be cached by its address.
-	 */
-	if (name) {
-		name_off = btf__add_str(ctx->btf, name);
-	} else {
-		name = cu_ctx__attr_name(ctx, da);
-		if (ctx->cxx && name && !(name = cu_ctx__cxx_ident(ctx, name)))
-			return -ENOMEM;
-		name_off = cu_ctx__name_off(ctx, name);
-	}
+	name_off = ctx->cxx || name ? cu_ctx__cxx_member_name_off(ctx, da, name) :
+		   name_cache__off(ctx->names, ctx->btf,
+				   cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)

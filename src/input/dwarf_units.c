@@ -89,7 +89,6 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 			return -ENOMEM;
 		}
 		arr[n++] = cudie;
-		u->cxx |= dwarf_lang_is_cxx(dwarf_srclang(&cudie));
 		dwarf_units__drop_listed(secs->debug_info, secs->debug_info_size,
 					 &dropped, dwarf_dieoffset(&cudie), false);
 	}

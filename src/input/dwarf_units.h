@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 #include "input/debug_sections.h"
@@ -19,15 +18,7 @@ struct dwarf_units {
 	Dwarf_Die *cus;		/* The compile units, in file order. */
 	size_t nr;
 	bool split;		/* Some are split units, read from .dwo files. */
-	bool cxx;		/* Some are C++ units. */
 };
-
-/* Is @lang (DW_AT_language) C++? */
-static inline bool dwarf_lang_is_cxx(int lang)
-{
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
-}
 
 /*
  * dwarf_units__list() lists @dw's compile units into @u, with a skeleton's

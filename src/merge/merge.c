@@ -183,6 +183,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	}
 	base = first - 1;
 	a->nr_types_in += frag->nr_types_in;
+	a->cxx |= frag->cxx;
 	if (grow_array((void **)&a->funcs, &m->cap_funcs,
 		       a->nr_funcs + frag->nr_funcs, sizeof(*a->funcs), 64) ||
 	    grow_array((void **)&a->params, &m->cap_params,
