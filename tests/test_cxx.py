@@ -56,6 +56,9 @@ whose class no unit defines is an array of unsigned char over its bytes
 (cxx_members.cc's L::__base0), also when its batch is read back from the
 cache.  Before, both refused most fixtures.
 
+cxx_long.cc: a name past the kernel's 511 characters is cut to 511,
+ending in "__" and the FNV-1a hash of all of it.
+
 A linked file's bases were all named __base0: the name cache took the
 buffer that names them by its address.
 """
@@ -461,7 +464,8 @@ def test_cxx_bases_linked_clangxx(ctx):
     _bases_linked(ctx, "clang++")
 
 
-FIXTURES = ("cxx_bases", "cxx_members", "cxx_names", "cxx_nested", "cxx_refs")
+FIXTURES = ("cxx_bases", "cxx_long", "cxx_members", "cxx_names", "cxx_nested",
+            "cxx_refs")
 
 
 def _usable(ctx, cc, dwarf, out):
@@ -532,3 +536,52 @@ def test_cxx_members_cached(ctx):
         got = [line for line in btfparse.render(ctx.btf(out), "all")
                if line.startswith("struct L ")]
         assert got == [want], got
+
+
+def _c_name(cxx):
+    """A C++ name as a C identifier, by the rule of cu/cxx_names.c: each
+    character outside [A-Za-z0-9_] mapped, and past 511 characters the
+    first 493 and "__" and the FNV-1a hash of all of it."""
+    keep = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            "0123456789_")
+    c = "".join(ch if ch in keep else {"*": "P", "&": "R"}.get(ch, "_")
+                for ch in cxx)
+    if len(c) <= 511:
+        return c
+    h = 0xcbf29ce484222325
+    for b in c.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return c[:493] + "__%016x" % h
+
+
+def _long(ctx, cc, dwarf):
+    """cxx_long.cc: each Pair is named by the rule (the longest cut and
+    hashed), its tag keeping the whole C++ name, and the kernel takes it."""
+    obj = ctx.fixture("cxx_long", cc, dwarf)
+    out = os.path.join(ctx.tmp, "long.btf")
+    p = ctx.run([ctx.bin, "-o", out, obj])
+    assert p.returncode == 0, p.stderr
+    tags = {}
+    for line in btfparse.render(ctx.btf(out), "all"):
+        if line.startswith("decl_tag cxx:"):
+            value, _, target = line[len("decl_tag cxx:"):].rpartition(
+                " on struct ")
+            tags[value] = target
+    assert len(tags) == 4, tags
+    lengths = sorted(len(v) for v in tags.values())
+    assert lengths[-1] == 511 and lengths[-2] < 511, lengths
+    for cxx, c in tags.items():
+        assert c == _c_name(cxx), (cxx, c)
+    p = ctx.run([sys.executable, os.path.join(
+        ctx.root, "scripts", "lib", "btf-load.py"), out])
+    if p.stdout.startswith("skip:"):
+        raise ctx.Skip("kernel load " + p.stdout.strip())
+    assert p.stdout.strip() == "loaded", p.stdout[-2000:]
+
+
+def test_cxx_long_gxx(ctx):
+    _long(ctx, "g++", 5)
+
+
+def test_cxx_long_clangxx(ctx):
+    _long(ctx, "clang++", 4)
