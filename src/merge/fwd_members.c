@@ -152,14 +152,19 @@ int fwd_members__to_bytes(struct btf *btf)
 
 	for (id = base ? btf__type_cnt(base) : 1; id < n && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		uint32_t vlen;
 
 		if (!btf_is_composite(t))
 			continue;
-		for (i = 0; i < btf_vlen(t) && !err; i++) {
+		vlen = btf_vlen(t);
+		for (i = 0; i < vlen; i++) {
 			uint32_t off, end;
 			int arr;
 
-			/* Adding types moves them: @t is read again. */
+			/*
+			 * Adding types moves them: @t is read again, and
+			 * nothing of it is kept past an add.
+			 */
 			t = btf__type_by_id(btf, id);
 			if (!type_is_fwd(btf, btf_members(t)[i].type))
 				continue;
