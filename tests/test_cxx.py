@@ -167,10 +167,6 @@ def _members(ctx, cc, dwarf):
            lambda line: line.startswith(("struct ", "func ", "fwd ")))
 
 
-
-
-
-
 # Written by hand: all of cxx_nested.cc's BTF.
 NESTED = [
     "func _Z4callI1KEiRKT_ static int(struct K const *c)",
@@ -193,65 +189,51 @@ def _nested(ctx, cc, dwarf):
     _check(ctx, "cxx_nested", cc, dwarf, NESTED + NESTED_THIS[cc])
 
 
-
-
-
-
-
-
-
-
-
-
-
 # Written by hand: cxx_complex.cc's complex floats and the structs that
-# hold them (not the rest of <complex>).
+# hold them (not the rest of <complex>), under their C names.
 COMPLEX = [
     "struct Cx size=80 { f struct _Complex_float off=0; "
     "d struct _Complex_double off=64; l struct _Complex_long_double off=256; "
-    "c struct complex<float> off=512; }",
+    "c struct std__complex_float_ off=512; }",
     "struct _Complex_double size=16 { real double off=0; imag double off=64; }",
     "struct _Complex_float size=8 { real float off=0; imag float off=32; }",
     "struct _Complex_long_double size=32 { real long double off=0; "
     "imag long double off=128; }",
-    "struct complex<float> size=8 { _M_value _ComplexT off=0; }",
-    "typedef _ComplexT = struct _Complex_double",
-    "typedef _ComplexT = struct _Complex_float",
-    "typedef _ComplexT = struct _Complex_long_double",
+    "struct std__complex_float_ size=8 { "
+    "_M_value std__complex_float____ComplexT off=0; }",
+    "typedef std__complex_double____ComplexT = struct _Complex_double",
+    "typedef std__complex_float____ComplexT = struct _Complex_float",
+    "typedef std__complex_long_double____ComplexT = "
+    "struct _Complex_long_double",
+    "decl_tag cxx:std::complex<float> on struct std__complex_float_",
 ]
 
 
 def _complex(ctx, cc, dwarf):
     _check(ctx, "cxx_complex", cc, dwarf, COMPLEX,
-           lambda line: line.startswith(("struct Cx ", "struct _Complex",
-                                         "struct complex<float> ",
-                                         "typedef _ComplexT ")))
-
-
-
-
+           lambda line: line.startswith((
+               "struct Cx ", "struct _Complex", "struct std__complex_float_ ",
+               "typedef std__complex_", "decl_tag cxx:std::complex<float> ")))
 
 
 # Written by hand: all of cxx_nullptr.cc's BTF, the same from both.
 NULLPTR = [
-    "enum Color size=1 unsigned { Red=0 Green=5 }",
-    "enum Sgn size=1 signed { Neg=-1 Pos=1 }",
-    "func _Z12nullptr_takePN2ns1NEDn static int(struct N *n, void *p)",
+    "enum ns__in__Color size=1 unsigned { Red=0 Green=5 }",
+    "enum ns__in__Sgn size=1 signed { Neg=-1 Pos=1 }",
+    "func _Z12nullptr_takePN2ns1NEDn static int(struct ns__N *n, void *p)",
     "int int size=4 signed",
     "int signed char size=1 signed",
     "int unsigned char size=1",
-    "struct N size=24 { np void * off=0; col enum Color off=64; "
-    "sgn enum Sgn off=72; np2 np_t off=128; }",
-    "typedef np_t = void *",
+    "struct ns__N size=24 { np void * off=0; col enum ns__in__Color off=64; "
+    "sgn enum ns__in__Sgn off=72; np2 ns__np_t off=128; }",
+    "typedef ns__np_t = void *",
+    "decl_tag cxx:ns::N on struct ns__N",
+    "decl_tag cxx:ns::np_t on typedef ns__np_t",
 ]
 
 
 def _nullptr(ctx, cc, dwarf):
     _check(ctx, "cxx_nullptr", cc, dwarf, NULLPTR)
-
-
-
-
 
 
 # Written by hand: cxx_statics.cc's variables with global variables on.
@@ -263,7 +245,7 @@ STATICS_VARS = [
     "var _ZN2ns1S1nE global long int",
     "var _ZN2ns1gE global int",
     "var _ZN2ns5PointIiE5countE global int",
-    "var pt global struct Point<int>",
+    "var pt global struct ns__Point_int_",
 ]
 STATICS_DATA = {
     "g++": "datasec .data size=20 { _ZN1T1mE off=0 size=1; "
@@ -275,8 +257,8 @@ STATICS_DATA = {
 }
 # The static members are no members of their structs.
 STATICS_STRUCTS = [
-    "struct Point<int> size=8 { x int off=0; y int off=32; }",
-    "struct S size=4 { a int off=0; }",
+    "struct ns__Point_int_ size=8 { x int off=0; y int off=32; }",
+    "struct ns__S size=4 { a int off=0; }",
     "struct T size=4 { t int off=0; }",
 ]
 
@@ -290,28 +272,25 @@ def _statics(ctx, cc, dwarf):
            ["--btf_features=default,global_var"])
 
 
-
-
-
-
 # Written by hand: cxx_types.cc's struct S, its enum and the variables.
 TYPES = [
     "datasec .bss size=48 { s off=0 size=48; }",
     "datasec .data size=4 { _ZN2ns5PointIiE5countE off=0 size=4; }",
-    "enum Color size=1 unsigned { Red=0 Green=5 }",
-    "struct Point<int> size=8 { x int off=0; y int off=32; }",
-    "struct S size=48 { z struct _Complex_double off=0; "
-    "c struct complex<float> off=128; np void * off=192; "
-    "col enum Color off=256; p struct Point<int> off=288; }",
+    "enum ns__Color size=1 unsigned { Red=0 Green=5 }",
+    "struct ns__Point_int_ size=8 { x int off=0; y int off=32; }",
+    "struct ns__S size=48 { z struct _Complex_double off=0; "
+    "c struct std__complex_float_ off=128; np void * off=192; "
+    "col enum ns__Color off=256; p struct ns__Point_int_ off=288; }",
     "var _ZN2ns5PointIiE5countE global int",
-    "var s global struct S",
+    "var s global struct ns__S",
 ]
 
 
 def _types(ctx, cc, dwarf):
     _check(ctx, "cxx_types", cc, dwarf, TYPES,
-           lambda line: line.startswith(("var ", "datasec ", "enum Color ",
-                                         "struct S ", "struct Point")),
+           lambda line: line.startswith(("var ", "datasec ",
+                                         "enum ns__Color ", "struct ns__S ",
+                                         "struct ns__Point")),
            ["--btf_features=default,global_var"])
 
 
@@ -464,8 +443,8 @@ def test_cxx_bases_linked_clangxx(ctx):
     _bases_linked(ctx, "clang++")
 
 
-FIXTURES = ("cxx_bases", "cxx_long", "cxx_members", "cxx_names", "cxx_nested",
-            "cxx_refs")
+FIXTURES = ("cxx_bases", "cxx_complex", "cxx_long", "cxx_members", "cxx_names",
+            "cxx_nested", "cxx_nullptr", "cxx_refs", "cxx_statics", "cxx_types")
 
 
 def _usable(ctx, cc, dwarf, out):
