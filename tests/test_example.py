@@ -6,12 +6,15 @@ relocations resolved against the BTF we wrote (libbpf's btf_custom_path).
 The service runs in two versions whose classes differ in front of the
 fields read; the program knows the first one's header only.  Both must
 read the same values: the second only does if our BTF places every
-field, the base class's included, where the compiler did.
+field where the compiler did, the base class's (a class with a virtual
+destructor, so a vtable pointer comes first) and a std::string's
+character pointer included.
 """
 
 import os
 
-WANT = "order serial=900001 id=4242 sku=77 quantity=3 total=99.50"
+WANT = ("order serial=900001 id=4242 sku=77 quantity=3 total=99.50 "
+        "customer=Ada Lovelace, Analytical Engines")
 
 
 def test_example_uprobe_cxx(ctx):

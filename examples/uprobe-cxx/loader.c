@@ -23,6 +23,7 @@ struct seen {
 	int sku;
 	int quantity;
 	unsigned long long total_bits;
+	char customer[40];
 };
 
 int main(int argc, char **argv)
@@ -86,8 +87,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	memcpy(&total, &s.total_bits, sizeof(total));
-	printf("order serial=%ld id=%d sku=%d quantity=%d total=%.2f\n",
-	       s.serial, s.id, s.sku, s.quantity, total);
+	printf("order serial=%ld id=%d sku=%d quantity=%d total=%.2f customer=%s\n",
+	       s.serial, s.id, s.sku, s.quantity, total, s.customer);
 	ret = 0;
 out:
 	bpf_object__close(obj);

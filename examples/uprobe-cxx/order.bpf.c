@@ -18,6 +18,7 @@ struct seen {
 	int sku;
 	int quantity;
 	unsigned long long total_bits;
+	char customer[40];
 };
 
 struct {
@@ -52,6 +53,9 @@ int order_seen(struct regs *ctx)
 	s.quantity = BPF_CORE_READ_USER(o, item.quantity);
 	total = BPF_CORE_READ_USER(o, total);
 	__builtin_memcpy(&s.total_bits, &total, sizeof(total));
+	/* A std::string: libstdc++ keeps the characters at _M_dataplus._M_p. */
+	bpf_probe_read_user_str(s.customer, sizeof(s.customer),
+				BPF_CORE_READ_USER(o, customer._M_dataplus._M_p));
 	bpf_map_update_elem(&last, &zero, &s, BPF_ANY);
 	return 0;
 }

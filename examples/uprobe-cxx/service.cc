@@ -6,10 +6,12 @@
  * not compiled with, ahead of the ones it reads: CO-RE finds them at
  * their new offsets in this build's BTF.
  */
+#include <string>
 #include <unistd.h>
 
 namespace shop {
 struct Record {
+	virtual ~Record() = default;
 #ifdef SERVICE_V2
 	int schema;
 #endif
@@ -26,7 +28,8 @@ struct Item {
 
 class Order : public Record {
 public:
-	Order(long serial, int id, double total) : id(id), total(total)
+	Order(long serial, int id, double total, const char *customer)
+		: id(id), total(total), customer(customer)
 	{
 		this->serial = serial;
 	}
@@ -36,6 +39,7 @@ public:
 	int id;
 	Item item;
 	double total;
+	std::string customer;
 };
 
 /* Not inlined, so that the uprobe has a function to attach to. */
@@ -47,7 +51,7 @@ __attribute__((noinline)) void process(const Order &o)
 
 int main()
 {
-	shop::Order o(900001, 4242, 99.5);
+	shop::Order o(900001, 4242, 99.5, "Ada Lovelace, Analytical Engines");
 
 	o.item.sku = 77;
 	o.item.quantity = 3;
