@@ -90,17 +90,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	idx = base_cache__read(base, buf, size, false);
 	if (idx) {
+		/* The base's own names, all through its BTF. */
+		struct dedup_strs strs = { .btf = base };
+
 		/* what a module's dedup reads of it */
 		for (id = 1; id < idx->nr; id++) {
 			const struct btf_type *t = btf__type_by_id(base, id);
 			uint64_t hh;
 			uint32_t c;
 
-			if (dedup_hash__type(base, t, &hh))
+			if (dedup_hash__type(&strs, t, &hh))
 				for (c = id_chains__next(&idx->types, hh, 0), k = 0;
 				     c && k < 64; c = id_chains__next(&idx->types, hh, c), k++)
 					(void)btf__type_by_id(base, c);
-			hh = dedup_hash__name(base, t->name_off);
+			hh = dedup_hash__name(&strs, t->name_off);
 			for (c = id_chains__next(&idx->names, hh, 0), k = 0;
 			     c && k < 64; c = id_chains__next(&idx->names, hh, c), k++)
 				(void)btf__type_by_id(base, c);
