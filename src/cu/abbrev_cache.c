@@ -107,8 +107,9 @@ static uint64_t read_native(const unsigned char *p, size_t k)
  * Decodes abbreviation AB into S once: each attribute's name, form, slot
  * and size, where DW_AT_sibling is, and the size of all when it is fixed.
  * An abbreviation that the fast path cannot read (more than
- * ABBREV_SPEC_ATTRS attributes, an unknown or indirect form, a wanted
- * implicit constant) is left SPEC_LIBDW.  The attributes are counted here
+ * ABBREV_SPEC_ATTRS attributes, an unknown or indirect form) is left
+ * SPEC_LIBDW; one with a wanted implicit constant is read through libdw
+ * by abbrev_cache__attrs() only (slot_implicit).  The attributes are counted here
  * rather than with dwarf_getattrcnt(), because elfutils 0.188 miscounts
  * an abbreviation with an implicit constant (DW_FORM_implicit_const's
  * value is not skipped).
@@ -124,6 +125,7 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 	s->state = SPEC_LIBDW;
 	s->sib_idx = -1;
 	s->implicit = 0;
+	s->slot_implicit = 0;
 	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
 	     i++) {
 		int slot = c->slot_of(name);
@@ -138,10 +140,11 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 		 * one leaves the abbreviation to libdw.
 		 */
 		if (i == ABBREV_SPEC_ATTRS || l.kind == DWARF_FORM_UNKNOWN ||
-		    l.kind == DWARF_FORM_INDIRECT ||
-		    (form == DW_FORM_implicit_const && slot >= 0) || size > 64)
+		    l.kind == DWARF_FORM_INDIRECT || size > 64)
 			return;
 		s->implicit |= form == DW_FORM_implicit_const;
+		s->slot_implicit |= form == DW_FORM_implicit_const && slot >= 0;
+		s->a[i].implicit = data;
 		s->a[i].name = name;
 		s->a[i].form = form;
 		s->a[i].slot = slot;
@@ -232,7 +235,7 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	size_t i;
 
 	*have = 0;
-	if (!s)
+	if (!s || s->slot_implicit)
 		goto libdw;
 	p++;
 	for (i = 0; i < s->nr; i++) {
@@ -256,6 +259,40 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	return 0;
 libdw:
 	return dwarf_getattrs(die, libdw_attrs__cb, &la, 0) < 0 ? -1 : 0;
+}
+
+const struct abbrev_spec *abbrev_cache__values(struct abbrev_cache *c,
+						Dwarf_Die *die,
+						const unsigned char **start,
+						const unsigned char **end)
+{
+	const struct abbrev_spec *s = abbrev_cache__spec(c, die);
+	const unsigned char *p;
+	size_t i;
+
+	if (!s)
+		return NULL;
+	p = (const unsigned char *)die->addr + 1;
+	*start = p;
+	if (s->fixed_size >= 0) {
+		if (c->cu_end - p < s->fixed_size)
+			return NULL;
+		*end = p + s->fixed_size;
+		return s;
+	}
+	for (i = 0; i < s->nr && p; i++)
+		p = abbrev_spec__skip(c, s, i, p);
+	if (!p)
+		return NULL;
+	*end = p;
+	return s;
+}
+
+const unsigned char *abbrev_cache__value_end(const struct abbrev_cache *c,
+					     const struct abbrev_spec *s,
+					     size_t i, const unsigned char *p)
+{
+	return abbrev_spec__skip(c, s, i, p);
 }
 
 int abbrev_cache__for_each_attr(struct abbrev_cache *c, Dwarf_Die *die,

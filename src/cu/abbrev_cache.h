@@ -47,8 +47,13 @@ struct abbrev_spec {
 	uint8_t state;		/* SPEC_UNKNOWN, SPEC_FAST or SPEC_LIBDW */
 	uint8_t nr;
 	uint8_t children;	/* The DIE has children (DW_CHILDREN_yes). */
-	/* An unwanted implicit constant: abbrev_cache__for_each_attr() cannot read it. */
+	/* An implicit constant: abbrev_cache__for_each_attr() cannot read it. */
 	uint8_t implicit;
+	/*
+	 * A wanted one: abbrev_cache__attrs() cannot put it in its slot,
+	 * since libdw points its value into .debug_abbrev.
+	 */
+	uint8_t slot_implicit;
 	/* The size of all attributes, -1 if one varies. */
 	int16_t fixed_size;
 	/* Which attribute is DW_AT_sibling as ref1/2/4, or -1. */
@@ -63,6 +68,8 @@ struct abbrev_spec {
 		int8_t size;	/* The value's size, -1 if it varies. */
 		/* How to skip the value when its size varies. */
 		struct dwarf_form_layout layout;
+		/* DW_FORM_implicit_const's value, in the abbreviation */
+		int64_t implicit;
 	} a[ABBREV_SPEC_ATTRS];
 };
 
@@ -159,6 +166,22 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
  */
 int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Attribute *attrs, uint32_t *have);
+
+/*
+ * For a reader of raw values: @die's spec, with [*@start, *@end) its
+ * attribute values, all inside the CU (an implicit constant's is in the
+ * spec); NULL when the fast path does not read @die (then libdw does:
+ * abbrev_cache__for_each_attr()).  The i-th
+ * value at p ends at abbrev_cache__value_end(c, s, i, p), which is never
+ * past *@end for a spec returned here.
+ */
+const struct abbrev_spec *abbrev_cache__values(struct abbrev_cache *c,
+						Dwarf_Die *die,
+						const unsigned char **start,
+						const unsigned char **end);
+const unsigned char *abbrev_cache__value_end(const struct abbrev_cache *c,
+					     const struct abbrev_spec *s,
+					     size_t i, const unsigned char *p);
 
 /*
  * Calls @fn for every attribute of @die, as dwarf_getattrs() does, until
