@@ -519,6 +519,36 @@ else
 	show "$work/plain.diff"
 fi
 
+# reuse ----------------------------------------------------------------
+# A CU takes the types an earlier CU of its batch built under the same
+# keys: the output must be the bytes of a run that builds every type
+# (DWARF2BTF_NO_REUSE), and the keys the same whether the DIEs are read
+# by their abbreviations' plans or through libdw (DWARF2BTF_LIBDW_ATTRS):
+# a path that keyed some DIEs apart would show as more distinct keys.
+
+if [ -n "${DWARF2BTF_CHECK_OUT:-}" ] || ! bin_ok; then
+	skip "reuse: BIN not run"
+elif ! DWARF2BTF_NO_REUSE=1 encode noreuse "$work/noreuse.log" -j2 \
+		"${flags[@]}" -o "$work/vmlinux.noreuse.btf" "$vmlinux"; then
+	fail "reuse: encoding without it failed"
+	show "$work/noreuse.log"
+elif ! cmp -s "$out" "$work/vmlinux.noreuse.btf"; then
+	fail "reuse: not the bytes of a run that builds every type"
+elif ! encode keys "$work/keys.log" -j2 "${flags[@]}" --stats=keys \
+		-o "$work/vmlinux.keys.btf" "$vmlinux" ||
+     ! DWARF2BTF_LIBDW_ATTRS=1 encode keys-libdw "$work/keys-libdw.log" \
+		-j2 "${flags[@]}" --stats=keys \
+		-o "$work/vmlinux.keys-libdw.btf" "$vmlinux"; then
+	fail "reuse: --stats=keys failed"
+	show "$work/keys.log"
+elif [ "$(grep 'type keys' "$work/keys.log")" != \
+       "$(grep 'type keys' "$work/keys-libdw.log")" ]; then
+	fail "reuse: the keys differ with the DIEs read through libdw"
+	grep 'type keys' "$work/keys.log" "$work/keys-libdw.log" | sed 's/^/     | /'
+else
+	pass "reuse: the bytes of a run that builds every type; keys as through libdw ($(grep -o '[0-9]* distinct keys' "$work/keys.log"))"
+fi
+
 # The vmlinux again with FEATURE added to the flags, into
 # $work/vmlinux.NAME.btf; false, the check counted, when that cannot be.
 # usage: encode_feature NAME FEATURE

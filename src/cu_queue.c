@@ -36,6 +36,7 @@
 #include "input/elf_file.h"
 #include "cache/batch_cache.h"
 #include "cu/name_cache.h"
+#include "cu/type_reuse.h"
 #include "merge/merge.h"
 #include "lib/log.h"
 
@@ -182,11 +183,20 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				  size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
 {
+	const struct encode_opts *o = q->env->opts;
+	struct type_reuse reuse = { 0 };
 	struct name_cache names;
 	struct merge_state m;
 	struct cu_fragment frag;
 	size_t i;
 	int err;
+	/*
+	 * A CU takes the types that the CUs before it in the batch built,
+	 * which the batch's dedup would have merged with its own: not on
+	 * the reference paths, which build everything and dedup once.
+	 */
+	bool reusing = !o->plain_dedup && !o->defer_dedup &&
+		       !(o->hooks && o->hooks->no_reuse);
 
 	memset(out, 0, sizeof(*out));
 	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL,
@@ -199,7 +209,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	m.keep_fwds = q->env->opts->keep_fwds;
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
-					 &names, &frag, errbuf, ERRLEN);
+					 &names, reusing ? &reuse : NULL,
+					 &frag, errbuf, ERRLEN);
 		cu_queue__release(q, i);
 		if (!err)
 			err = cu_queue__check_memory(q, i, errbuf);
@@ -211,8 +222,9 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
 				 strerror(-err));
 	}
-	/* The cache can go before the dedup, which moves the strings. */
+	/* The caches can go before the dedup, which moves the ids too. */
 	name_cache__free(&names);
+	type_reuse__free(&reuse);
 	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",

@@ -409,6 +409,7 @@ static void test_hooks__from_env(struct test_hooks *h)
 	h->libdw_attrs = getenv("DWARF2BTF_LIBDW_ATTRS");
 	h->own_distill = getenv("DWARF2BTF_OWN_DISTILL");
 	h->batch_dedup = getenv("DWARF2BTF_BATCH_DEDUP");
+	h->no_reuse = getenv("DWARF2BTF_NO_REUSE");
 	h->rerun_outgrown = getenv("DWARF2BTF_RERUN_OUTGROWN");
 	h->fault_write = 0;
 	if (s && *s) {

@@ -9,6 +9,12 @@ get keys of their own, and its name is counted as defined two ways.
 keys_c.c's pointer to a struct it only declares must get the key of
 keys_a.c's pointer to the whole struct (a pointer counts by the name it
 points to).  The counts are the same for any -j.
+
+keys_forms_a.c and keys_forms_b.c define the same struct, whose member
+gcc's DWARF 5 gives an alignment and an offset as two implicit constants
+of its abbreviation in one unit and as data1 values in the other: a
+constant counts by its value, whatever its form, so the struct keys
+alike in both.
 """
 
 import os
@@ -90,6 +96,25 @@ def test_keys_clang_dwarf4(ctx):
 
 def test_keys_clang_dwarf5(ctx):
     _check(ctx, "clang", 5)
+
+
+def test_keys_forms(ctx):
+    a = ctx.fixture("keys_forms_a", "gcc", 5)
+    b = ctx.fixture("keys_forms_b", "gcc", 5)
+    p = ctx.run(["readelf", "--debug-dump=abbrev", a])
+    if not re.search(r"DW_AT_data_member_location\s+DW_FORM_implicit_const",
+                     p.stdout):
+        raise AssertionError("gcc gave keys_forms_a.c no implicit constant "
+                             "offset: the test needs another input")
+    ka = _keys(ctx, "gcc", [a], name="a")
+    kb = _keys(ctx, "gcc", [b], name="b")
+    ab = _keys(ctx, "gcc", [a, b], name="ab")
+    # b's long int and struct fm_shared recur from a, nothing else
+    want = [(ka[0][0] + kb[0][0], 0, ka[0][0] + kb[0][0] - 2),
+            (ka[1][0] + kb[1][0], ka[1][0] + kb[1][0] - 1),
+            (ka[2][0] + kb[2][0] - 1, 0)]
+    if ab != want:
+        raise AssertionError("want %r, got %r" % (want, ab))
 
 
 def test_stats_bad_value(ctx):

@@ -86,11 +86,13 @@ static unsigned int unit_annots(const struct encode_env *env,
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
-		       struct cu_fragment *out, char *errbuf, size_t errlen)
+		       struct type_reuse *reuse, struct cu_fragment *out,
+		       char *errbuf, size_t errlen)
 {
 	struct cu_ctx ctx = {
 		.env = env,
 		.names = names,
+		.reuse = reuse,
 		.cudie = cudie,
 		.cu_off = dwarf_dieoffset(cudie),
 		.btf = btf,
@@ -144,7 +146,18 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			ctx.annots = unit_annots(env, cudie);
 		}
 	}
+	/*
+	 * A C++ unit neither takes types nor gives them: its keys do not
+	 * cover the scopes that C++ names are made of.
+	 */
+	if (ctx.cxx)
+		ctx.reuse = NULL;
 	err = cu_ctx__collect_types(&ctx);
+	if (!err && ctx.reuse) {
+		err = cu_ctx__reuse_keys(&ctx);
+		if (!err)
+			err = cu_ctx__assign_ids(&ctx);
+	}
 	if (!err && env->opts->type_keys)
 		err = cu_ctx__count_type_keys(&ctx, &out->type_keys);
 	if (!err)
@@ -177,6 +190,9 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	free(ctx.vars);
 	free(ctx.imports);
 	cu_ctx__cxx_free(&ctx);
+	free(ctx.keys);
+	free(ctx.reusable);
+	free(ctx.reuse_id);
 	if (err)
 		cu_fragment__free(out);
 	return err;

@@ -22,6 +22,7 @@
 struct btf;
 struct name_cache;
 struct batch_cache;
+struct type_reuse;
 
 /* What every worker shares, read-only. */
 #define ENCODE_CU_SIDE_MAX	DEBUG_CU_SIDE_MAX
@@ -75,13 +76,16 @@ struct encode_env {
 /*
  * Encode one CU, appending its types to @btf (the worker's batch; nothing
  * else refers to it meanwhile).  @names caches @btf's string offsets
- * (name_cache.h) from one CU to the next.  @out gets the candidates, with type ids of
+ * (name_cache.h) from one CU to the next; @reuse, when not NULL, holds
+ * the types the batch's CUs before this one built, which this CU refers
+ * to rather than building again (type_reuse.h).  @out gets the candidates, with type ids of
  * @btf, and out->btf stays NULL.  On failure the one-line message (without
  * "dwarf2btf: ") is in @errbuf, and @btf must be thrown away.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
-		       struct cu_fragment *out, char *errbuf, size_t errlen);
+		       struct type_reuse *reuse, struct cu_fragment *out,
+		       char *errbuf, size_t errlen);
 
 /*
  * Where a variable named @name at @addr goes: its section and offset, and

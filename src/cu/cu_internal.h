@@ -20,6 +20,7 @@
 #include "lib/btf_ids.h"
 #include "cu/cu_encoder.h"
 #include "cu/name_cache.h"
+#include "cu/type_reuse.h"
 #include "input/dwarf_layout.h"
 #include "lib/log.h"
 
@@ -56,6 +57,8 @@ struct cu_node {
 	uint16_t nr_before;	/* the types emitted before id */
 	uint8_t kind;
 	uint8_t state;
+	/* Its id is a type an earlier CU of the batch built (type_reuse.h). */
+	uint8_t reused;
 };
 
 /* A chain longer than this is corrupt DWARF, or a loop. */
@@ -271,6 +274,17 @@ struct cu_ctx {
 	uint32_t first_id;	/* the CU's first type id in the batch BTF */
 	uint32_t next_id;
 	uint32_t index_type_id;	/* array index type ("int"), 0 until needed */
+	/*
+	 * With a batch's types to reuse: ids are given after pass 1, once
+	 * the keys say which nodes an earlier CU built (defer_ids), and the
+	 * index type is known by node until then.
+	 */
+	struct type_reuse *reuse;
+	bool defer_ids;
+	size_t index_node;
+	struct type_key *keys;	/* per node, from cu_keys.c */
+	bool *reusable;		/* per node: may take or give a key's type */
+	uint32_t *reuse_id;	/* per node: the type it takes, or 0 */
 	bool need_index_type;
 	bool reported;		/* errbuf holds the error */
 	bool clang;		/* producer: only clang emits LLVM annotations */
@@ -310,6 +324,13 @@ struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off);
  * 0 or -ENOMEM.
  */
 int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out);
+
+/*
+ * cu_keys.c: the key of each node so far (ctx->keys), and which may be
+ * taken from or given to ctx->reuse (ctx->reusable); the CU's struct and
+ * union definitions are noted there first.  0 or -errno.
+ */
+int cu_ctx__reuse_keys(struct cu_ctx *ctx);
 
 /* DW_AT_name of the attributes @da, as dwarf_formstring() gives it. */
 static inline const char *cu_ctx__attr_name(struct cu_ctx *ctx,
@@ -434,7 +455,13 @@ static inline int cu_ctx__name_off(struct cu_ctx *ctx, const char *name)
  * cu_types.c: collect the CU's type DIEs (and its subprogram and variable
  * DIEs) giving each type its BTF id, then emit them.
  */
+/*
+ * Pass 1.  With ctx->reuse, the ids are left to cu_ctx__assign_ids(),
+ * called once cu_ctx__reuse_keys() has said which nodes take a type an
+ * earlier CU of the batch built.
+ */
 int cu_ctx__collect_types(struct cu_ctx *ctx);
+int cu_ctx__assign_ids(struct cu_ctx *ctx);
 int cu_ctx__emit_types(struct cu_ctx *ctx);
 /* The BTF id of @die's DW_AT_type (0: void). */
 int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);

@@ -2,9 +2,9 @@
 /*
  * A key for each type of a CU, from its DWARF alone, before any BTF is
  * built: types with equal keys, in one CU or two, are types the dedup
- * would merge, so that a run could build each distinct type once.  For now
- * the keys are only counted (--stats=keys): how many of a run's types
- * repeat one met before is what building each once would save.
+ * would merge.  A CU then takes the types an earlier CU of its batch
+ * built under the same keys (cu_ctx__reuse_keys(), type_reuse.h) rather
+ * than building them again; --stats=keys counts how many repeat.
  *
  * A type's key covers its DIE and the DIEs below it that are not types of
  * their own (members, enumerators, subranges, parameters), every attribute
@@ -20,6 +20,9 @@
  * run.  A reference the key cannot follow (a DIE that is not a type, nor
  * one of gcc's annotations) leaves the type, and those that reach it,
  * without a key.
+ *
+ * A DIE's values are read at the places its abbreviation's plan knows
+ * (struct key_plan, below), not attribute by attribute.
  *
  * Types that reach each other (a strongly connected component of the
  * reference graph, found by Tarjan's algorithm) are keyed together: the
@@ -37,6 +40,7 @@
 #include "cu/cu_internal.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
+#include "lib/leb128.h"
 
 /*
  * gcc chains its annotations through DW_AT_GNU_annotation; the chain is
@@ -57,7 +61,6 @@ enum key_mark {
 	KM_CHILD = 1u << 20,	/* a DIE below the type's */
 	KM_END,			/* the end of a DIE's children */
 	KM_EDGE,		/* a reference to a type (node) */
-	KM_NAME,		/* a pointer's struct, by name */
 	KM_INLINE,		/* a gcc annotation, fed in place */
 	KM_INDEX,		/* an array's index type */
 	KM_INSIDE,		/* a reference inside the component */
@@ -72,15 +75,76 @@ enum key_value {
 	KV_REF, KV_STR, KV_FLAG, KV_CONST, KV_BLOCK,
 };
 
-struct key128 {
-	uint64_t a, b;
-};
+/* type_reuse.h's key */
+#define key128 type_key
 
 /* The CU digests' mix (hash.h): two lanes, one multiply each. */
 static inline void key__feed(struct key128 *k, uint64_t v)
 {
 	hash128_mix(&k->a, &k->b, v);
 }
+
+/*
+ * How the keys read the values of a DIE, in one of two ways that give the
+ * same key:
+ * - by its abbreviation's plan (struct key_plan), made once per CU and
+ *   code: the shape (tag, children, the names and forms of the attributes
+ *   that count, implicit constants) is hashed once, and a DIE only reads
+ *   its values at known places (keys__feed_planned());
+ * - attribute by attribute through libdw (a code of more than one byte,
+ *   a DIE of another unit), the same shape and values made per DIE
+ *   (keys__feed_vals()).
+ * A value counts by its bytes as its form gives them, so a constant as
+ * data1 in one unit and implicit_const in another keys apart: a key that
+ * could have been equal, never two types taken for one.  Where it was
+ * declared does not count, nor in what form (a unit with more than 255
+ * files numbers them in two bytes).  A DIE with a form neither way reads
+ * (a reference outside the CU, a string of a dwz file, a block), or a
+ * reference to a DIE that is no node (gcc's annotations), is fed the old
+ * way, attribute by attribute (keys__feed_attr()), in both.
+ */
+#define PLAN_OPS	24
+/* The attributes keys__feed_vals() takes of a DIE, at most. */
+#define VALS_MAX	64
+/* The references either way takes of a DIE, at most. */
+#define READ_REFS	8
+
+enum plan_op_kind {
+	POP_SKIP,	/* n bytes that do not count */
+	POP_CONST,	/* a constant of n bytes (data1 to data8) */
+	POP_ULEB,
+	POP_SLEB,
+	POP_IMPLICIT,	/* one of the plan's implicit constants */
+	POP_FLAG,	/* a flag byte */
+	POP_TRUE,	/* flag_present */
+	POP_STRP,	/* a .debug_str offset of n bytes */
+	POP_STRING,	/* an inline string, by content */
+	POP_REF,	/* a CU-local reference of n bytes */
+};
+
+struct plan_op {
+	uint8_t kind;
+	uint8_t n;	/* the bytes it reads, if fixed */
+	uint8_t note;	/* PN_NAME, PN_DECL, PN_TYPE or 0 */
+	uint8_t implicit;	/* POP_IMPLICIT: which of the plan's */
+};
+
+enum { PN_NAME = 1, PN_DECL, PN_TYPE };
+
+#define PLAN_IMPLICIT	4
+
+struct key_plan {
+	uint8_t state;		/* PLAN_UNKNOWN, PLAN_READY, PLAN_OLD */
+	uint8_t nr_ops;
+	uint8_t nr_implicit;
+	uint8_t children;
+	uint16_t tag;
+	uint64_t shape;
+	int64_t implicit[PLAN_IMPLICIT];
+	struct plan_op ops[PLAN_OPS];
+};
+
+enum { PLAN_UNKNOWN, PLAN_READY, PLAN_OLD };
 
 /* Marks in an edge: a name (of a pointed-to struct) instead of a node. */
 #define EDGE_NAME	(1u << 31)
@@ -94,7 +158,10 @@ struct keys {
 	uint32_t *edges;	/* a node index, or EDGE_NAME | index in names */
 	size_t nr_all_edges, cap_edges;
 	struct key128 *names;	/* a name edge's content */
-	size_t nr_names, cap_names;
+	uint64_t *name_ids;	/* a name edge's struct name (keys__name_id()) */
+	size_t nr_names, cap_names, cap_name_ids;
+	uint64_t *def_name;	/* a named struct's name, 0 if not one */
+	uint64_t *decl_name;	/* a declared-only struct's name, or 0 */
 	bool *nokey;
 	/*
 	 * Tarjan's algorithm: each node's visit number and lowest reachable
@@ -116,9 +183,29 @@ struct keys {
 	 */
 	const char *str;
 	size_t str_size;
+	/*
+	 * What the walk notes of each node, so that no DIE is read twice:
+	 * its tag, its name, whether it is a declaration, and for const and
+	 * volatile the edge of their DW_AT_type (UINT32_MAX if none).
+	 */
+	uint16_t *tag;
+	const char **name;
+	bool *decl;
+	uint32_t *type_edge;
+	/* a pointer's DW_AT_type edge, resolved to a name after the walk */
+	uint32_t *ptr_edge;
+	/*
+	 * The next node that may be nested in the one being read: nested
+	 * types follow their node in the nodes, in DIE order.
+	 */
+	size_t cursor;
 	/* the node being read, and whether it can have a key */
 	size_t cur;
+	/* by one-byte abbreviation code, for this CU */
+	struct key_plan plan[ABBREV_CACHE_CODES];
 	bool bad;
+	/* the walk over the node's bytes gave up: read it through libdw */
+	bool restart;
 };
 
 static void keys__feed_str(const struct keys *k, struct key128 *h,
@@ -131,6 +218,16 @@ static void keys__feed_str(const struct keys *k, struct key128 *h,
 		key__feed(h, KM_STR_TEXT);
 		key__feed(h, hash_str(s));
 	}
+}
+
+/*
+ * The identity of struct or union name @s: the key fwd_names.h gives it,
+ * which stands for a struct and a union of that name alike.
+ */
+static uint64_t keys__name_id(const char *s)
+{
+	/* fwd_names__key() of the struct or union: a rerun speaks of them. */
+	return hash_str(s) * 31 + 1;
 }
 
 static int keys__add_edge(struct keys *k, uint32_t e)
@@ -146,15 +243,19 @@ static int keys__add_edge(struct keys *k, uint32_t e)
 	return 0;
 }
 
-static int keys__add_name_edge(struct keys *k, struct key128 name)
+/* Adds a name edge's content; returns its index or -errno. */
+static int keys__add_name(struct keys *k, struct key128 name, uint64_t name_id)
 {
 	if (k->nr_names >= EDGE_NAME)
 		return -E2BIG;
 	if (grow_array((void **)&k->names, &k->cap_names, k->nr_names + 1,
-		       sizeof(*k->names), 64))
+		       sizeof(*k->names), 64) ||
+	    grow_array((void **)&k->name_ids, &k->cap_name_ids,
+		       k->nr_names + 1, sizeof(*k->name_ids), 64))
 		return -ENOMEM;
 	k->names[k->nr_names] = name;
-	return keys__add_edge(k, EDGE_NAME | k->nr_names++);
+	k->name_ids[k->nr_names] = name_id;
+	return k->nr_names++;
 }
 
 /* The node of the DIE @die (of this CU or another unit), or -1. */
@@ -169,48 +270,54 @@ static ssize_t keys__find_node(struct keys *k, Dwarf_Die *die)
 }
 
 /*
- * For a pointer's DW_AT_type: the name edge of the named struct, union or
- * class it reaches through const and volatile, with those qualifiers.
- * Returns 1 if there is one, 0 if not.
+ * Turns the DW_AT_type edge of each pointer to a named struct, union or
+ * class (through const and volatile) into an edge to that name, with
+ * the qualifiers on the way: a pointer counts by the name it reaches.
+ * Read from what the walk noted of the nodes, after it has read them all,
+ * since a pointer may come before what it points to.  Returns 0 or
+ * -errno.
  */
-static int keys__pointee_name(struct keys *k, Dwarf_Die *target,
-			      struct key128 *out)
+static int keys__resolve_pointers(struct keys *k)
 {
-	struct key128 name = { 0x51, 0x52 };
-	Dwarf_Die die = *target;
-	Dwarf_Attribute attr;
-	const char *s;
-	int hops, tag;
+	size_t i;
+	int err;
 
-	for (hops = 0; hops < KEY_NAME_HOPS; hops++) {
-		tag = dwarf_tag(&die);
-		if (keys__find_node(k, &die) < 0)
-			return 0;
-		if (tag == DW_TAG_const_type || tag == DW_TAG_volatile_type) {
-			key__feed(&name, tag);
-			if (!dwarf_attr(&die, DW_AT_type, &attr) ||
-			    !die__formref(&attr, &die))
-				return 0;
+	for (i = 0; i < k->n; i++) {
+		struct key128 name = { 0x51, 0x52 };
+		uint32_t t, pos = k->ptr_edge[i];
+		int hops, tag;
+
+		if (pos == UINT32_MAX)
 			continue;
+		t = k->edges[pos];
+		for (hops = 0; hops < KEY_NAME_HOPS && !(t & EDGE_NAME); hops++) {
+			tag = k->tag[t];
+			if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
+				break;
+			key__feed(&name, tag);
+			if (k->type_edge[t] == UINT32_MAX)
+				break;
+			t = k->edges[k->type_edge[t]];
 		}
+		if (hops == KEY_NAME_HOPS || (t & EDGE_NAME) || !k->name[t])
+			continue;
+		tag = k->tag[t];
 		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 		    tag != DW_TAG_class_type)
-			return 0;
-		s = dwarf_attr(&die, DW_AT_name, &attr) ?
-		    dwarf_formstring(&attr) : NULL;
-		if (!s)
-			return 0;
+			continue;
 		/* A class and a struct are both BTF structs. */
 		key__feed(&name, tag == DW_TAG_union_type);
-		keys__feed_str(k, &name, s);
-		*out = name;
-		return 1;
+		keys__feed_str(k, &name, k->name[t]);
+		err = keys__add_name(k, name, keys__name_id(k->name[t]));
+		if (err < 0)
+			return err;
+		k->edges[pos] = EDGE_NAME | (uint32_t)err;
 	}
 	return 0;
 }
 
 static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
-			  bool top, int depth);
+			  bool top, int depth, const unsigned char **after);
 
 struct attr_walk {
 	struct keys *k;
@@ -220,10 +327,41 @@ struct attr_walk {
 	int err;
 };
 
+/*
+ * Feeds a reference by attribute @name to node @node.  The DW_AT_type of
+ * the node's own DIE is noted: a const's or volatile's for the pointers
+ * that reach a struct through it, a pointer's to be turned into a name
+ * (keys__resolve_pointers()).
+ */
+static int keys__feed_node_ref(struct attr_walk *w, unsigned int name,
+			       size_t node)
+{
+	struct keys *k = w->k;
+
+	if (w->depth == 0 && name == DW_AT_type) {
+		k->type_edge[k->cur] = k->nr_all_edges;
+		if (w->pointer)
+			k->ptr_edge[k->cur] = k->nr_all_edges;
+	}
+	key__feed(w->h, KM_EDGE);
+	return keys__add_edge(k, node);
+}
+
+/* Notes the name or declaration flag of the node's own DIE. */
+static void keys__note_attr(struct attr_walk *w, unsigned int name,
+			    const char *s, bool flag)
+{
+	if (w->depth)
+		return;
+	if (name == DW_AT_name)
+		w->k->name[w->k->cur] = s;
+	else if (name == DW_AT_declaration)
+		w->k->decl[w->k->cur] = flag;
+}
+
 static int keys__feed_ref(struct attr_walk *w, Dwarf_Attribute *attr)
 {
 	struct keys *k = w->k;
-	struct key128 name;
 	Dwarf_Die target;
 	ssize_t node;
 
@@ -231,21 +369,15 @@ static int keys__feed_ref(struct attr_walk *w, Dwarf_Attribute *attr)
 		k->bad = true;
 		return 0;
 	}
-	if (w->pointer && dwarf_whatattr(attr) == DW_AT_type &&
-	    keys__pointee_name(k, &target, &name)) {
-		key__feed(w->h, KM_NAME);
-		return keys__add_name_edge(k, name);
-	}
 	node = keys__find_node(k, &target);
-	if (node >= 0) {
-		key__feed(w->h, KM_EDGE);
-		return keys__add_edge(k, node);
-	}
+	if (node >= 0)
+		return keys__feed_node_ref(w, dwarf_whatattr(attr), node);
 	/* gcc's annotations: a chain of DIEs outside the types. */
 	if (dwarf_tag(&target) == DW_TAG_GNU_annotation &&
 	    w->depth < KEY_INLINE_DEPTH) {
 		key__feed(w->h, KM_INLINE);
-		return keys__feed_die(k, w->h, &target, false, w->depth + 1);
+		return keys__feed_die(k, w->h, &target, false, w->depth + 1,
+				      NULL);
 	}
 	k->bad = true;
 	return 0;
@@ -299,6 +431,7 @@ static int keys__feed_attr(Dwarf_Attribute *attr, void *arg)
 		s = dwarf_formstring(attr);
 str:
 		key__feed(w->h, KM_ATTR | (name & 0xffff) << 4 | KV_STR);
+		keys__note_attr(w, name, s, false);
 		if (s)
 			keys__feed_str(w->k, w->h, s);
 		else
@@ -307,10 +440,12 @@ str:
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
 		key__feed(w->h, KM_ATTR | (name & 0xffff) << 4 | KV_FLAG);
-		if (dwarf_formflag(attr, &flag))
+		if (dwarf_formflag(attr, &flag)) {
 			w->k->bad = true;
-		else
+		} else {
 			key__feed(w->h, flag);
+			keys__note_attr(w, name, NULL, flag);
+		}
 		break;
 	case DW_FORM_sdata:
 	case DW_FORM_data1:
@@ -356,21 +491,660 @@ str:
 	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+/* A value of @size bytes at @p, in the file's byte order (the host's). */
+static uint64_t keys__read(const unsigned char *p, int size)
+{
+	uint8_t v1;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	switch (size) {
+	case 1:
+		v1 = *p;
+		return v1;
+	case 2:
+		memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return v4;
+	default:
+		memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
+/* Does attribute @name not count in a key (where it was declared)? */
+static bool keys__attr_skipped(unsigned int name)
+{
+	return name == DW_AT_decl_file || name == DW_AT_decl_line ||
+	       name == DW_AT_decl_column || name == DW_AT_sibling;
+}
+
+/*
+ * The plan op of a value of form @form that counts, with its size @size
+ * (-1 if it varies), into *@op; its part of the shape into the lanes: the
+ * attribute and the class of its form, since a constant or a flag counts
+ * by what it reads as, not by its form (gcc gives a struct's alignment
+ * as data1 in one unit and as implicit_const in another).  Returns false
+ * for a form neither way reads.
+ */
+static bool keys__plan_form(struct keys *k, unsigned int name,
+			    unsigned int form, int size, struct plan_op *op,
+			    uint64_t *a, uint64_t *b)
+{
+	unsigned int class = form;
+
+	op->note = 0;
+	op->n = size > 0 ? size : 0;
+	switch (form) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+		op->kind = POP_CONST;
+		class = DW_FORM_udata;
+		break;
+	case DW_FORM_udata:
+		op->kind = POP_ULEB;
+		class = DW_FORM_udata;
+		break;
+	case DW_FORM_sdata:
+		op->kind = POP_SLEB;
+		class = DW_FORM_udata;
+		break;
+	case DW_FORM_implicit_const:
+		op->kind = POP_IMPLICIT;
+		class = DW_FORM_udata;
+		break;
+	case DW_FORM_flag:
+	case DW_FORM_flag_present:
+		op->kind = form == DW_FORM_flag ? POP_FLAG : POP_TRUE;
+		op->note = name == DW_AT_declaration ? PN_DECL : 0;
+		class = DW_FORM_flag;
+		break;
+	case DW_FORM_strp:
+		/* Strings count by their offset, as keys__feed_str() has it. */
+		if (!k->str || k->ctx->abbrevs.str != k->str)
+			return false;
+		op->kind = POP_STRP;
+		op->note = name == DW_AT_name ? PN_NAME : 0;
+		break;
+	case DW_FORM_string:
+		op->kind = POP_STRING;
+		op->note = name == DW_AT_name ? PN_NAME : 0;
+		break;
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+		op->kind = POP_REF;
+		op->note = name == DW_AT_type ? PN_TYPE : 0;
+		class = DW_FORM_ref4;
+		break;
+	default:
+		return false;
+	}
+	if ((op->kind == POP_CONST || op->kind == POP_STRP ||
+	     op->kind == POP_REF || op->kind == POP_FLAG) && size <= 0)
+		return false;
+	hash128_mix(a, b, (uint64_t)name << 16 | class);
+	return true;
+}
+
+/* Makes @pl, for the DIEs of abbreviation @s, of which @die is one. */
+static void keys__plan_build(struct keys *k, struct key_plan *pl,
+			     Dwarf_Die *die, const struct abbrev_spec *s)
+{
+	uint64_t a = 0x6b70, b = 0x6b71;
+	unsigned int i;
+
+	pl->state = PLAN_OLD;
+	pl->tag = abbrev_cache__tag(&k->ctx->abbrevs, die);
+	pl->children = s->children;
+	hash128_mix(&a, &b, pl->tag);
+	hash128_mix(&a, &b, s->children);
+	for (i = 0; i < s->nr; i++) {
+		struct plan_op *op = &pl->ops[pl->nr_ops];
+
+		if (pl->nr_ops == PLAN_OPS)
+			return;
+		if (keys__attr_skipped(s->a[i].name)) {
+			/* What does not count is stepped over, by its size. */
+			if (s->a[i].size < 0)
+				return;
+			if (!s->a[i].size)
+				continue;
+			op->kind = POP_SKIP;
+			op->n = s->a[i].size;
+			op->note = 0;
+		} else if (!keys__plan_form(k, s->a[i].name, s->a[i].form,
+					    s->a[i].size, op, &a, &b)) {
+			return;
+		} else if (op->kind == POP_IMPLICIT) {
+			Dwarf_Attribute attr;
+			Dwarf_Sword v;
+
+			/*
+			 * The value as libdw reads it from the DIE, as
+			 * keys__feed_vals() has it: elfutils 0.188 reads
+			 * an abbreviation's values after an implicit
+			 * constant from the wrong place.
+			 */
+			if (pl->nr_implicit == PLAN_IMPLICIT ||
+			    !dwarf_attr(die, s->a[i].name, &attr) ||
+			    dwarf_formsdata(&attr, &v))
+				return;
+			op->implicit = pl->nr_implicit;
+			pl->implicit[pl->nr_implicit++] = v;
+		}
+		pl->nr_ops++;
+	}
+	pl->shape = a ^ hash_rotl(b, 32);
+	pl->state = PLAN_READY;
+}
+
+/* What keys__feed_planned() and keys__feed_vals() read of a DIE. */
+struct die_read {
+	uint64_t h;		/* the shape, then each value */
+	uint32_t node[READ_REFS];	/* its references' nodes */
+	int8_t type_ref;	/* which one is DW_AT_type, or -1 */
+	uint8_t nr_refs;
+	const char *name;
+	bool decl;
+};
+
+/* Adds value @v to @r. */
+static inline void die_read__value(struct die_read *r, uint64_t v)
+{
+	r->h = hash_mum(r->h ^ v, 0x9e3779b97f4a7c15ull);
+}
+
+/*
+ * Adds a constant that reads as @u unsigned and @sv signed to @r: what
+ * the encoder takes depends on the form (data1 0xff is -1 signed, data2
+ * 0x00ff is 255), so both count, the second only where they differ.
+ */
+static inline void die_read__const(struct die_read *r, uint64_t u, int64_t sv)
+{
+	die_read__value(r, u);
+	if ((uint64_t)sv != u)
+		die_read__value(r, sv ^ 0x5356);
+}
+
+/* A data1 to data8 value @v of @n bytes, read signed. */
+static inline int64_t keys__signed(uint64_t v, unsigned int n)
+{
+	return n == 1 ? (int8_t)v : n == 2 ? (int16_t)v :
+	       n == 4 ? (int32_t)v : (int64_t)v;
+}
+
+/*
+ * Adds a reference to CU offset @off to @r (PN_TYPE in @note for
+ * DW_AT_type); false if it leads to no node of the CU.
+ */
+static bool die_read__ref(struct keys *k, struct die_read *r, uint64_t off,
+			  unsigned int note)
+{
+	struct cu_node *n = cu_ctx__find_node(k->ctx, k->ctx->cu_start + off);
+
+	if (!n || (size_t)(n - k->ctx->nodes) >= k->n ||
+	    r->nr_refs == READ_REFS)
+		return false;
+	if (note == PN_TYPE)
+		r->type_ref = r->nr_refs;
+	r->node[r->nr_refs++] = n - k->ctx->nodes;
+	return true;
+}
+
+/* Feeds what @r read of a DIE into the node's key; 0 or -errno. */
+static int keys__feed_read(struct attr_walk *w, const struct die_read *r)
+{
+	struct keys *k = w->k;
+	unsigned int i;
+	int err;
+
+	key__feed(w->h, r->h);
+	for (i = 0; i < r->nr_refs; i++) {
+		if (w->depth == 0 && (int)i == r->type_ref) {
+			k->type_edge[k->cur] = k->nr_all_edges;
+			if (w->pointer)
+				k->ptr_edge[k->cur] = k->nr_all_edges;
+		}
+		err = keys__add_edge(k, r->node[i]);
+		if (err) {
+			w->err = err;
+			return err;
+		}
+	}
+	if (w->depth == 0) {
+		k->name[k->cur] = r->name;
+		k->decl[k->cur] = r->decl;
+	}
+	return 0;
+}
+
+/*
+ * Reads the value of @op at *@pp (before @end; @implicit for an implicit
+ * constant) into @r and moves *@pp past it.  Returns 0, or 1 if the old
+ * way must read the DIE (a reference to no node, a value past @end).
+ */
+static int keys__read_op(struct keys *k, struct die_read *r,
+			 const struct plan_op *op, const unsigned char **pp,
+			 const unsigned char *end, int64_t implicit)
+{
+	const struct abbrev_cache *c = &k->ctx->abbrevs;
+	const unsigned char *p = *pp, *nul;
+	uint64_t v;
+	int64_t sv;
+
+	if (end - p < op->n)
+		return 1;
+	switch (op->kind) {
+	case POP_SKIP:
+		p += op->n;
+		break;
+	case POP_CONST:
+		v = keys__read(p, op->n);
+		p += op->n;
+		die_read__const(r, v, keys__signed(v, op->n));
+		break;
+	case POP_ULEB:
+		if (!uleb_read(&p, end, &v))
+			return 1;
+		die_read__const(r, v, v);
+		break;
+	case POP_SLEB:
+		if (!sleb_read(&p, end, &sv))
+			return 1;
+		die_read__const(r, sv, sv);
+		break;
+	case POP_IMPLICIT:
+		die_read__const(r, implicit, implicit);
+		break;
+	case POP_FLAG:
+	case POP_TRUE:
+		v = op->kind == POP_TRUE || *p;
+		p += op->n;
+		die_read__value(r, v);
+		if (op->note == PN_DECL)
+			r->decl = v;
+		break;
+	case POP_STRP:
+		v = keys__read(p, op->n);
+		p += op->n;
+		die_read__value(r, v);
+		if (op->note == PN_NAME)
+			r->name = v < c->str_size ? c->str + v : NULL;
+		break;
+	case POP_STRING:
+		nul = memchr(p, 0, end - p);
+		if (!nul)
+			return 1;
+		die_read__value(r, hash_bytes(p, nul - p));
+		if (op->note == PN_NAME)
+			r->name = (const char *)p;
+		p = nul + 1;
+		break;
+	default:
+		v = keys__read(p, op->n);
+		p += op->n;
+		if (!die_read__ref(k, r, v, op->note))
+			return 1;
+		break;
+	}
+	*pp = p;
+	return 0;
+}
+
+/*
+ * Reads a DIE's values at @p (to @end) by plan @pl and feeds them: 0,
+ * -errno, or 1 if the old way must read it (a reference to no node).
+ */
+static int keys__feed_planned(struct attr_walk *w, const struct key_plan *pl,
+			      const unsigned char *p, const unsigned char *end)
+{
+	const struct plan_op *op, *oe = pl->ops + pl->nr_ops;
+	struct die_read r;
+
+	/* Not an initializer: it would clear node[] for every DIE. */
+	r.h = pl->shape;
+	r.type_ref = -1;
+	r.nr_refs = 0;
+	r.name = NULL;
+	r.decl = false;
+
+	for (op = pl->ops; op < oe; op++)
+		if (keys__read_op(w->k, &r, op, &p, end,
+				  op->kind == POP_IMPLICIT ?
+				  pl->implicit[op->implicit] : 0))
+			return 1;
+	return keys__feed_read(w, &r);
+}
+
+/* The size of a value of @form in the CU, or -1 if it varies. */
+static int keys__form_size(const struct abbrev_cache *c, unsigned int form)
+{
+	struct dwarf_form_layout l = dwarf_form__layout(form, c->version,
+							c->addr_size,
+							c->offset_size);
+
+	return l.kind == DWARF_FORM_FIXED ? l.size : -1;
+}
+
+/* A DIE's attributes as libdw gives them, for keys__feed_vals(). */
+struct die_vals {
+	unsigned int nr;
+	bool overflow;
+	Dwarf_Attribute a[VALS_MAX];
+	int64_t implicit[VALS_MAX];
+};
+
+static int keys__collect_attr(Dwarf_Attribute *attr, void *arg)
+{
+	struct die_vals *v = arg;
+	Dwarf_Sword sv = 0;
+
+	if (v->nr == VALS_MAX) {
+		v->overflow = true;
+		return DWARF_CB_ABORT;
+	}
+	if (dwarf_whatform(attr) == DW_FORM_implicit_const &&
+	    dwarf_formsdata(attr, &sv)) {
+		v->overflow = true;
+		return DWARF_CB_ABORT;
+	}
+	v->implicit[v->nr] = sv;
+	v->a[v->nr++] = *attr;
+	return DWARF_CB_OK;
+}
+
+/*
+ * Reads DIE @die (tag @tag) attribute by attribute through libdw as its
+ * plan would (keys__plan_build(), keys__feed_planned()) and feeds it:
+ * 0, -errno, or 1 if the old way must read it.
+ */
+static int keys__feed_vals(struct attr_walk *w, Dwarf_Die *die, int tag)
+{
+	struct keys *k = w->k;
+	const struct abbrev_cache *c = &k->ctx->abbrevs;
+	struct die_read r = { .type_ref = -1 };
+	uint64_t a = 0x6b70, b = 0x6b71;
+	struct die_vals vals = { 0 };
+	const unsigned char *q, *end = c->cu_end;
+	struct plan_op op;
+	unsigned int i;
+
+	if (!end || die->cu != c->cu ||
+	    abbrev_cache__for_each_attr(&k->ctx->abbrevs, die,
+					keys__collect_attr, &vals) ||
+	    vals.overflow)
+		return 1;
+	hash128_mix(&a, &b, tag);
+	hash128_mix(&a, &b, dwarf_haschildren(die));
+	/* The shape first, as the plan has it before any value. */
+	for (i = 0; i < vals.nr; i++) {
+		unsigned int name = vals.a[i].code, form = vals.a[i].form;
+
+		if (keys__attr_skipped(name))
+			continue;
+		if (!keys__plan_form(k, name, form, keys__form_size(c, form),
+				     &op, &a, &b))
+			return 1;
+	}
+	r.h = a ^ hash_rotl(b, 32);
+	for (i = 0; i < vals.nr; i++) {
+		unsigned int name = vals.a[i].code, form = vals.a[i].form;
+		uint64_t ua = 0, ub = 0;
+
+		if (keys__attr_skipped(name))
+			continue;
+		keys__plan_form(k, name, form, keys__form_size(c, form), &op,
+				&ua, &ub);
+		/* The values of these two are in the abbreviation. */
+		q = op.kind == POP_IMPLICIT || op.kind == POP_TRUE ? end :
+		    vals.a[i].valp;
+		if (!q || q < c->cu_start || q > end)
+			return 1;
+		if (keys__read_op(k, &r, &op, &q, end, vals.implicit[i]))
+			return 1;
+	}
+	return keys__feed_read(w, &r);
+}
+
+/*
+ * Feeds the attributes of @die as keys__feed_attr() does, reading the
+ * common forms straight from the DIE's bytes (abbrev_cache__values())
+ * and handing it the others.  Returns 1 if the fast path cannot read
+ * @die (nothing fed then), else 0 or -errno as keys__feed_attr() would.
+ */
+static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
+				  const unsigned char **after, bool *children)
+{
+	struct keys *k = w->k;
+	struct abbrev_cache *c = &k->ctx->abbrevs;
+	const unsigned char *p, *end, *next;
+	const struct abbrev_spec *s;
+	size_t i;
+
+	s = abbrev_cache__values(c, die, &p, &end);
+	if (!s)
+		return 1;
+	*after = end;
+	*children = s->children;
+	{
+		struct key_plan *pl = &k->plan[*(const unsigned char *)die->addr];
+		int ret;
+
+		if (pl->state == PLAN_UNKNOWN)
+			keys__plan_build(k, pl, die, s);
+		if (pl->state == PLAN_READY) {
+			ret = keys__feed_planned(w, pl, p, end);
+			if (ret <= 0)
+				return ret;
+		} else {
+			ret = keys__feed_vals(w, die, pl->tag ? pl->tag :
+					      abbrev_cache__tag(c, die));
+			if (ret <= 0)
+				return ret;
+		}
+	}
+	for (i = 0; i < s->nr; i++, p = next) {
+		unsigned int name = s->a[i].name, form = s->a[i].form;
+		uint64_t v, name_key = KM_ATTR | (name & 0xffff) << 4;
+		const unsigned char *q = p;
+		Dwarf_Attribute attr;
+		struct cu_node *n;
+		int64_t sv;
+
+		next = abbrev_cache__value_end(c, s, i, p);
+		switch (name) {
+		case DW_AT_decl_file:
+		case DW_AT_decl_line:
+		case DW_AT_decl_column:
+		case DW_AT_sibling:
+			continue;
+		default:
+			break;
+		}
+		switch (form) {
+		case DW_FORM_data1:
+		case DW_FORM_data2:
+		case DW_FORM_data4:
+		case DW_FORM_data8:
+			/* As dwarf_formudata() and dwarf_formsdata() read it. */
+			v = keys__read(p, s->a[i].size);
+			sv = s->a[i].size == 1 ? (int8_t)v :
+			     s->a[i].size == 2 ? (int16_t)v :
+			     s->a[i].size == 4 ? (int32_t)v : (int64_t)v;
+			key__feed(w->h, name_key | KV_CONST);
+			key__feed(w->h, v);
+			key__feed(w->h, sv);
+			continue;
+		case DW_FORM_implicit_const:
+			/* As libdw reads it: the value, signed, as both. */
+			sv = s->a[i].implicit;
+			key__feed(w->h, name_key | KV_CONST);
+			key__feed(w->h, (uint64_t)sv);
+			key__feed(w->h, sv);
+			continue;
+		case DW_FORM_udata:
+		case DW_FORM_sdata:
+			if (form == DW_FORM_udata ? !uleb_read(&q, end, &v) :
+			    !sleb_read(&q, end, &sv))
+				break;
+			if (form == DW_FORM_udata)
+				sv = v;
+			else
+				v = sv;
+			key__feed(w->h, name_key | KV_CONST);
+			key__feed(w->h, v);
+			key__feed(w->h, sv);
+			continue;
+		case DW_FORM_flag:
+		case DW_FORM_flag_present:
+			key__feed(w->h, name_key | KV_FLAG);
+			key__feed(w->h, form == DW_FORM_flag_present || *p);
+			keys__note_attr(w, name, NULL,
+					form == DW_FORM_flag_present || *p);
+			continue;
+		case DW_FORM_strp:
+			v = keys__read(p, c->offset_size);
+			if (!c->str || v >= c->str_size)
+				break;
+			key__feed(w->h, name_key | KV_STR);
+			keys__feed_str(k, w->h, c->str + v);
+			keys__note_attr(w, name, c->str + v, false);
+			continue;
+		case DW_FORM_ref1:
+		case DW_FORM_ref2:
+		case DW_FORM_ref4:
+		case DW_FORM_ref8:
+			n = cu_ctx__find_node(k->ctx, k->ctx->cu_start +
+					      keys__read(p, s->a[i].size));
+			/* Other targets (annotations) take the slow path. */
+			if (!n || (size_t)(n - k->ctx->nodes) >= k->n)
+				break;
+			key__feed(w->h, name_key | KV_REF);
+			w->err = keys__feed_node_ref(w, name, n - k->ctx->nodes);
+			if (w->err)
+				return w->err;
+			continue;
+		default:
+			break;
+		}
+		attr = (Dwarf_Attribute){
+			.code = name,
+			.form = form,
+			.valp = (unsigned char *)p,
+			.cu = die->cu,
+		};
+		keys__feed_attr(&attr, w);
+		if (w->err)
+			return w->err;
+	}
+	return 0;
+}
+
+/*
+ * The DIE at @p of the CU: 0 and *@out, 1 at the end of a list of
+ * siblings (*@p moved past it), -1 where the fast path cannot read
+ * (a code of more than one byte, the CU's end).
+ */
+static int keys__die_at(const struct keys *k, const unsigned char **p,
+			Dwarf_Die *die, Dwarf_Die *out)
+{
+	const struct abbrev_cache *c = &k->ctx->abbrevs;
+
+	if (*p >= c->cu_end || (**p & 0x80))
+		return -1;
+	if (!**p) {
+		(*p)++;
+		return 1;
+	}
+	*out = (Dwarf_Die){ .addr = (void *)*p, .cu = die->cu };
+	return 0;
+}
+
+/*
+ * The node of the DIE at @p of the CU, or -1.  The walk meets a node's
+ * DIEs in DIE order, and the types nested in it are the nodes after it,
+ * in the same order (cu_types.c collects them so), so a cursor over the
+ * nodes finds them without a lookup.  A node that is not nested has
+ * another offset, so it is never taken for one that is.
+ */
+static ssize_t keys__node_at(struct keys *k, const unsigned char *p)
+{
+	const struct cu_ctx *ctx = k->ctx;
+	uint64_t off = ctx->cu_start + (p - ctx->abbrevs.cu_start);
+
+	while (k->cursor < k->n && ctx->node_offs[k->cursor] < off)
+		k->cursor++;
+	if (k->cursor < k->n && ctx->node_offs[k->cursor] == off)
+		return k->cursor;
+	return -1;
+}
+
+/*
+ * Walks @die's subtree without feeding it (a nested type, a node of its
+ * own) and sets *@after past it; returns false where the fast path
+ * cannot read it.
+ */
+static bool keys__skip_die(struct keys *k, Dwarf_Die *die, int depth,
+			   const unsigned char **after)
+{
+	const unsigned char *p, *end;
+	const struct abbrev_spec *s;
+	Dwarf_Die child;
+	int ret;
+
+	if (depth > DIE_MAX_DEPTH)
+		return false;
+	s = abbrev_cache__values(&k->ctx->abbrevs, die, &p, &end);
+	if (!s)
+		return false;
+	p = end;
+	while (s->children && (ret = keys__die_at(k, &p, die, &child)) == 0)
+		if (!keys__skip_die(k, &child, depth + 1, &p))
+			return false;
+	if (s->children && ret < 0)
+		return false;
+	*after = p;
+	return true;
+}
+
 /*
  * Feeds @die (a node's when @top) and the DIEs below it that are not
- * nodes of their own into @h.  Returns 0 or -errno; what the key cannot
- * follow sets k->bad.
+ * nodes of their own into @h.  With @after, the walk goes over the DIEs'
+ * bytes, each read once, and sets *@after past the subtree; where it
+ * cannot, it sets k->restart and the node is read again through
+ * abbrev_cache.c's calls (@after NULL: how the DIE is read then).
+ * Returns 0 or -errno; what the key cannot follow sets k->bad.
  */
-static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
-			  bool top, int depth)
+/* @die's tag: its plan's, once the plan of its code is made. */
+static int keys__tag(struct keys *k, Dwarf_Die *die)
 {
-	int tag = abbrev_cache__tag(&k->ctx->abbrevs, die), ret;
+	const unsigned char *p = die->addr;
+
+	if (p && die->cu == k->ctx->abbrevs.cu && *p && *p < ABBREV_CACHE_CODES &&
+	    k->plan[*p].state != PLAN_UNKNOWN)
+		return k->plan[*p].tag;
+	return abbrev_cache__tag(&k->ctx->abbrevs, die);
+}
+
+static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
+			  bool top, int depth, const unsigned char **after)
+{
+	int tag = keys__tag(k, die), ret = 1;
 	struct attr_walk w = {
 		.k = k,
 		.h = h,
 		.pointer = tag == DW_TAG_pointer_type,
 		.depth = depth,
 	};
+	const unsigned char *p = NULL;
+	bool children = false;
 	Dwarf_Die child;
 
 	if (depth > DIE_MAX_DEPTH) {
@@ -378,20 +1152,58 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 		return 0;
 	}
 	key__feed(h, tag);
-	if (abbrev_cache__for_each_attr(&k->ctx->abbrevs, die, keys__feed_attr,
-					&w) && !w.err)
+	if (top)
+		k->tag[k->cur] = tag;
+	if (after)
+		ret = keys__feed_attrs_fast(&w, die, &p, &children);
+	if (ret == 1 && after) {
+		k->restart = true;
+		return 0;
+	}
+	if (ret == 1 && !after)
+		ret = keys__feed_vals(&w, die, tag);
+	if (ret == 1 && abbrev_cache__for_each_attr(&k->ctx->abbrevs, die,
+						    keys__feed_attr, &w) &&
+	    !w.err)
 		k->bad = true;
 	if (w.err)
 		return w.err;
 	/* An annotation's own chain is its attribute, fed above. */
 	if (!top && tag == DW_TAG_GNU_annotation)
 		return 0;
+	if (after) {
+		while (children && (ret = keys__die_at(k, &p, die, &child)) == 0) {
+			if (keys__node_at(k, p) >= 0) {
+				/* A type nested in a struct is a node of its own. */
+				if (!keys__skip_die(k, &child, depth + 1, &p))
+					ret = -1;
+			} else {
+				key__feed(h, KM_CHILD);
+				w.err = keys__feed_die(k, h, &child, false,
+						       depth + 1, &p);
+				if (w.err)
+					return w.err;
+				if (k->restart)
+					return 0;
+			}
+			if (ret < 0)
+				break;
+		}
+		if (children && ret < 0) {
+			k->restart = true;
+			return 0;
+		}
+		*after = p;
+		key__feed(h, KM_END);
+		return 0;
+	}
 	ret = abbrev_cache__child(&k->ctx->abbrevs, die, &child);
 	while (ret == 0) {
 		/* A type nested in a struct is a node of its own. */
 		if (keys__find_node(k, &child) < 0) {
 			key__feed(h, KM_CHILD);
-			w.err = keys__feed_die(k, h, &child, false, depth + 1);
+			w.err = keys__feed_die(k, h, &child, false, depth + 1,
+					       NULL);
 			if (w.err)
 				return w.err;
 		}
@@ -403,6 +1215,22 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 	return 0;
 }
 
+/* Notes node @i's name if it is a named struct or union defined here. */
+static void keys__note_definition(struct keys *k, size_t i)
+{
+	int tag = k->tag[i];
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type)
+		return;
+	if (!k->name[i])
+		return;
+	if (k->decl[i])
+		k->decl_name[i] = keys__name_id(k->name[i]);
+	else
+		k->def_name[i] = keys__name_id(k->name[i]);
+}
+
 /* Reads node @i's own content and its edges. */
 static int keys__read_node(struct keys *k, size_t i, struct key128 seed,
 			   ssize_t index_node)
@@ -412,17 +1240,40 @@ static int keys__read_node(struct keys *k, size_t i, struct key128 seed,
 	int err = 0;
 
 	k->cur = i;
+	k->cursor = i + 1;
 	k->first_edge[i] = k->nr_all_edges;
 	k->nr_edges[i] = 0;
 	k->bad = false;
+	k->type_edge[i] = UINT32_MAX;
+	k->ptr_edge[i] = UINT32_MAX;
 	key__feed(&h, n->kind);
 	if (n->kind == NODE_INDEX_INT) {
 		k->local[i] = h;
 		return 0;
 	}
-	err = keys__feed_die(k, &h, &n->die, true, 0);
+	{
+		const unsigned char *after;
+
+		k->restart = false;
+		err = keys__feed_die(k, &h, &n->die, true, 0, &after);
+		if (!err && k->restart) {
+			/* Everything the walk fed goes: the node again. */
+			k->nr_all_edges = k->first_edge[i];
+			k->nr_edges[i] = 0;
+			k->bad = false;
+			k->name[i] = NULL;
+			k->decl[i] = false;
+			k->type_edge[i] = UINT32_MAX;
+			k->ptr_edge[i] = UINT32_MAX;
+			h = seed;
+			key__feed(&h, n->kind);
+			err = keys__feed_die(k, &h, &n->die, true, 0, NULL);
+		}
+	}
+	if (!err && n->kind == NODE_TYPE)
+		keys__note_definition(k, i);
 	/* An array's BTF names the CU's index type. */
-	if (!err && dwarf_tag(&n->die) == DW_TAG_array_type) {
+	if (!err && k->tag[i] == DW_TAG_array_type) {
 		key__feed(&h, KM_INDEX);
 		if (index_node >= 0)
 			err = keys__add_edge(k, index_node);
@@ -608,12 +1459,20 @@ static void keys__find_components(struct keys *k)
 
 static void keys__free(struct keys *k)
 {
+	free(k->tag);
+	free(k->name);
+	free(k->decl);
+	free(k->type_edge);
+	free(k->ptr_edge);
 	free(k->local);
 	free(k->key);
 	free(k->first_edge);
 	free(k->nr_edges);
 	free(k->edges);
 	free(k->names);
+	free(k->name_ids);
+	free(k->def_name);
+	free(k->decl_name);
 	free(k->nokey);
 	free(k->index);
 	free(k->low);
@@ -644,7 +1503,15 @@ static int keys__alloc(struct keys *k)
 	k->order = calloc(n, sizeof(*k->order));
 	k->sorted = calloc(n, sizeof(*k->sorted));
 	k->on_stack = calloc(n, sizeof(*k->on_stack));
-	if (!k->local || !k->key || !k->first_edge || !k->nr_edges ||
+	k->def_name = calloc(n, sizeof(*k->def_name));
+	k->decl_name = calloc(n, sizeof(*k->decl_name));
+	k->tag = calloc(n, sizeof(*k->tag));
+	k->name = calloc(n, sizeof(*k->name));
+	k->decl = calloc(n, sizeof(*k->decl));
+	k->type_edge = calloc(n, sizeof(*k->type_edge));
+	k->ptr_edge = calloc(n, sizeof(*k->ptr_edge));
+	if (!k->tag || !k->name || !k->decl || !k->type_edge || !k->ptr_edge ||
+	    !k->def_name || !k->decl_name ||!k->local || !k->key || !k->first_edge || !k->nr_edges ||
 	    !k->nokey || !k->index || !k->low || !k->stack || !k->walk_node ||
 	    !k->walk_edge || !k->comp || !k->order || !k->sorted ||
 	    !k->on_stack)
@@ -697,14 +1564,17 @@ static int keys__count(struct keys *k, struct type_key_count *c)
 	return 0;
 }
 
-int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out)
+/* Keys every node of the CU so far into @k; 0 or -errno. */
+static int keys__compute(struct keys *k, struct cu_ctx *ctx)
 {
-	struct keys k = { .ctx = ctx, .n = ctx->nr_nodes };
 	const struct encode_env *env = ctx->env;
 	struct key128 seed = { 0x5eed, 0x5eee };
 	ssize_t index_node = -1;
 	size_t i;
 	int err;
+
+	k->ctx = ctx;
+	k->n = ctx->nr_nodes;
 
 	/*
 	 * What the encoder makes of the same DWARF depends on these too:
@@ -716,21 +1586,254 @@ int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out)
 	key__feed(&seed, ctx->little_endian);
 	key__feed(&seed, ctx->abbrevs.addr_size);
 	if (env->ef->ehdr.e_type != ET_REL) {
-		k.str = env->str_start;
-		k.str_size = env->str_size;
+		k->str = env->str_start;
+		k->str_size = env->str_size;
 	}
-	err = keys__alloc(&k);
-	for (i = 0; !err && i < k.n && ctx->index_type_id; i++)
-		if ((ctx->nodes[i].kind == NODE_TYPE ||
-		     ctx->nodes[i].kind == NODE_INDEX_INT) &&
-		    ctx->nodes[i].id == ctx->index_type_id)
-			index_node = i;
-	for (i = 0; !err && i < k.n; i++)
-		err = keys__read_node(&k, i, seed, index_node);
-	if (!err) {
-		keys__find_components(&k);
+	err = keys__alloc(k);
+	if (ctx->need_index_type)
+		index_node = ctx->index_node;
+	for (i = 0; !err && i < k->n; i++)
+		err = keys__read_node(k, i, seed, index_node);
+	if (!err)
+		err = keys__resolve_pointers(k);
+	if (!err)
+		keys__find_components(k);
+	return err;
+}
+
+int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out)
+{
+	struct keys k = { 0 };
+	int err = keys__compute(&k, ctx);
+
+	if (!err)
 		err = keys__count(&k, out);
+	keys__free(&k);
+	return err;
+}
+
+/*
+ * What each name edge's name is in the CU and the batch, found once:
+ * the node that defines it here (-1 if none), and whether a type that
+ * reaches it by a pointer may be taken from an earlier CU at all (not if
+ * the batch has seen it defined two ways, or the run keeps it out).
+ */
+struct name_facts {
+	int32_t *def;
+	bool *bad;
+	bool *mixed;
+};
+
+static void name_facts__free(struct name_facts *f)
+{
+	free(f->def);
+	free(f->bad);
+	free(f->mixed);
+}
+
+/* Fills @f for the names of @k; 0 or -ENOMEM. */
+static int name_facts__find(struct name_facts *f, struct keys *k,
+			    const struct type_reuse *r,
+			    const struct key_set *keep)
+{
+	struct u32_map defs = { 0 };
+	size_t i, n = k->nr_names ? k->nr_names : 1;
+	uint32_t v;
+	int err = -ENOMEM;
+
+	f->def = malloc(n * sizeof(*f->def));
+	f->bad = malloc(n * sizeof(*f->bad));
+	f->mixed = malloc(n * sizeof(*f->mixed));
+	if (!f->def || !f->bad || !f->mixed)
+		goto out;
+	/* The first node of the CU that defines each name. */
+	for (i = 0; i < k->n; i++)
+		if (k->def_name[i] && !u32_map__find(&defs, k->def_name[i], &v) &&
+		    u32_map__add(&defs, k->def_name[i], i + 1))
+			goto out;
+	for (i = 0; i < k->nr_names; i++) {
+		uint64_t name = k->name_ids[i];
+
+		f->def[i] = u32_map__find(&defs, name, &v) ? (int32_t)v - 1 : -1;
+		f->bad[i] = type_reuse__contested(r, name) ||
+			    (keep && keep->nr && key_set__has(keep, name));
+		f->mixed[i] = type_reuse__mixed(r, name);
 	}
+	err = 0;
+out:
+	u32_map__free(&defs);
+	return err;
+}
+
+/* The node edge @t leads to: a name's defining node here, or -1. */
+static inline ssize_t keys__edge_node(const struct name_facts *f, uint32_t t)
+{
+	return t & EDGE_NAME ? f->def[t & ~EDGE_NAME] : (ssize_t)t;
+}
+
+/*
+ * Which nodes may not be taken from an earlier CU (tainted): those
+ * without a key, those whose pointers name a struct the batch has seen
+ * defined two ways, and those that reach any of them, through other
+ * types or through a named struct's definition in this CU.  A pointer to
+ * a struct counts by the name in the key, so two CUs' copies are alike
+ * only if the structs of each name they reach are.  Fills @tainted;
+ * returns 0 or -ENOMEM.
+ */
+static int keys__taint(struct keys *k, const struct name_facts *f,
+		       bool *tainted)
+{
+	uint32_t *first = NULL, *nr = NULL, *from = NULL, *queue = NULL;
+	size_t i, e, total = 0, qh = 0, qt = 0;
+	int err = -ENOMEM;
+
+	/* The reverse edges: from each node to those that refer to it. */
+	first = calloc(k->n + 1, sizeof(*first));
+	nr = calloc(k->n + 1, sizeof(*nr));
+	queue = calloc(k->n + 1, sizeof(*queue));
+	if (!first || !nr || !queue)
+		goto out;
+	for (i = 0; i < k->nr_all_edges; i++) {
+		ssize_t d = keys__edge_node(f, k->edges[i]);
+
+		if (d >= 0)
+			nr[d]++;
+	}
+	for (i = 0; i < k->n; i++) {
+		first[i] = total;
+		total += nr[i];
+		nr[i] = 0;
+	}
+	from = calloc(total + 1, sizeof(*from));
+	if (!from)
+		goto out;
+	for (i = 0; i < k->n; i++) {
+		tainted[i] = k->nokey[i];
+		for (e = 0; e < k->nr_edges[i]; e++) {
+			uint32_t t = k->edges[k->first_edge[i] + e];
+			ssize_t d = keys__edge_node(f, t);
+
+			if ((t & EDGE_NAME) && f->bad[t & ~EDGE_NAME])
+				tainted[i] = true;
+			if (d >= 0)
+				from[first[d] + nr[d]++] = i;
+		}
+		if (tainted[i])
+			queue[qt++] = i;
+	}
+	while (qh < qt) {
+		uint32_t v = queue[qh++];
+
+		for (e = 0; e < nr[v]; e++) {
+			uint32_t u = from[first[v] + e];
+
+			if (!tainted[u]) {
+				tainted[u] = true;
+				queue[qt++] = u;
+			}
+		}
+	}
+	err = 0;
+out:
+	free(first);
+	free(nr);
+	free(from);
+	free(queue);
+	return err;
+}
+
+/*
+ * Adds to @names every struct name that a type taken from an earlier CU
+ * (@reuse_id not 0) reaches by a pointer, through other types and this
+ * CU's definitions of the names on the way.  The copies are alike only if
+ * each of those names has one definition in the run, which only the final
+ * dedup knows: a name it finds defined twice makes the run go again with
+ * that name kept out (fwd_names.h), as for a declaration a batch resolved.
+ * Returns 0 or -ENOMEM.
+ */
+static int keys__note_reached(struct keys *k, const struct name_facts *f,
+			      const uint32_t *reuse_id, struct key_set *names)
+{
+	uint32_t *queue = calloc(k->n + 1, sizeof(*queue));
+	bool *seen = calloc(k->n + 1, sizeof(*seen));
+	size_t i, e, qh = 0, qt = 0;
+	int err = -ENOMEM;
+
+	if (!queue || !seen)
+		goto out;
+	for (i = 0; i < k->n; i++)
+		if (reuse_id[i]) {
+			seen[i] = true;
+			queue[qt++] = i;
+		}
+	while (qh < qt) {
+		uint32_t v = queue[qh++];
+
+		for (e = 0; e < k->nr_edges[v]; e++) {
+			uint32_t t = k->edges[k->first_edge[v] + e];
+			ssize_t d = keys__edge_node(f, t);
+
+			if ((t & EDGE_NAME) && f->mixed[t & ~EDGE_NAME] &&
+			    key_set__add(names, k->name_ids[t & ~EDGE_NAME]))
+				goto out;
+			if (d >= 0 && !seen[d]) {
+				seen[d] = true;
+				queue[qt++] = d;
+			}
+		}
+	}
+	/* Most CUs reach the same names many times over. */
+	key_set__sort(names);
+	err = 0;
+out:
+	free(queue);
+	free(seen);
+	return err;
+}
+
+int cu_ctx__reuse_keys(struct cu_ctx *ctx)
+{
+	struct name_facts facts = { 0 };
+	struct keys k = { 0 };
+	bool *tainted = NULL;
+	size_t i;
+	int err = keys__compute(&k, ctx);
+
+	/* The CU's definitions count before its own types are decided. */
+	for (i = 0; !err && i < k.n; i++) {
+		if (k.def_name[i])
+			err = type_reuse__define(ctx->reuse, k.def_name[i],
+						 k.key[i], !k.nokey[i]);
+		else if (k.decl_name[i])
+			err = type_reuse__declare(ctx->reuse, k.decl_name[i]);
+	}
+	if (!err) {
+		free(ctx->keys);
+		free(ctx->reusable);
+		free(ctx->reuse_id);
+		ctx->keys = malloc((k.n + 1) * sizeof(*ctx->keys));
+		ctx->reusable = calloc(k.n + 1, sizeof(*ctx->reusable));
+		ctx->reuse_id = calloc(k.n + 1, sizeof(*ctx->reuse_id));
+		tainted = calloc(k.n + 1, sizeof(*tainted));
+		if (!ctx->keys || !ctx->reusable || !ctx->reuse_id || !tainted)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = name_facts__find(&facts, &k, ctx->reuse,
+				       ctx->env->opts->keep_fwds);
+	if (!err)
+		err = keys__taint(&k, &facts, tainted);
+	for (i = 0; !err && i < k.n; i++) {
+		ctx->keys[i] = k.key[i];
+		ctx->reusable[i] = !tainted[i];
+		ctx->reuse_id[i] = !tainted[i] ?
+				   type_reuse__find(ctx->reuse, k.key[i]) : 0;
+	}
+	if (!err)
+		err = keys__note_reached(&k, &facts, ctx->reuse_id,
+					 &ctx->frag->fwd_names);
+	name_facts__free(&facts);
+	free(tainted);
 	keys__free(&k);
 	return err;
 }

@@ -232,8 +232,10 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			cu_ctx__hash_insert(ctx, ctx->nr_nodes - 1);
 		}
 	}
+	n->reused = 0;
 	if (kind == NODE_INDEX_INT) {
-		n->id = ctx->next_id++;
+		if (!ctx->defer_ids)
+			n->id = ctx->next_id++;
 		n->state = NODE_RESOLVED;
 		return 0;
 	}
@@ -251,7 +253,6 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		if (nr_tags > UINT16_MAX)
 			return -E2BIG;
 		n->nr_before = nr_tags;
-		ctx->next_id += nr_tags;
 	}
 	/*
 	 * A C++ pointer to a member function is two words: the PTR to the
@@ -260,13 +261,11 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_ptr_to_member_type &&
 	    die__ptr_to_member_fn(die)) {
 		n->nr_before = 2;
-		ctx->next_id += 2;
 	}
 	/* A C++ complex float emits the FLOAT of its halves first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_base_type &&
 	    cu_ctx__complex_half(ctx, die)) {
 		n->nr_before = 1;
-		ctx->next_id += 1;
 	}
 	/* A Rust enum emits the UNION of its variants first. */
 	if (kind == NODE_TYPE && cu_ctx__rust_variants(ctx) &&
@@ -277,7 +276,6 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		if (err)
 			return err;
 		n->nr_before = nr;
-		ctx->next_id += nr;
 	}
 	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
 	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
@@ -285,13 +283,19 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 
 		if (dims < 0)
 			return dims;
-		if (dims > 1) {
+		if (dims > 1)
 			n->nr_before = dims - 1;
-			ctx->next_id += dims - 1;
-		}
 	}
 	if (kind == NODE_TYPE) {
-		n->id = ctx->next_id++;
+		/*
+		 * The types it emits first (nr_before) take the ids before
+		 * its own; with ids deferred, cu_ctx__assign_ids() counts
+		 * them so.
+		 */
+		if (!ctx->defer_ids) {
+			ctx->next_id += n->nr_before;
+			n->id = ctx->next_id++;
+		}
 		n->state = NODE_RESOLVED;
 		if (dwarf_tag(die) == DW_TAG_array_type) {
 			ctx->need_index_type = true;
@@ -1547,9 +1551,11 @@ static int cu_ctx__pick_index_type(struct cu_ctx *ctx)
 		die_udata(&n->die, DW_AT_encoding, &enc);
 		die_udata(&n->die, DW_AT_byte_size, &size);
 		ctx->index_type_id = n->id;
+		ctx->index_node = i;
 		return 0;
 	}
 	ctx->index_type_id = ctx->next_id;
+	ctx->index_node = ctx->nr_nodes;
 	return cu_ctx__add_node(ctx, NULL, NODE_INDEX_INT);
 }
 
@@ -1684,7 +1690,8 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 	for (i = from; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];
 
-		if (n->kind != NODE_TYPE)
+		/* A reused type's tags came with it. */
+		if (n->kind != NODE_TYPE || n->reused)
 			continue;
 		err = cu_ctx__add_decl_tags(ctx, n);
 		if (err) {
@@ -1708,6 +1715,8 @@ static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 	while (ctx->nr_emitted < ctx->nr_nodes) {
 		size_t i = ctx->nr_emitted++;
 
+		if (ctx->nodes[i].reused)
+			continue;
 		if (ctx->nodes[i].kind == NODE_INDEX_INT)
 			id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
 		else if (ctx->nodes[i].kind == NODE_TYPE)
@@ -1730,10 +1739,50 @@ static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Gives the CU's own nodes their ids, after pass 1 when the keys say
+ * which ones an earlier CU of the batch built: those take its type's id
+ * and are not emitted; the others get the next ids, in node order, and
+ * are offered to the CUs after.  Returns 0 or -ENOMEM.
+ */
+int cu_ctx__assign_ids(struct cu_ctx *ctx)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < ctx->nr_nodes; i++) {
+		struct cu_node *n = &ctx->nodes[i];
+		uint32_t id = 0;
+
+		if (n->kind != NODE_TYPE && n->kind != NODE_INDEX_INT)
+			continue;
+		id = ctx->reuse_id[i];
+		if (id) {
+			n->id = id;
+			n->reused = 1;
+			continue;
+		}
+		ctx->next_id += n->nr_before;
+		n->id = ctx->next_id++;
+		if (ctx->reusable[i]) {
+			err = type_reuse__add(ctx->reuse, ctx->keys[i], n->id);
+			if (err)
+				return err;
+		}
+	}
+	if (ctx->need_index_type)
+		ctx->index_type_id = ctx->nodes[ctx->index_node].id;
+	/* Nodes met from now on (other units') get ids at once. */
+	ctx->defer_ids = false;
+	return 0;
+}
+
 int cu_ctx__collect_types(struct cu_ctx *ctx)
 {
-	int err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
+	int err;
 
+	ctx->defer_ids = ctx->reuse != NULL;
+	err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
 	if (!err)
 		err = cu_ctx__pick_index_type(ctx);
 	if (!err)

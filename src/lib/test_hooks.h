@@ -14,6 +14,9 @@
  *                                  (0, unset or not a number: none)
  *   DWARF2BTF_BATCH_DEDUP   (set)  batches deduplicated whatever the size
  *                                  of the input (pipeline.c)
+ *   DWARF2BTF_NO_REUSE      (set)  every CU builds all of its types,
+ *                                  none taken from an earlier CU of its
+ *                                  batch (cu/type_reuse.h)
  *   DWARF2BTF_RERUN_OUTGROWN (set) a run made again ends at its first
  *                                  batch as one whose batches outgrew
  *                                  the first run's (pipeline.c)
@@ -27,6 +30,7 @@ struct test_hooks {
 	bool libdw_attrs;
 	bool own_distill;
 	bool batch_dedup;
+	bool no_reuse;
 	bool rerun_outgrown;
 	long fault_write;
 };
