@@ -12,12 +12,16 @@ with fewer types built before the dedup:
   pointer names struct amb, which reuse_d2.c only declares and reuse_d3.c
   defines another way.  Every type built, the batch's dedup resolves that
   declaration and the run goes again (fwd_names.h); taking the type, the
-  run must go again too, or the output keeps a declaration of amb.
+  run must go again too, or the output keeps a declaration of amb;
+- reuse_ns_[ab].cc: the same struct P in namespaces a and b keys alike,
+  since keys leave the scope out, but its BTF names differ (a__P, b__P):
+  C++ units take no types, or the output loses b__P.
 """
 
 import os
 import re
 
+import btfparse
 import test_epochs
 
 
@@ -67,6 +71,30 @@ def _amb(ctx, cc, dwarf):
         raise AssertionError("want one run again and fewer types built: "
                              "%d runs again, %d types of %d"
                              % (again, some_in, all_in))
+
+
+def _ns(ctx, cc, dwarf):
+    objs = [ctx.fixture(f, cc, dwarf) for f in ("reuse_ns_a", "reuse_ns_b")]
+    lib = os.path.join(ctx.tmp, "ns.so")
+    p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] + objs)
+    if p.returncode != 0:
+        raise AssertionError("link failed: " + p.stderr)
+    built, _, _ = _run(ctx, lib, "ns-all", False)
+    got, _, _ = _run(ctx, lib, "ns-reuse", True)
+    if got != built:
+        raise AssertionError("taking types in C++ units changed the output")
+    names = [t.name for t in btfparse.parse_raw(got).types]
+    for want in ("a__P", "b__P"):
+        if want not in names:
+            raise AssertionError("no %s in %r" % (want, names))
+
+
+def test_reuse_ns_gxx(ctx):
+    _ns(ctx, "g++", 5)
+
+
+def test_reuse_ns_clangxx(ctx):
+    _ns(ctx, "clang++", 4)
 
 
 def test_reuse_many_gcc_dwarf5(ctx):
