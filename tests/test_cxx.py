@@ -43,6 +43,11 @@ gcc's came out under their bare names, but for the one at offset 0.
 cxx_types.cc: all of these in one struct, with a template's static data
 member.  Before, the run stopped: "member 2 has no size".
 
+cxx_internal.cc: g++ describes functions of internal linkage (static,
+or in an anonymous namespace) without a mangled name; each gets the FUNC
+of the one symbol that starts with the name its scope and name mangle
+to.  Before, g++'s were no FUNCs.
+
 cxx_names.cc: names are C identifiers, scope-qualified (geo__Point,
 geo__Point__Delta, geo__Box_intP_, _anon__Hidden, _vptr_Shape), with a
 DECL_TAG "cxx:" + the C++ name where BTF's differs; bool, char16_t and
@@ -294,6 +299,24 @@ def _types(ctx, cc, dwarf):
            ["--btf_features=default,global_var"])
 
 
+# Written by hand: cxx_internal.cc's functions.  g++ gives the three of
+# internal linkage (a static one at the top and one in a namespace, one
+# in an anonymous namespace) no mangled name; their symbols are found by
+# the names their scopes and names mangle to.
+INTERNAL = [
+    "func _Z5call2i static int(int a)",
+    "func _ZL10top_statici static int(int a)",
+    "func _ZN2ns12_GLOBAL__N_17anon_fnEPNS_1PE static int(struct ns__P *p)",
+    "func _ZN2ns4callEPNS_1PEi static int(struct ns__P *p, int k)",
+    "func _ZN2nsL6hiddenEPNS_1PEi static int(struct ns__P *p, int k)",
+]
+
+
+def _internal(ctx, cc, dwarf):
+    _check(ctx, "cxx_internal", cc, dwarf, INTERNAL,
+           lambda line: line.startswith("func "))
+
+
 ALL = [(cc, dwarf) for cc in ("g++", "clang++") for dwarf in (4, 5)]
 
 
@@ -313,7 +336,8 @@ for _name, _fn, _variants in (
         ("complex", _complex, ALL),
         ("nullptr", _nullptr, ALL),
         ("statics", _statics, ALL),
-        ("types", _types, ALL)):
+        ("types", _types, ALL),
+        ("internal", _internal, ALL)):
     for _cc, _dwarf in _variants:
         _t = _make(_name, _fn, _cc, _dwarf)
         globals()[_t.__name__] = _t
@@ -443,8 +467,9 @@ def test_cxx_bases_linked_clangxx(ctx):
     _bases_linked(ctx, "clang++")
 
 
-FIXTURES = ("cxx_bases", "cxx_complex", "cxx_long", "cxx_members", "cxx_names",
-            "cxx_nested", "cxx_nullptr", "cxx_refs", "cxx_statics", "cxx_types")
+FIXTURES = ("cxx_bases", "cxx_complex", "cxx_internal", "cxx_long",
+            "cxx_members", "cxx_names", "cxx_nested", "cxx_nullptr", "cxx_refs",
+            "cxx_statics", "cxx_types")
 
 
 def _usable(ctx, cc, dwarf, out):

@@ -234,19 +234,30 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 }
 
 /*
- * The name @die's function has in the ELF symbols, or NULL: its DW_AT_name,
- * or in a C++ unit its DW_AT_linkage_name (the mangled name, which is the
- * symbol's; functions declared extern "C" have none).  Both are taken
- * from the specification or abstract origin when the DIE has none.
+ * The ELF function key of @die's function, or NULL: that of its DW_AT_name,
+ * or in a C++ unit of its DW_AT_linkage_name (the mangled name, which is
+ * the symbol's; functions declared extern "C" have none).  Both are taken
+ * from the specification or abstract origin when the DIE has none.  g++
+ * gives a function of internal linkage no mangled name: its key is the
+ * one its scope and name mangle to (cu_ctx__cxx_internal_key()).
  */
-static const char *fn_set__elf_name(struct cu_ctx *ctx, Dwarf_Die *die)
+static const struct elf_func_key *fn_set__elf_key(struct cu_ctx *ctx,
+						  Dwarf_Die *die)
 {
+	const struct elf_func_key *key;
 	Dwarf_Attribute attr;
+	const char *name;
 
-	if (ctx->cxx && dwarf_attr_integrate(die, DW_AT_linkage_name, &attr))
-		return dwarf_formstring(&attr);
-	return dwarf_attr_integrate(die, DW_AT_name, &attr) ?
+	if (ctx->cxx && dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) {
+		name = dwarf_formstring(&attr);
+		return name ? elf_symtab__find_key(ctx->env->syms, name) : NULL;
+	}
+	name = dwarf_attr_integrate(die, DW_AT_name, &attr) ?
 	       dwarf_formstring(&attr) : NULL;
+	key = name ? elf_symtab__find_key(ctx->env->syms, name) : NULL;
+	if (!key && ctx->cxx && name)
+		key = cu_ctx__cxx_internal_key(ctx, die);
+	return key;
 }
 
 /*
@@ -258,7 +269,6 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	const struct elf_func_key *key;
 	struct fn_info *fn;
 	Dwarf_Die child, origin;
-	const char *name;
 	Dwarf_Word cc;
 	int ret, idx = 0, err;
 
@@ -268,8 +278,7 @@ static int fn_set__add_fn(struct fn_set *fs, struct cu_ctx *ctx, Dwarf_Die *die)
 	 * origins of one: leave them before reading their parameters.
 	 */
 	if (die_flag(die, DW_AT_declaration) ||
-	    !(name = fn_set__elf_name(ctx, die)) ||
-	    !(key = elf_symtab__find_key(ctx->env->syms, name)))
+	    !(key = fn_set__elf_key(ctx, die)))
 		return 0;
 	if (grow_array((void **)&fs->fns, &fs->cap_fns, fs->nr_fns + 1,
 		       sizeof(*fn), 256))

@@ -229,6 +229,8 @@ struct cxx_names {
 	size_t nr_scopes, cap_scopes;
 	uint32_t *node_scope;	/* each node's scope (index + 1, 0: none) */
 	size_t cap_node_scope;
+	uint32_t *subprog_scope;	/* each subprogram DIE's, likewise */
+	size_t cap_subprog_scope;
 	uint32_t cur;		/* the scope the collect walk is in */
 	char *buf;		/* the name last built */
 	size_t cap_buf;
@@ -407,6 +409,16 @@ static inline const char *die_name(Dwarf_Die *die)
  */
 int cu_ctx__cxx_enter(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *saved);
 int cu_ctx__cxx_node_scope(struct cu_ctx *ctx, size_t idx);
+/* The same for subprogram DIE ctx->subprogs[@idx]; 0 or -ENOMEM. */
+int cu_ctx__cxx_subprog_scope(struct cu_ctx *ctx, size_t idx);
+/*
+ * The ELF function key of subprogram @die, of internal linkage, which g++
+ * describes without DW_AT_linkage_name (a static function, one in an
+ * anonymous namespace): the one key that starts with the mangled name
+ * its scope and name make (its parameters' mangling follows), or NULL.
+ */
+const struct elf_func_key *cu_ctx__cxx_internal_key(struct cu_ctx *ctx,
+						    Dwarf_Die *die);
 /*
  * The name BTF gives node @idx, named @name in DWARF: its scopes' names
  * and its own joined by "__", each character outside [A-Za-z0-9_] mapped.

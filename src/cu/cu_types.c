@@ -509,6 +509,10 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			 */
 			err = cu_ctx__add_die(&ctx->subprogs, &ctx->nr_subprogs,
 					      &ctx->cap_subprogs, &child);
+			/* Its scope mangles an internal function's name. */
+			if (!err && ctx->cxx)
+				err = cu_ctx__cxx_subprog_scope(ctx,
+						ctx->nr_subprogs - 1);
 			if (err)
 				return err;
 			descend = true;

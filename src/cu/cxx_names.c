@@ -219,10 +219,118 @@ int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
 	return id < 0 ? id : 0;
 }
 
+int cu_ctx__cxx_subprog_scope(struct cu_ctx *ctx, size_t idx)
+{
+	struct cxx_names *cn = &ctx->cxx_names;
+
+	if (grow_array((void **)&cn->subprog_scope, &cn->cap_subprog_scope,
+		       idx + 1, sizeof(*cn->subprog_scope), 256))
+		return -ENOMEM;
+	cn->subprog_scope[idx] = cn->cur;
+	return 0;
+}
+
+/* The scope of subprogram DIE @die, or -1 if it is none collected. */
+static int64_t cxx_names__subprog_scope(struct cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	size_t lo = 0, hi = ctx->nr_subprogs;
+
+	if (die->cu != ctx->cudie->cu || !ctx->cxx_names.subprog_scope)
+		return -1;
+	/* The collect walk met them in DIE order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Off m = dwarf_dieoffset(&ctx->subprogs[mid]);
+
+		if (m == off)
+			return ctx->cxx_names.subprog_scope[mid];
+		if (m < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Appends "<length><name>", the Itanium ABI's source name; 0 or -errno. */
+static int cxx_names__source_name(struct cxx_names *cn, size_t *at,
+				  const char *name)
+{
+	char len[24];
+
+	if (!is_c_ident(name) || !*name)
+		return -EINVAL;
+	snprintf(len, sizeof(len), "%zu", strlen(name));
+	if (cxx_names__append(cn, at, len, false))
+		return -ENOMEM;
+	return cxx_names__append(cn, at, name, false);
+}
+
+const struct elf_func_key *cu_ctx__cxx_internal_key(struct cu_ctx *ctx,
+						    Dwarf_Die *die)
+{
+	struct cxx_names *cn = &ctx->cxx_names;
+	const char *parts[DIE_MAX_DEPTH], *name;
+	const struct elf_func_key *key;
+	bool anon = false, nested;
+	Dwarf_Die decl = *die, next;
+	size_t nr = 0, at = 0, nr_keys;
+	int64_t scope;
+	int hops, err;
+
+	/*
+	 * The name and scope are the declaration's: an out-of-line copy
+	 * refers to its abstract instance, which refers to the declaration
+	 * in its namespace (DW_AT_specification).
+	 */
+	for (hops = 0; hops < 4; hops++) {
+		Dwarf_Attribute a;
+
+		if ((dwarf_attr(&decl, DW_AT_abstract_origin, &a) ||
+		     dwarf_attr(&decl, DW_AT_specification, &a)) &&
+		    die__formref(&a, &next))
+			decl = next;
+		else
+			break;
+	}
+	name = dwarf_diename(&decl);
+	scope = cxx_names__subprog_scope(ctx, &decl);
+	/* An external function without a mangled name is extern "C". */
+	if (!name || scope < 0 || die_flag(&decl, DW_AT_external))
+		return NULL;
+	for (; scope && nr < DIE_MAX_DEPTH; scope = cn->scopes[scope - 1].parent) {
+		parts[nr] = cn->scopes[scope - 1].name;
+		anon |= !parts[nr++];
+	}
+	nested = nr;
+	/*
+	 * _ZL6hidden at the top, _ZN2nsL6hiddenE in a namespace: "L" marks
+	 * internal linkage, which an anonymous namespace (_GLOBAL__N_1 in
+	 * g++'s mangling) already gives.
+	 */
+	err = cxx_names__append(cn, &at, nested ? "_ZN" : "_Z", false);
+	while (!err && nr--)
+		err = parts[nr] ? cxx_names__source_name(cn, &at, parts[nr]) :
+		      cxx_names__append(cn, &at, "12_GLOBAL__N_1", false);
+	if (!err && !anon)
+		err = cxx_names__append(cn, &at, "L", false);
+	if (!err)
+		err = cxx_names__source_name(cn, &at, name);
+	if (!err && nested)
+		err = cxx_names__append(cn, &at, "E", false);
+	if (err)
+		return NULL;
+	key = elf_symtab__find_key_prefix(ctx->env->syms, cn->buf, &nr_keys);
+	/* Overloads share the prefix: none of them can be told apart here. */
+	return nr_keys == 1 ? key : NULL;
+}
+
 void cu_ctx__cxx_free(struct cu_ctx *ctx)
 {
 	free(ctx->cxx_names.scopes);
 	free(ctx->cxx_names.node_scope);
+	free(ctx->cxx_names.subprog_scope);
 	free(ctx->cxx_names.buf);
 }
 

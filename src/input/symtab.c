@@ -308,6 +308,28 @@ const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 	return NULL;
 }
 
+const struct elf_func_key *elf_symtab__find_key_prefix(const struct elf_symtab *st,
+						      const char *prefix,
+						      size_t *nr)
+{
+	size_t lo = 0, hi = st->nr_keys, len = strlen(prefix), i;
+
+	/* The first key not below @prefix: the keys are in strcmp() order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(st->keys[mid].key, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < st->nr_keys && !strncmp(st->keys[i].key, prefix, len);
+	     i++)
+		;
+	*nr = i - lo;
+	return *nr ? &st->keys[lo] : NULL;
+}
+
 /*
  * kfuncs: the kernel lists them as __BTF_ID__func__NAME__N entries (an id
  * and a flags word each) inside __BTF_ID__set8__* sets of .BTF_ids whose

@@ -89,6 +89,13 @@ const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
 
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key);
+/*
+ * The keys that start with @prefix, in key order: returns the first and
+ * sets *@nr (0 and NULL when none).
+ */
+const struct elf_func_key *elf_symtab__find_key_prefix(const struct elf_symtab *st,
+						      const char *prefix,
+						      size_t *nr);
 /* The name of data section SHNDX (one of st->secs), or NULL. */
 const char *elf_symtab__section_name(const struct elf_symtab *st,
 				     uint32_t shndx);
