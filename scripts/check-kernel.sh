@@ -690,12 +690,18 @@ for f in "${flags[@]}"; do
 done
 if ! bin_ok; then
 	skip "layout: no BIN to run"
-elif encode layout "$work/layout.log" layout "${langs[@]}" "$vmlinux" \
-		"$out"; then
-	pass "$(tail -n 1 "$work/layout.log")"
 else
-	fail "layout: $(tail -n 1 "$work/layout.log")"
-	show "$work/layout.log"
+	# The subcommand comes first; BIN's own options (ours) after it.
+	saved=("${ours[@]}")
+	ours=(layout "${saved[@]}")
+	if encode layout "$work/layout.log" "${langs[@]}" "$vmlinux" "$out"
+	then
+		pass "$(tail -n 1 "$work/layout.log")"
+	else
+		fail "layout: $(tail -n 1 "$work/layout.log")"
+		show "$work/layout.log"
+	fi
+	ours=("${saved[@]}")
 fi
 
 # load -----------------------------------------------------------------
