@@ -406,6 +406,19 @@ static const char *base_name(size_t i)
 	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
 }
 
+/* Has variant part @vp neither a tag member nor a variant? */
+static bool variant_part_empty(Dwarf_Die *vp)
+{
+	Dwarf_Die c;
+	int ret;
+
+	for (ret = dwarf_child(vp, &c); ret == 0; ret = dwarf_siblingof(&c, &c))
+		if (dwarf_tag(&c) == DW_TAG_variant ||
+		    dwarf_tag(&c) == DW_TAG_member)
+			return false;
+	return true;
+}
+
 /*
  * dwarf_shapes__members() makes @s's members from the children of
  * struct @die: its data members and non-virtual base classes.  Sets
@@ -415,6 +428,7 @@ static const char *base_name(size_t i)
 static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 				 struct shape *s, bool *variant)
 {
+	bool empty_part = false;
 	struct die_slots da;
 	Dwarf_Die c;
 	size_t n = 0, nr_bases = 0;
@@ -427,6 +441,8 @@ static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 
 		if (tag == DW_TAG_variant_part)
 			*variant = true;
+		if (tag == DW_TAG_variant_part && variant_part_empty(&c))
+			empty_part = true;
 		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
 			continue;
 		if (die_slots__read(&da, &c))
@@ -453,8 +469,11 @@ static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 	}
 	if (ret < 0)
 		return dwarf_shapes__err(w, die, "cannot read members");
-	/* The encoder's union of the variants (and the tag), at 0. */
-	if (*variant && w->rust_variants && s->size) {
+	/*
+	 * The encoder's union of the variants (and the tag), at 0; none for
+	 * a variant part with neither (core::convert::Infallible).
+	 */
+	if (*variant && w->rust_variants && !empty_part) {
 		if (grow_array((void **)&w->m, &w->cap_m, n + 1, sizeof(*w->m),
 			       64))
 			return -ENOMEM;
