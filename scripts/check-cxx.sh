@@ -38,55 +38,5 @@ if [ ! -f "$lib" ]; then
 fi
 [ -f "$lib" ] || { echo "no $lib in the package"; exit 1; }
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-if "$bin" -j2 -o "$tmp/j2.btf" "$lib"; then
-	pass "encode: $(stat -c %s "$tmp/j2.btf") bytes"
-else
-	fail "encode"
-fi
-if "$bin" -j1 -o "$tmp/j1.btf" "$lib" && cmp -s "$tmp/j1.btf" "$tmp/j2.btf"
-then
-	pass "threads: -j1 and -j2 byte-identical"
-else
-	fail "threads"
-fi
-if bpftool btf dump file "$tmp/j2.btf" > "$tmp/dump" 2> "$tmp/err"; then
-	nt=$(grep -c '^\[' "$tmp/dump")
-	nf=$(grep -c "^\[[0-9]*\] FUNC '_Z" "$tmp/dump")
-	if [ "$nf" -gt 0 ]; then
-		pass "libbpf: $nt types, $nf FUNCs under mangled names"
-	else
-		fail "libbpf: no FUNC under a mangled name"
-	fi
-else
-	fail "libbpf: $(head -1 "$tmp/err")"
-fi
-if "$bin" layout "$lib" "$tmp/j2.btf" > "$tmp/layout" 2>&1; then
-	pass "$(tail -n 1 "$tmp/layout")"
-else
-	fail "$(tail -n 1 "$tmp/layout")"
-	sed -n '1,10s/^/     | /p' "$tmp/layout"
-fi
-if bpftool btf dump file "$tmp/j2.btf" format c > "$tmp/h.h" 2> /dev/null
-then
-	nerr=$(clang -fsyntax-only -ferror-limit=0 -x c "$tmp/h.h" 2>&1 |
-	       grep -c 'error:')
-	if [ "$nerr" = 0 ]; then
-		pass "header: compiles with clang (0 errors)"
-	else
-		fail "header: $nerr clang errors, the first:" \
-		     "$(clang -fsyntax-only -x c "$tmp/h.h" 2>&1 |
-			grep -m1 'error:')"
-	fi
-else
-	fail "header: bpftool btf dump format c"
-fi
-res=$(python3 "$here/lib/btf-load.py" "$tmp/j2.btf" 2>&1)
-case $res in
-loaded) pass "kernel: loads into the running kernel" ;;
-skip:*) skip "kernel: ${res#skip: }" ;;
-*) fail "kernel: $(printf '%s\n' "$res" | head -1);" \
-	"the verifier log's last line: $(printf '%s\n' "$res" | tail -1)" ;;
-esac
+check_user_btf "$bin" "$lib" "_Z"
 check_summary

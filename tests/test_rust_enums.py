@@ -8,14 +8,17 @@ the tag, when it is a member of its own (rustc leaves it unnamed:
 "__discr"), and one member per variant, of the variant's struct, whose
 fields count from the enum's start.  A tag in a niche (Option<&T>,
 Option<NonZeroU32>) is a variant's field, and has no member.  A C-like
-enum stays an ENUM.  --rust-enums=pahole, and the name pahole, give
-pahole 1.32's struct without members.  The lines below are written by
+enum stays an ENUM.  Names are C identifiers made of the Rust path, as
+C++'s are (core::option::Option<u32> is core__option__Option_u32_, a
+variant's struct is named in its enum), with the Rust name in a DECL_TAG
+"rust:..."; Rust's numbers are named as C's of their size.
+--rust-enums=pahole, and the name pahole, give pahole 1.32's struct
+without members and rustc's names.  The lines below are written by
 hand from the DWARF (llvm-dwarfdump), in btfparse.render()'s form.
 """
 import os
-import re
 import shutil
-import struct
+import sys
 
 import btfparse
 
@@ -51,34 +54,48 @@ def _union(size, members):
 
 def test_rust_enum_variants(ctx):
     """Tuple, struct and unit variants after a separate tag; a tag in the
-    padding after a variant's bool; one variant, no tag."""
+    padding after a variant's bool; one variant, no tag.  Names are C
+    identifiers made of the Rust path (a variant's struct is named in
+    its enum), the Rust name kept in a DECL_TAG; numbers are C's."""
     _want(ctx, _lines(ctx), [
-        "struct Shape size=24 { " + _union(24, [
-            "__discr u64 off=0;", "Circle struct Circle off=0;",
-            "Rect struct Rect off=0;", "Empty struct Empty off=0;"]) + " }",
-        "struct Circle size=24 { __0 f64 off=64; }",
-        "struct Rect size=24 { w f64 off=64; h f64 off=128; }",
-        "struct Empty size=24 { }",
-        "struct Packed size=16 { " + _union(16, [
-            "__discr u8 off=0;", "Full struct Full off=0;",
-            "Nothing struct Nothing off=0;"]) + " }",
-        "struct Full size=16 { __1 bool off=8; __0 u64 off=64; }",
-        "struct Single size=4 { " + _union(4, [
-            "Only struct Only off=0;"]) + " }",
-        "func rust_enums_shape static u64(struct Shape *s)",
+        "struct rust_enums__Shape size=24 { " + _union(24, [
+            "__discr long unsigned int off=0;",
+            "Circle struct rust_enums__Shape__Circle off=0;",
+            "Rect struct rust_enums__Shape__Rect off=0;",
+            "Empty struct rust_enums__Shape__Empty off=0;"]) + " }",
+        "struct rust_enums__Shape__Circle size=24 { __0 double off=64; }",
+        "struct rust_enums__Shape__Rect size=24 { w double off=64; "
+        "h double off=128; }",
+        "struct rust_enums__Shape__Empty size=24 { }",
+        "struct rust_enums__Packed size=16 { " + _union(16, [
+            "__discr unsigned char off=0;",
+            "Full struct rust_enums__Packed__Full off=0;",
+            "Nothing struct rust_enums__Packed__Nothing off=0;"]) + " }",
+        "struct rust_enums__Packed__Full size=16 { __1 unsigned char off=8; "
+        "__0 long unsigned int off=64; }",
+        "struct rust_enums__Single size=4 { " + _union(4, [
+            "Only struct rust_enums__Single__Only off=0;"]) + " }",
+        "func rust_enums_shape static long unsigned int"
+        "(struct rust_enums__Shape *s)",
+        "decl_tag rust:rust_enums::Shape on struct rust_enums__Shape",
+        "decl_tag rust:rust_enums::Shape::Circle on struct "
+        "rust_enums__Shape__Circle",
     ])
 
 
 def test_rust_enum_repr(ctx):
     """#[repr(u8)] gives a one-byte tag; a C-like enum stays an ENUM."""
     _want(ctx, _lines(ctx), [
-        "struct Small size=8 { " + _union(8, [
-            "__discr u8 off=0;", "A struct A off=0;", "B struct B off=0;",
-            "C struct C off=0;"]) + " }",
-        "struct A size=8 { __0 u16 off=16; }",
-        "struct B size=8 { x u32 off=32; }",
-        "enum Level size=1 unsigned { Low=1 Mid=5 High=9 }",
-        "func rust_enums_level static u32(enum Level l)",
+        "struct rust_enums__Small size=8 { " + _union(8, [
+            "__discr unsigned char off=0;",
+            "A struct rust_enums__Small__A off=0;",
+            "B struct rust_enums__Small__B off=0;",
+            "C struct rust_enums__Small__C off=0;"]) + " }",
+        "struct rust_enums__Small__A size=8 { __0 short unsigned int "
+        "off=16; }",
+        "struct rust_enums__Small__B size=8 { x unsigned int off=32; }",
+        "enum rust_enums__Level size=1 unsigned { Low=1 Mid=5 High=9 }",
+        "func rust_enums_level static unsigned int(enum rust_enums__Level l)",
     ])
 
 
@@ -86,33 +103,52 @@ def test_rust_enum_niche(ctx):
     """Option<&T> and Option<NonZeroU32>: the tag is Some's field (null,
     or 0, is None), so no member of its own; both variants at 0."""
     _want(ctx, _lines(ctx), [
-        "struct Option<&rust_enums::Node> size=8 { " + _union(8, [
-            "None struct None off=0;", "Some struct Some off=0;"]) + " }",
-        "struct Some size=8 { __0 struct Node * off=0; }",
-        "struct Option<core::num::nonzero::NonZero<u32>> size=4 { " +
-        _union(4, ["None struct None off=0;",
-                   "Some struct Some off=0;"]) + " }",
-        "struct Some size=4 { __0 struct NonZero<u32> off=0; }",
+        "struct core__option__Option_Rrust_enums__Node_ size=8 { " +
+        _union(8, [
+            "None struct core__option__Option_Rrust_enums__Node___None "
+            "off=0;",
+            "Some struct core__option__Option_Rrust_enums__Node___Some "
+            "off=0;"]) + " }",
+        "struct core__option__Option_Rrust_enums__Node___Some size=8 { "
+        "__0 struct rust_enums__Node * off=0; }",
+        "struct core__option__Option_core__num__nonzero__NonZero_u32__ "
+        "size=4 { " + _union(4, [
+            "None struct core__option__Option_core__num__nonzero__NonZero_"
+            "u32____None off=0;",
+            "Some struct core__option__Option_core__num__nonzero__NonZero_"
+            "u32____Some off=0;"]) + " }",
+        "struct core__option__Option_core__num__nonzero__NonZero_u32____Some "
+        "size=4 { __0 struct core__num__nonzero__NonZero_u32_ off=0; }",
         # core's fmt::rt::ArgumentType: the default variant comes first.
-        "struct ArgumentType size=16 { " + _union(16, [
-            "Placeholder struct Placeholder off=0;",
-            "Count struct Count off=0;"]) + " }",
+        "struct core__fmt__rt__ArgumentType size=16 { " + _union(16, [
+            "Placeholder struct core__fmt__rt__ArgumentType__Placeholder "
+            "off=0;",
+            "Count struct core__fmt__rt__ArgumentType__Count off=0;"]) +
+        " }",
     ])
 
 
 def test_rust_enum_generic(ctx):
     """Option<u32> and Result<u32, i16>: a separate tag as wide as the
-    data's alignment, named as the generic instance is."""
+    data's alignment, named by the generic instance's path."""
     _want(ctx, _lines(ctx), [
-        "struct Option<u32> size=8 { " + _union(8, [
-            "__discr u32 off=0;", "None struct None off=0;",
-            "Some struct Some off=0;"]) + " }",
-        "struct Some size=8 { __0 u32 off=32; }",
-        "struct Result<u32, i16> size=8 { " + _union(8, [
-            "__discr u16 off=0;", "Ok struct Ok off=0;",
-            "Err struct Err off=0;"]) + " }",
-        "struct Ok size=8 { __0 u32 off=32; }",
-        "struct Err size=8 { __0 i16 off=16; }",
+        "struct core__option__Option_u32_ size=8 { " + _union(8, [
+            "__discr unsigned int off=0;",
+            "None struct core__option__Option_u32___None off=0;",
+            "Some struct core__option__Option_u32___Some off=0;"]) + " }",
+        "struct core__option__Option_u32___Some size=8 { "
+        "__0 unsigned int off=32; }",
+        "struct core__result__Result_u32__i16_ size=8 { " + _union(8, [
+            "__discr short unsigned int off=0;",
+            "Ok struct core__result__Result_u32__i16___Ok off=0;",
+            "Err struct core__result__Result_u32__i16___Err off=0;"]) +
+        " }",
+        "struct core__result__Result_u32__i16___Ok size=8 { "
+        "__0 unsigned int off=32; }",
+        "struct core__result__Result_u32__i16___Err size=8 { "
+        "__0 short int off=16; }",
+        "decl_tag rust:core::result::Result<u32, i16> on struct "
+        "core__result__Result_u32__i16_",
     ])
 
 
@@ -121,15 +157,16 @@ def test_rust_enum_nested(ctx):
     and each its own type with its variants."""
     got = _lines(ctx)
     _want(ctx, got, [
-        "struct Holder size=48 { shape struct Shape off=0; "
-        "opt struct Option<u32> off=192; "
-        "node struct Option<&rust_enums::Node> off=256; id u32 off=320; }",
-        "func rust_enums_holder static u64(struct Holder *h)",
+        "struct rust_enums__Holder size=48 { "
+        "shape struct rust_enums__Shape off=0; "
+        "opt struct core__option__Option_u32_ off=192; "
+        "node struct core__option__Option_Rrust_enums__Node_ off=256; "
+        "id unsigned int off=320; }",
+        "func rust_enums_holder static long unsigned int"
+        "(struct rust_enums__Holder *h)",
     ])
-    assert [ln for ln in got if ln.startswith("struct Shape ")] == [
-        "struct Shape size=24 { " + _union(24, [
-            "__discr u64 off=0;", "Circle struct Circle off=0;",
-            "Rect struct Rect off=0;", "Empty struct Empty off=0;"]) + " }"]
+    assert len([ln for ln in got
+                if ln.startswith("struct rust_enums__Shape ")]) == 1, got
 
 
 def test_rust_enum_pahole(ctx):
@@ -172,112 +209,56 @@ def test_rust_enum_pahole(ctx):
 
 # ------------------------------------------------------- libbpf and C
 
-# C's names for Rust's numbers, by size (BTF_INT_SIGNED or not).
-_C_INTS = {1: "char", 2: "short", 4: "int", 8: "long long",
-           16: "__int128"}
-_C_FLOATS = {2: "_Float16", 4: "float", 8: "double", 16: "long double"}
-
-
-def _c_names(blob):
-    """@blob (raw little-endian BTF, strings last) with a C name for every
-    type: numbers as C's of their size, a name C cannot spell ("Option<u32>",
-    "&str") made an identifier ending in its type id.  Returns the new
-    blob and {old name: new name} for the names met once."""
-    hdr_len = struct.unpack_from("<I", blob, 4)[0]
-    type_off, type_len, str_off, str_len = struct.unpack_from("<4I", blob,
-                                                              8)
-    assert hdr_len + str_off + str_len == len(blob)
-    strings = bytearray(blob[hdr_len + str_off:])
-    body = bytearray(blob[hdr_len:hdr_len + str_off])
-    types = memoryview(body)[type_off:type_off + type_len]
-    extra = {1: (4, 0), 3: (12, 0), 4: (0, 12), 5: (0, 12), 6: (0, 8),
-             13: (0, 8), 14: (4, 0), 15: (0, 12), 17: (4, 0), 19: (0, 12)}
-    renamed, seen = {}, {}
-    pos, tid = 0, 1
-    while pos < len(types):
-        name_off, info, size = struct.unpack_from("<3I", types, pos)
-        kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
-        name = strings[name_off:strings.index(b"\0", name_off)].decode()
-        new = None
-        if kind == 1:
-            enc = struct.unpack_from("<I", types, pos + 12)[0] >> 24
-            new = "_Bool" if enc & 4 else ("signed " if enc & 1 else
-                                           "unsigned ") + _C_INTS[size]
-        elif kind == 16:
-            new = _C_FLOATS[size]
-        elif name and kind in (4, 5, 6, 7, 8, 19):
-            new = name
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                new = "%s_%d" % (re.sub(r"\W", "_", name), tid)
-            seen[name] = seen.get(name, 0) + 1
-            renamed[name] = new
-        if new is not None and new != name:
-            struct.pack_into("<I", types, pos, len(strings))
-            strings += new.encode() + b"\0"
-        fixed, per = extra.get(kind, (0, 0))
-        pos += 12 + fixed + per * vlen
-        tid += 1
-    head = bytearray(blob[:hdr_len])
-    struct.pack_into("<I", head, 20, len(strings))
-    types.release()
-    return (bytes(head) + bytes(body) + bytes(strings),
-            {k: v for k, v in renamed.items() if seen[k] == 1})
-
-
 # Where rustc put things (llvm-dwarfdump), as C sees them in the header.
 _LAYOUT = [
-    ("sizeof(struct Shape)", 24),
-    ("sizeof(((struct Shape *)0)->__discr)", 8),
-    ("offsetof(struct Shape, __discr)", 0),
-    ("offsetof(struct Shape, Circle.__0)", 8),
-    ("offsetof(struct Shape, Rect.w)", 8),
-    ("offsetof(struct Shape, Rect.h)", 16),
-    ("sizeof(struct Small)", 8),
-    ("sizeof(((struct Small *)0)->__discr)", 1),
-    ("offsetof(struct Small, A.__0)", 2),
-    ("offsetof(struct Small, B.x)", 4),
-    ("sizeof(struct Packed)", 16),
-    ("offsetof(struct Packed, Full.__1)", 1),
-    ("offsetof(struct Packed, Full.__0)", 8),
-    ("offsetof(struct Single, Only.__0)", 0),
-    ("sizeof(struct Holder)", 48),
-    ("offsetof(struct Holder, shape.Rect.h)", 16),
-    ("offsetof(struct Holder, opt.__discr)", 24),
-    ("offsetof(struct Holder, opt.Some.__0)", 28),
-    ("offsetof(struct Holder, node.Some.__0)", 32),
-    ("offsetof(struct Holder, id)", 40),
-    ("sizeof(struct {Option<u32>})", 8),
-    ("sizeof(struct {Option<&rust_enums::Node>})", 8),
-    ("offsetof(struct {Option<&rust_enums::Node>}, Some.__0)", 0),
-    ("sizeof(struct {Option<core::num::nonzero::NonZero<u32>>})", 4),
-    ("sizeof(((struct {Result<u32, i16>} *)0)->__discr)", 2),
-    ("offsetof(struct {Result<u32, i16>}, Ok.__0)", 4),
-    ("offsetof(struct {Result<u32, i16>}, Err.__0)", 2),
+    ("sizeof(struct rust_enums__Shape)", 24),
+    ("sizeof(((struct rust_enums__Shape *)0)->__discr)", 8),
+    ("offsetof(struct rust_enums__Shape, __discr)", 0),
+    ("offsetof(struct rust_enums__Shape, Circle.__0)", 8),
+    ("offsetof(struct rust_enums__Shape, Rect.w)", 8),
+    ("offsetof(struct rust_enums__Shape, Rect.h)", 16),
+    ("sizeof(struct rust_enums__Small)", 8),
+    ("sizeof(((struct rust_enums__Small *)0)->__discr)", 1),
+    ("offsetof(struct rust_enums__Small, A.__0)", 2),
+    ("offsetof(struct rust_enums__Small, B.x)", 4),
+    ("sizeof(struct rust_enums__Packed)", 16),
+    ("offsetof(struct rust_enums__Packed, Full.__1)", 1),
+    ("offsetof(struct rust_enums__Packed, Full.__0)", 8),
+    ("offsetof(struct rust_enums__Single, Only.__0)", 0),
+    ("sizeof(struct rust_enums__Holder)", 48),
+    ("offsetof(struct rust_enums__Holder, shape.Rect.h)", 16),
+    ("offsetof(struct rust_enums__Holder, opt.__discr)", 24),
+    ("offsetof(struct rust_enums__Holder, opt.Some.__0)", 28),
+    ("offsetof(struct rust_enums__Holder, node.Some.__0)", 32),
+    ("offsetof(struct rust_enums__Holder, id)", 40),
+    ("sizeof(struct core__option__Option_u32_)", 8),
+    ("sizeof(struct core__option__Option_Rrust_enums__Node_)", 8),
+    ("offsetof(struct core__option__Option_Rrust_enums__Node_, Some.__0)",
+     0),
+    ("sizeof(struct "
+     "core__option__Option_core__num__nonzero__NonZero_u32__)", 4),
+    ("sizeof(((struct core__result__Result_u32__i16_ *)0)->__discr)", 2),
+    ("offsetof(struct core__result__Result_u32__i16_, Ok.__0)", 4),
+    ("offsetof(struct core__result__Result_u32__i16_, Err.__0)", 2),
 ]
 
 
 def test_rust_enum_libbpf_c(ctx):
     """libbpf reads the BTF (bpftool btf dump), and the C header bpftool
-    prints from it (names made C's) compiles with clang, each member
-    where rustc put it."""
+    prints from it compiles with clang as it is (the names are C's), each
+    member where rustc put it."""
     out = _encode(ctx)
     bpftool, clang = shutil.which("bpftool"), shutil.which("clang")
     if not bpftool or not clang:
         raise ctx.Skip("needs bpftool and clang")
     p = ctx.run([bpftool, "btf", "dump", "file", out])
     assert p.returncode == 0, p.stderr
-    assert "STRUCT 'Shape' size=24 vlen=1" in p.stdout, p.stdout[:2000]
-    with open(out, "rb") as f:
-        blob, names = _c_names(f.read())
-    c_btf = os.path.join(ctx.tmp, "c.btf")
-    with open(c_btf, "wb") as f:
-        f.write(blob)
-    p = ctx.run([bpftool, "btf", "dump", "file", c_btf, "format", "c"])
+    assert "STRUCT 'rust_enums__Shape' size=24 vlen=1" in p.stdout, \
+        p.stdout[:2000]
+    p = ctx.run([bpftool, "btf", "dump", "file", out, "format", "c"])
     assert p.returncode == 0, p.stderr
-    checks = []
-    for i, (expr, value) in enumerate(_LAYOUT):
-        expr = re.sub(r"\{([^}]*)\}", lambda m: names[m.group(1)], expr)
-        checks.append("_Static_assert(%s == %d, \"%d\");" % (expr, value, i))
+    checks = ["_Static_assert(%s == %d, \"%d\");" % (expr, value, i)
+              for i, (expr, value) in enumerate(_LAYOUT)]
     src = os.path.join(ctx.tmp, "rust_enums.c")
     with open(src, "w") as f:
         f.write("#include <stddef.h>\n" + p.stdout + "\n" +
@@ -286,3 +267,50 @@ def test_rust_enum_libbpf_c(ctx):
     p = ctx.run([clang, "-fsyntax-only", "-Werror",
                  "-Wno-unknown-attributes", src])
     assert p.returncode == 0, p.stderr[:3000]
+
+
+def test_rust_usable(ctx):
+    """Both Rust fixtures' BTF, with C names (the default): bpftool's
+    header compiles with clang as C, `dwarf2btf layout` finds every
+    layout, and the kernel loads it (BPF_BTF_LOAD; skipped where this
+    process may not load BTF).  rust_types.so has an unsized struct,
+    whose tail becomes unsigned char[0], and closures, generics and
+    () that pahole's names and 4-byte INT left unloadable.  With
+    --rust-enums=pahole the kernel refuses rust_types.so ("Invalid
+    name")."""
+    for tool in ("bpftool", "clang"):
+        if not shutil.which(tool):
+            raise ctx.Skip("no " + tool)
+    load = os.path.join(ctx.root, "scripts", "lib", "btf-load.py")
+    skipped = None
+    for name in ("rust_types", "rust_enums"):
+        so = os.path.join(os.path.dirname(FIXTURE), name + ".so")
+        btf = os.path.join(ctx.tmp, name + ".btf")
+        p = ctx.run([ctx.bin, "-o", btf, so])
+        assert p.returncode == 0, p.stderr
+        p = ctx.run(["bpftool", "btf", "dump", "file", btf, "format", "c"])
+        assert p.returncode == 0, p.stderr
+        hdr = os.path.join(ctx.tmp, name + ".h")
+        with open(hdr, "w") as f:
+            f.write(p.stdout)
+        p = ctx.run(["clang", "-fsyntax-only", "-x", "c", hdr])
+        assert p.returncode == 0 and "error:" not in p.stderr, \
+            "%s: header: %s" % (name, p.stderr[:2000])
+        p = ctx.run([ctx.bin, "layout", so, btf])
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr
+        p = ctx.run([sys.executable, load, btf])
+        res = p.stdout.strip()
+        if res.startswith("skip:"):
+            skipped = res
+            continue
+        assert p.returncode == 0 and res == "loaded", \
+            "%s: %s" % (name, res.splitlines()[-1:] if res else p.stderr)
+    if skipped:
+        raise ctx.Skip("headers compile, layouts check; kernel load " +
+                       skipped)
+    old = os.path.join(ctx.tmp, "pahole.btf")
+    p = ctx.run([ctx.bin, "--rust-enums=pahole", "-o", old,
+                 os.path.join(os.path.dirname(FIXTURE), "rust_types.so")])
+    assert p.returncode == 0, p.stderr
+    p = ctx.run([sys.executable, load, old])
+    assert p.stdout.strip() != "loaded", p.stdout

@@ -17,6 +17,71 @@ check_summary() {
 	exit
 }
 
+# The checks of a user program's BTF (check-cxx.sh, check-rust.sh), each a
+# PASS or FAIL line: BIN encodes FILE at -j2, the same bytes at -j1,
+# libbpf dumps it (with FUNCs whose names start with FUNC_PREFIX, if
+# given), every struct layout of the DWARF is in it (BIN layout), the C
+# header bpftool prints compiles with clang, and it loads into the running
+# kernel (SKIP where this process may not load BTF).
+# usage: check_user_btf BIN FILE [FUNC_PREFIX]
+check_user_btf() {
+	local bin=$1 file=$2 fprefix=${3:-} dir nt nf nerr res here cc=clang
+	here=$(dirname "${BASH_SOURCE[0]}")
+	# clang 19 knows x86-64's _Float16 (Rust's f16), clang 14 not.
+	command -v clang-19 > /dev/null && cc=clang-19
+	dir=$(mktemp -d) || return 1
+	if "$bin" -j2 -o "$dir/j2.btf" "$file"; then
+		pass "encode: $(stat -c %s "$dir/j2.btf") bytes"
+	else
+		fail "encode"
+	fi
+	if "$bin" -j1 -o "$dir/j1.btf" "$file" &&
+	   cmp -s "$dir/j1.btf" "$dir/j2.btf"; then
+		pass "threads: -j1 and -j2 byte-identical"
+	else
+		fail "threads"
+	fi
+	if bpftool btf dump file "$dir/j2.btf" > "$dir/dump" 2> "$dir/err"; then
+		nt=$(grep -c '^\[' "$dir/dump")
+		nf=$(grep -c "^\[[0-9]*\] FUNC '$fprefix" "$dir/dump")
+		if [ -z "$fprefix" ] || [ "$nf" -gt 0 ]; then
+			pass "libbpf: $nt types, $nf FUNCs${fprefix:+ under mangled names}"
+		else
+			fail "libbpf: no FUNC named $fprefix..."
+		fi
+	else
+		fail "libbpf: $(head -1 "$dir/err")"
+	fi
+	if "$bin" layout "$file" "$dir/j2.btf" > "$dir/layout" 2>&1; then
+		pass "$(tail -n 1 "$dir/layout")"
+	else
+		fail "$(tail -n 1 "$dir/layout")"
+		sed -n '1,10s/^/     | /p' "$dir/layout"
+	fi
+	if bpftool btf dump file "$dir/j2.btf" format c > "$dir/h.h" 2> /dev/null
+	then
+		nerr=$($cc -fsyntax-only -ferror-limit=0 -x c "$dir/h.h" 2>&1 |
+		       grep -c 'error:')
+		if [ "$nerr" = 0 ]; then
+			pass "header: compiles with $cc (0 errors)"
+		else
+			fail "header: $nerr $cc errors, the first:" \
+			     "$($cc -fsyntax-only -x c "$dir/h.h" 2>&1 |
+				grep -m1 'error:')"
+		fi
+	else
+		fail "header: bpftool btf dump format c"
+	fi
+	res=$(python3 "$here/btf-load.py" "$dir/j2.btf" 2>&1)
+	case $res in
+	loaded) pass "kernel: loads into the running kernel" ;;
+	skip:*) skip "kernel: ${res#skip: }" ;;
+	*) fail "kernel: $(printf '%s\n' "$res" | head -1);" \
+		"the verifier log's last line: $(printf '%s\n' "$res" | tail -1)" ;;
+	esac
+	rm -rf "$dir"
+}
+
 # The Debian packages named, installed with apt-get when missing (these
 # checks are for developers' machines).
 need_packages() {

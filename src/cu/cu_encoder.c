@@ -146,11 +146,13 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			ctx.annots = unit_annots(env, cudie);
 		}
 	}
+	ctx.c_names = ctx.cxx ||
+		      (ctx.rust && !env->opts->rust_enums_pahole);
 	/*
-	 * A C++ unit neither takes types nor gives them: its keys do not
-	 * cover the scopes that C++ names are made of.
+	 * A unit whose names are made of its scopes (C++, Rust) neither
+	 * takes types nor gives them: its keys do not cover the scopes.
 	 */
-	if (ctx.cxx)
+	if (ctx.c_names)
 		ctx.reuse = NULL;
 	err = cu_ctx__collect_types(&ctx);
 	if (!err && ctx.reuse) {
@@ -177,7 +179,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__check(&ctx);
 	if (!err)
 		out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
-	out->cxx = ctx.cxx;
+	/* Members to fix after the final dedup (fwd_members.h). */
+	out->cxx = ctx.c_names;
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	free(ctx.nodes);

@@ -199,7 +199,8 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 	    (p->name = dwarf_formstring(&attr)) &&
 	    !(p->name = cu_ctx__keep_name(ctx, &attr, p->name)))
 		return -ENOMEM;
-	if (ctx->cxx && p->name && !(p->name = cu_ctx__cxx_keep_ident(ctx, p->name)))
+	if (ctx->c_names && p->name &&
+	    !(p->name = cu_ctx__cxx_keep_ident(ctx, p->name)))
 		return -ENOMEM;
 	err = cu_ctx__type_ref(ctx, die, &p->type_id);
 	if (err)

@@ -299,6 +299,11 @@ struct cu_ctx {
 	unsigned int annots, foreign_annots;
 	bool rust;		/* DW_LANG_Rust: members in offset order */
 	bool cxx;		/* C++: functions by their linkage names */
+	/*
+	 * Names made C identifiers (cxx_names.c): in C++ units, and in
+	 * Rust units unless pahole's encoding is asked for.
+	 */
+	bool c_names;
 	struct cxx_names cxx_names;	/* C++ only: names as C's */
 	char *errbuf;
 	size_t errlen;
@@ -445,12 +450,15 @@ int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
 			 Dwarf_Die *m);
 void cu_ctx__cxx_free(struct cu_ctx *ctx);
 /*
- * The name of a C++ base type of @bytes and @encoding (BTF_INT_*) that C
- * has no name for (bool, wchar_t, char8_t, char16_t, char32_t): C's name
- * of an integer of that size and sign (bool's too: "unsigned char");
- * else @name.
+ * The name of a base type of @bytes and @encoding (BTF_INT_*) that C has
+ * no name for: C++'s bool, wchar_t, char8_t, char16_t, char32_t, or with
+ * @rust Rust's bool, char and numbers: C's name of an integer of that
+ * size and sign (bool's too: "unsigned char"); else @name.
  */
-const char *cxx_int_name(const char *name, uint64_t bytes, int encoding);
+const char *cxx_int_name(const char *name, uint64_t bytes, int encoding,
+			 bool rust);
+/* Rust's f16, f32, f64 and f128 as C's float of @bytes; other names as they are. */
+const char *c_float_name(const char *name, uint64_t bytes);
 
 /*
  * The BTF string offset of @name, which may be a name cxx_names.c built:

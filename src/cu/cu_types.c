@@ -210,7 +210,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->nr_before = 0;
 	n->first_member = 0;
 	n->nr_members = 0;
-	if (ctx->cxx) {
+	if (ctx->c_names) {
 		int err = cu_ctx__cxx_node_scope(ctx, ctx->nr_nodes - 1);
 
 		if (err)
@@ -364,7 +364,7 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	size_t base = ctx->nr_scratch, n;
 	int err;
 
-	err = ctx->cxx ? cu_ctx__collect_scoped(ctx, die, depth, node) :
+	err = ctx->c_names ? cu_ctx__collect_scoped(ctx, die, depth, node) :
 			 cu_ctx__collect(ctx, die, depth, node);
 	if (err)
 		return err;
@@ -539,7 +539,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 				return err;
 		}
 		if (descend && dwarf_haschildren(&child)) {
-			err = ctx->cxx ?
+			err = ctx->c_names ?
 			      cu_ctx__collect_scoped(ctx, &child, depth + 1,
 						     SIZE_MAX) :
 			      cu_ctx__collect(ctx, &child, depth + 1, SIZE_MAX);
@@ -867,8 +867,18 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 		bits = bytes * 8;
 	bytes = (bits + 7) / 8;
 
+	/*
+	 * Rust's unit type () and never type ! have no bytes, which no INT
+	 * has: with C names each is an empty struct, so that members of it
+	 * take no room (as __SANITIZED_FAKE_INT__ they took four bytes).
+	 */
+	if (ctx->c_names && ctx->rust && !bytes)
+		return btf__add_struct(ctx->btf, !strcmp(name, "!") ? "_Never" :
+				       "_Unit", 0);
 	switch (enc) {
 	case DW_ATE_float:
+		if (ctx->c_names)
+			name = c_float_name(name, bytes);
 		return cu_ctx__add_float(ctx, name, bytes);
 	case DW_ATE_signed:
 	case DW_ATE_signed_char:
@@ -880,8 +890,8 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	default:
 		break;
 	}
-	if (ctx->cxx)
-		name = cxx_int_name(name, bytes, encoding);
+	if (ctx->c_names)
+		name = cxx_int_name(name, bytes, encoding, ctx->rust);
 	return cu_ctx__add_int(ctx, name, bytes, encoding);
 }
 
@@ -974,7 +984,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		cu_err(ctx, m, "member offset out of range");
 		return -EINVAL;
 	}
-	name_off = ctx->cxx || name ? cu_ctx__cxx_member_name_off(ctx, da, name) :
+	name_off = ctx->c_names || name ? cu_ctx__cxx_member_name_off(ctx, da, name) :
 		   name_cache__off(ctx->names, ctx->btf,
 				   cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
@@ -1151,7 +1161,7 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (die_attrs__get(ctx, die, &da))
 		return -EINVAL;
 	name = cu_ctx__attr_name(ctx, &da);
-	if (ctx->cxx && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
+	if (ctx->c_names && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
 		return -ENOMEM;
 	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
 		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
@@ -1211,7 +1221,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 	Dwarf_Die child, base;
 	int id, ret;
 
-	if (ctx->cxx && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
+	if (ctx->c_names && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
 		return -ENOMEM;
 	die_udata(die, DW_AT_byte_size, &size);
 	/*
@@ -1258,7 +1268,7 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 				return -EINVAL;
 			}
 			ename = cu_ctx__attr_name(ctx, &da);
-			if (ctx->cxx && ename &&
+			if (ctx->c_names && ename &&
 			    !(ename = cu_ctx__cxx_ident(ctx, ename)))
 				return -ENOMEM;
 			/*
@@ -1523,7 +1533,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_restrict_type:
 		return btf__add_restrict(ctx->btf, ref);
 	case DW_TAG_typedef:
-		if (!ctx->cxx)
+		if (!ctx->c_names)
 			return cu_ctx__add_typedef(ctx, die_name(die), ref);
 		name = cu_ctx__cxx_type_name(ctx, idx, die_name(die));
 		return name ? cu_ctx__add_typedef(ctx, name, ref) : -ENOMEM;
@@ -1595,7 +1605,7 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 	uint32_t i;
 
 	/* Members are children of the DIE: they may have no more. */
-	if (!kinds && !ctx->cxx)
+	if (!kinds && !ctx->c_names)
 		return 0;
 	tag = dwarf_tag(&n->die);
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
@@ -1603,7 +1613,7 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 		return 0;
 	decl = die_flag(&n->die, DW_AT_declaration);
 	/* The kernel allows a FWD no tag. */
-	if (ctx->cxx && !decl)
+	if (ctx->c_names && !decl)
 		err = cu_ctx__cxx_name_tag(ctx, idx, -1, NULL);
 	if (!err && kinds) {
 		err = die__for_each_annotation(&n->die, true, kinds,
@@ -1620,7 +1630,7 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 		if (die_flag(m, DW_AT_external) || die_flag(m, DW_AT_declaration) ||
 		    member__virtual_base(m, dwarf_tag(m)))
 			continue;
-		if (ctx->cxx)
+		if (ctx->c_names)
 			err = cu_ctx__cxx_name_tag(ctx, idx, dt.component, m);
 		/*
 		 * clang puts annotations in children, gcc in an attribute,
@@ -1689,7 +1699,7 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 	 * by its unit (cu_ctx__add_decl_tags()).
 	 */
 	if (ctx->env->opts->skip_decl_tags ||
-	    (!ctx->foreign_annots && !ctx->cxx))
+	    (!ctx->foreign_annots && !ctx->c_names))
 		return 0;
 	for (i = from; i < ctx->nr_nodes; i++) {
 		struct cu_node *n = &ctx->nodes[i];

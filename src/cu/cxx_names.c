@@ -31,6 +31,7 @@
 /* "__" and 16 hex digits end a name cut to CXX_NAME_MAX. */
 #define CXX_HASH_LEN	18
 #define CXX_TAG_PREFIX	"cxx:"
+#define RUST_TAG_PREFIX	"rust:"
 #define CXX_ANON_C	"_anon"
 #define CXX_ANON_CXX	"(anonymous namespace)"
 
@@ -196,6 +197,7 @@ int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
 {
 	struct cxx_names *cn = &ctx->cxx_names;
 	const char *name = dwarf_diename(m ? m : &ctx->nodes[idx].die);
+	const char *prefix = ctx->rust ? RUST_TAG_PREFIX : CXX_TAG_PREFIX;
 	const char *c, *value;
 	int id;
 
@@ -204,12 +206,12 @@ int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
 	if (m) {
 		c = cu_ctx__cxx_ident(ctx, name);
 		value = c == name || !c ? c :
-			cxx_names__build(cn, 0, CXX_TAG_PREFIX, name, false);
+			cxx_names__build(cn, 0, prefix, name, false);
 	} else {
 		c = cu_ctx__cxx_type_name(ctx, idx, name);
 		value = c == name || !c ? c :
 			cxx_names__build(cn, cxx_names__node_scope(cn, idx),
-					 CXX_TAG_PREFIX, name, false);
+					 prefix, name, false);
 	}
 	if (!value)
 		return -ENOMEM;
@@ -334,24 +336,33 @@ void cu_ctx__cxx_free(struct cu_ctx *ctx)
 	free(ctx->cxx_names.buf);
 }
 
-const char *cxx_int_name(const char *name, uint64_t bytes, int encoding)
+const char *cxx_int_name(const char *name, uint64_t bytes, int encoding,
+			 bool rust)
 {
-	static const char *const cxx_only[] = {
+	static const char *const cxx_ints[] = {
 		"bool", "wchar_t", "char8_t", "char16_t", "char32_t",
 	};
+	/* Rust's char is a 4-byte code point, not C's char. */
+	static const char *const rust_ints[] = {
+		"bool", "char", "u8", "u16", "u32", "u64", "u128", "usize",
+		"i8", "i16", "i32", "i64", "i128", "isize",
+	};
+	const char *const *renamed = rust ? rust_ints : cxx_ints;
+	size_t nr = rust ? sizeof(rust_ints) / sizeof(rust_ints[0]) :
+		    sizeof(cxx_ints) / sizeof(cxx_ints[0]);
 	bool is_signed = encoding & BTF_INT_SIGNED;
 	size_t i;
 
-	for (i = 0; i < sizeof(cxx_only) / sizeof(cxx_only[0]); i++)
-		if (!strcmp(name, cxx_only[i]))
+	for (i = 0; i < nr; i++)
+		if (!strcmp(name, renamed[i]))
 			break;
-	if (i == sizeof(cxx_only) / sizeof(cxx_only[0]))
+	if (i == nr)
 		return name;
 	/*
 	 * bool stays a BOOL INT, named as an unsigned char, because C++
 	 * allows a bit-field of it wider than C's _Bool's one bit
 	 * (libstdc++'s `bool _M_is_balanced : 8`).  gcc's spellings, which
-	 * C's BTF holds most.
+	 * C's BTF holds most.  Rust's char is a 4-byte code point.
 	 */
 	switch (bytes) {
 	case 1:
@@ -362,7 +373,26 @@ const char *cxx_int_name(const char *name, uint64_t bytes, int encoding)
 		return is_signed ? "int" : "unsigned int";
 	case 8:
 		return is_signed ? "long int" : "long unsigned int";
+	case 16:
+		return is_signed ? "__int128" : "__int128 unsigned";
 	default:
 		return name;
+	}
+}
+
+const char *c_float_name(const char *name, uint64_t bytes)
+{
+	if (strcmp(name, "f16") && strcmp(name, "f32") && strcmp(name, "f64") &&
+	    strcmp(name, "f128"))
+		return name;
+	switch (bytes) {
+	case 2:
+		return "_Float16";
+	case 4:
+		return "float";
+	case 8:
+		return "double";
+	default:
+		return "long double";
 	}
 }

@@ -152,7 +152,8 @@ struct type_key_count {
  */
 struct cu_fragment {
 	size_t nr_types_in;	/* types the CUs had before any dedup */
-	bool cxx;		/* some of the CUs are C++ units */
+	/* some of the CUs have C names (C++, Rust but as pahole encodes it) */
+	bool cxx;
 	struct btf *btf;	/* NULL: the types are already in the target */
 	struct func_cand *funcs;
 	size_t nr_funcs;

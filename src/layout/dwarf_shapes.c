@@ -201,6 +201,9 @@ static uint64_t base_type_bytes(const struct dwarf_shapes *w, Dwarf_Die *t)
 	die_udata(t, DW_AT_encoding, &enc);
 	if (enc == DW_ATE_float && bytes == 12)
 		return bytes;
+	/* Rust's () and ! are empty structs with C names (cu_types.c). */
+	if (!bytes && w->lang == LANG_RUST && w->rust_variants)
+		return 0;
 	if (enc == DW_ATE_complex_float && w->lang == LANG_CXX &&
 	    (bytes == 4 || bytes == 8 || bytes == 16 || bytes == 24 ||
 	     bytes == 32))
@@ -465,6 +468,17 @@ static int dwarf_shapes__members(struct dwarf_shapes *w, Dwarf_Die *die,
 			return err;
 		if (tag == DW_TAG_inheritance)
 			w->m[n].name = base_name(nr_bases++);
+		/*
+		 * A member that runs past its struct (a Rust unsized tail)
+		 * is bytes up to the end where names are C's (fwd_members.h).
+		 */
+		if (dwarf_tag(die) != DW_TAG_union_type &&
+		    (w->lang == LANG_CXX ||
+		     (w->lang == LANG_RUST && w->rust_variants)) &&
+		    w->m[n].bit_size != SHAPE_SIZE_ANY &&
+		    w->m[n].bit_size != SHAPE_SIZE_BAD &&
+		    w->m[n].bit_off + w->m[n].bit_size > s->size * 8)
+			w->m[n].bit_size = SHAPE_SIZE_ANY;
 		n++;
 	}
 	if (ret < 0)

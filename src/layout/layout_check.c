@@ -151,7 +151,7 @@ int layout_check__shape(void *arg, const struct shape *s,
 			const struct dwarf_shape_info *info)
 {
 	struct layout_check *c = arg;
-	bool by_name = info->lang != LANG_CXX;
+	bool by_name = info->lang == LANG_C;
 	uint64_t key = shape__hash(s, by_name) | 1;
 
 	if (layout_check__seen(c, s, by_name, key))

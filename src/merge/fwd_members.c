@@ -143,6 +143,22 @@ static uint32_t member_span_end(const struct btf_type *t, uint32_t i)
 	return t->size * 8;
 }
 
+/*
+ * Does member @i of struct @t (at bit @off) run past the struct's end?
+ * rustc describes an unsized tail ([u8] of str's bytes) as one element
+ * in a struct of no room for it.
+ */
+static bool member_overruns(const struct btf *btf, const struct btf_type *t,
+			    uint32_t i, uint32_t off)
+{
+	__s64 size;
+
+	if (!btf_is_struct(t) || btf_member_bitfield_size(t, i))
+		return false;
+	size = btf__resolve_size(btf, btf_members(t)[i].type);
+	return size > 0 && off + (uint64_t)size * 8 > (uint64_t)t->size * 8;
+}
+
 int fwd_members__to_bytes(struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
@@ -166,10 +182,11 @@ int fwd_members__to_bytes(struct btf *btf)
 			 * nothing of it is kept past an add.
 			 */
 			t = btf__type_by_id(btf, id);
-			if (!type_is_fwd(btf, btf_members(t)[i].type))
-				continue;
 			off = btf_member_bit_offset(t, i);
 			end = member_span_end(t, i);
+			if (!type_is_fwd(btf, btf_members(t)[i].type) &&
+			    !member_overruns(btf, t, i, off))
+				continue;
 			/* A FWD is no bit-field: it starts on a byte. */
 			if (off % 8 || end % 8 || end < off)
 				continue;
