@@ -251,6 +251,28 @@ def test_verbose_pahole_lines(ctx):
         "address"], p.stdout
 
 
+def test_explain_long_name(ctx):
+    """A FUNC name of 512 characters or more, which the kernel refuses
+    (and with it the whole BTF), is left out as long-name; 511 are kept.
+    pahole has no such rule, so there is no pahole line for it."""
+    ok, long = "f" + "x" * 510, "g" + "y" * 511
+    for cc in ("gcc", "clang"):
+        obj = ctx.fixture("funcs_longname", cc, 5)
+        out = os.path.join(ctx.tmp, "%s.btf" % cc)
+        p = ctx.run([ctx.bin, "--stats", "-o", out, obj])
+        assert p.returncode == 0, p.stderr
+        assert "1 left out: 1 long-name" in p.stderr, p.stderr
+        funcs = [t.name for t in ctx.btf(out).types if t.kind == "func"]
+        assert funcs == [ok], [len(f) for f in funcs]
+        d = json.loads(ctx.run([ctx.bin, "explain", "--json", obj,
+                                long]).stdout)
+        f = d["functions"][0]
+        assert f["verdict"] == "long-name" and not f["encoded"] and \
+            not f["pahole"], f
+        out = _explain(ctx, obj, [long])
+        assert "512 characters: the kernel takes at most 511" in out, out
+
+
 def test_explain_errors(ctx):
     """A name that is no function: its line, exit 1.  No FILE or a bad
     option: usage, exit 2.  A FILE that cannot be read: one line, exit 1.

@@ -236,8 +236,9 @@ static int fn_set__add_param(struct fn_set *fs, struct cu_ctx *ctx,
 
 /*
  * The ELF function key of @die's function, or NULL: that of its DW_AT_name,
- * or in a C++ unit of its DW_AT_linkage_name (the mangled name, which is
- * the symbol's; functions declared extern "C" have none).  Both are taken
+ * or in a C++ unit (and a Rust unit with C names) of its
+ * DW_AT_linkage_name (the mangled name, which is the symbol's; functions
+ * declared extern "C", or Rust's #[no_mangle], have none).  Both are taken
  * from the specification or abstract origin when the DIE has none.  g++
  * gives a function of internal linkage no mangled name: its key is the
  * one its scope and name mangle to (cu_ctx__cxx_internal_key()).
@@ -249,7 +250,12 @@ static const struct elf_func_key *fn_set__elf_key(struct cu_ctx *ctx,
 	Dwarf_Attribute attr;
 	const char *name;
 
-	if (ctx->cxx && dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) {
+	/*
+	 * Rust's symbols are mangled too (v0 or legacy); with pahole's
+	 * encoding a Rust unit goes by DW_AT_name, as pahole does.
+	 */
+	if ((ctx->cxx || (ctx->rust && ctx->c_names)) &&
+	    dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) {
 		name = dwarf_formstring(&attr);
 		return name ? elf_symtab__find_key(ctx->env->syms, name) : NULL;
 	}

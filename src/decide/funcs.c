@@ -195,6 +195,9 @@ static enum func_mismatch protos_match(const struct btf *btf,
 	return FUNC_MISMATCH_NONE;
 }
 
+/* The longest FUNC name the kernel takes (KSYM_NAME_LEN - 1). */
+#define FUNC_NAME_MAX	511
+
 /*
  * Each verdict's one-word name, its text for people, and pahole's words
  * for it, which scripts grep for.
@@ -220,6 +223,9 @@ static const struct {
 		"optimized parameters" },
 	[FUNC_SKIP_AMBIGUOUS] = { "ambiguous", "its name has several addresses",
 		"ambiguous address" },
+	/* pahole has no such rule: its BTF then fails to load. */
+	[FUNC_SKIP_LONG_NAME] = { "long-name",
+		"its name is longer than the kernel takes", NULL },
 };
 
 const char *func_verdict__pahole(enum func_verdict v)
@@ -397,6 +403,13 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 		v = FUNC_SKIP_OPTIMIZED;
 	if (k->ambiguous)
 		v = FUNC_SKIP_AMBIGUOUS;
+	/*
+	 * The kernel takes names of up to KSYM_NAME_LEN (512) bytes with
+	 * the NUL, and refuses the whole BTF for one longer: Rust's v0
+	 * mangled names of generic code often are.
+	 */
+	if (strlen(k->key) > FUNC_NAME_MAX)
+		v = FUNC_SKIP_LONG_NAME;
 	d->verdict = v;
 	d->chosen = v == FUNC_ENCODED || v == FUNC_SKIP_OPTIMIZED ? canon : NULL;
 }

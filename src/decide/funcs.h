@@ -30,6 +30,7 @@ enum func_verdict {
 	FUNC_SKIP_REORDERED,	/* parameters the compiler moved */
 	FUNC_SKIP_OPTIMIZED,	/* a parameter optimized away, signature changed */
 	FUNC_SKIP_AMBIGUOUS,	/* symbols of that name at several addresses */
+	FUNC_SKIP_LONG_NAME,	/* a name longer than the kernel takes */
 	FUNC_VERDICT__MAX
 };
 

@@ -374,6 +374,10 @@ static void explain__why(struct explain *e, FILE *f, const struct btf *btf,
 	case FUNC_SKIP_AMBIGUOUS:
 		fprintf(f, "its ELF symbols sit at different addresses (two functions of that name, or a clone elsewhere): BTF has one prototype per name, and attaching by name could hit either");
 		break;
+	case FUNC_SKIP_LONG_NAME:
+		fprintf(f, "its name has %zu characters: the kernel takes at most 511 (KSYM_NAME_LEN) and would refuse the whole BTF",
+			strlen(d->cands[0]->key));
+		break;
 	default:
 		break;
 	}
