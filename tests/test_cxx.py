@@ -72,9 +72,9 @@ buffer that names them by its address.
 
 import os
 import shutil
-import sys
 
 import btfparse
+import usable
 
 # Written by hand; clang spells "long int" as "long".
 REFS = [
@@ -518,22 +518,12 @@ def _usable(ctx, cc, dwarf, out):
         btf = os.path.join(out, "%s.btf" % name)
         p = ctx.run([ctx.bin, "-o", btf, obj])
         assert p.returncode == 0, p.stderr
-        p = ctx.run(["bpftool", "btf", "dump", "file", btf, "format", "c"])
-        assert p.returncode == 0, p.stderr
-        hdr = os.path.join(out, "%s.h" % name)
-        with open(hdr, "w") as f:
-            f.write(p.stdout)
-        p = ctx.run(["clang", "-fsyntax-only", "-x", "c", hdr])
-        assert p.returncode == 0 and "error:" not in p.stderr, \
-            "%s: header: %s" % (name, p.stderr)
-        p = ctx.run([sys.executable, os.path.join(
-            ctx.root, "scripts", "lib", "btf-load.py"), btf])
-        res = p.stdout.strip()
+        usable.header_compiles(ctx, btf, name)
+        res = usable.kernel_load(ctx, btf)
         if res.startswith("skip:"):
             skipped = res
             continue
-        assert p.returncode == 0 and res == "loaded", \
-            "%s: %s" % (name, res.splitlines()[-1:] if res else p.stderr)
+        assert res == "loaded", "%s: %s" % (name, res)
     if skipped:
         raise ctx.Skip("headers compile; kernel load " + skipped)
 
@@ -609,11 +599,10 @@ def _long(ctx, cc, dwarf):
     assert lengths[-1] == 511 and lengths[-2] < 511, lengths
     for cxx, c in tags.items():
         assert c == _c_name(cxx), (cxx, c)
-    p = ctx.run([sys.executable, os.path.join(
-        ctx.root, "scripts", "lib", "btf-load.py"), out])
-    if p.stdout.startswith("skip:"):
-        raise ctx.Skip("kernel load " + p.stdout.strip())
-    assert p.stdout.strip() == "loaded", p.stdout[-2000:]
+    res = usable.kernel_load(ctx, out)
+    if res.startswith("skip:"):
+        raise ctx.Skip("kernel load " + res)
+    assert res == "loaded", res
 
 
 def test_cxx_long_gxx(ctx):

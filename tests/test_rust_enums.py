@@ -18,9 +18,9 @@ hand from the DWARF (llvm-dwarfdump), in btfparse.render()'s form.
 """
 import os
 import shutil
-import sys
 
 import btfparse
+import usable
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "fixtures", "rust_enums.so")
@@ -281,30 +281,20 @@ def test_rust_usable(ctx):
     for tool in ("bpftool", "clang"):
         if not shutil.which(tool):
             raise ctx.Skip("no " + tool)
-    load = os.path.join(ctx.root, "scripts", "lib", "btf-load.py")
     skipped = None
     for name in ("rust_types", "rust_enums"):
         so = os.path.join(os.path.dirname(FIXTURE), name + ".so")
         btf = os.path.join(ctx.tmp, name + ".btf")
         p = ctx.run([ctx.bin, "-o", btf, so])
         assert p.returncode == 0, p.stderr
-        p = ctx.run(["bpftool", "btf", "dump", "file", btf, "format", "c"])
-        assert p.returncode == 0, p.stderr
-        hdr = os.path.join(ctx.tmp, name + ".h")
-        with open(hdr, "w") as f:
-            f.write(p.stdout)
-        p = ctx.run(["clang", "-fsyntax-only", "-x", "c", hdr])
-        assert p.returncode == 0 and "error:" not in p.stderr, \
-            "%s: header: %s" % (name, p.stderr[:2000])
+        usable.header_compiles(ctx, btf, name)
         p = ctx.run([ctx.bin, "layout", so, btf])
         assert p.returncode == 0, p.stdout[-2000:] + p.stderr
-        p = ctx.run([sys.executable, load, btf])
-        res = p.stdout.strip()
+        res = usable.kernel_load(ctx, btf)
         if res.startswith("skip:"):
             skipped = res
             continue
-        assert p.returncode == 0 and res == "loaded", \
-            "%s: %s" % (name, res.splitlines()[-1:] if res else p.stderr)
+        assert res == "loaded", "%s: %s" % (name, res)
     if skipped:
         raise ctx.Skip("headers compile, layouts check; kernel load " +
                        skipped)
@@ -312,5 +302,4 @@ def test_rust_usable(ctx):
     p = ctx.run([ctx.bin, "--rust-enums=pahole", "-o", old,
                  os.path.join(os.path.dirname(FIXTURE), "rust_types.so")])
     assert p.returncode == 0, p.stderr
-    p = ctx.run([sys.executable, load, old])
-    assert p.stdout.strip() != "loaded", p.stdout
+    assert usable.kernel_load(ctx, old) != "loaded"

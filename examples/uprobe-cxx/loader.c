@@ -16,15 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-/* order.bpf.c's map value */
-struct seen {
-	long serial;
-	int id;
-	int sku;
-	int quantity;
-	unsigned long long total_bits;
-	char customer[40];
-};
+#include "order.h"
 
 int main(int argc, char **argv)
 {

@@ -11,15 +11,7 @@
 #include "service.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
-
-struct seen {
-	long serial;
-	int id;
-	int sku;
-	int quantity;
-	unsigned long long total_bits;
-	char customer[40];
-};
+#include "order.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
