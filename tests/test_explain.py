@@ -7,6 +7,7 @@ CU paths and hex numbers (DIE offsets, addresses) are normalised.
 """
 import json
 import os
+import shutil
 import re
 
 import test_funcs
@@ -289,9 +290,15 @@ def test_explain_errors(ctx):
     p = ctx.run([ctx.bin, "explain", missing, "f"])
     assert p.returncode == 1 and p.stdout == "" and \
         len(p.stderr.splitlines()) == 1 and missing in p.stderr, p.stderr
-    before = sorted(os.listdir(os.path.dirname(prog)))
-    ctx.run([ctx.bin, "explain", "--all", prog])
-    assert sorted(os.listdir(os.path.dirname(prog))) == before
+    # In a folder of its own: the fixtures' folder is written by other
+    # tests running beside this one.
+    alone = os.path.join(ctx.tmp, "alone")
+    os.mkdir(alone)
+    shutil.copy(prog, alone)
+    before = sorted(os.listdir(alone))
+    ctx.run([ctx.bin, "explain", "--all",
+             os.path.join(alone, os.path.basename(prog))])
+    assert sorted(os.listdir(alone)) == before
     # The encoding run's --lang_exclude (kbuild's "rust"): C is still
     # read; all its languages excluded, the function is not there.
     p = ctx.run([ctx.bin, "explain", "--lang_exclude=rust", prog,
