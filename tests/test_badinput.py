@@ -156,7 +156,7 @@ DW_TAG = {
     "member": 0x0d, "pointer_type": 0x0f, "compile_unit": 0x11,
     "structure_type": 0x13, "typedef": 0x16, "subrange_type": 0x21,
     "base_type": 0x24, "const_type": 0x26, "enumerator": 0x28,
-    "subprogram": 0x2e, "variable": 0x34,
+    "subprogram": 0x2e, "variable": 0x34, "union_type": 0x17,
 }
 DW_TAG_NAME = {v: k for k, v in DW_TAG.items()}
 DW_AT_sibling, DW_AT_name, DW_AT_byte_size = 0x01, 0x03, 0x0b
@@ -461,10 +461,10 @@ def _bin(ctx):
     return ctx.bin
 
 
-def _run(ctx, args):
+def _run(ctx, args, env=None):
     """(returncode, stderr), or (None, why) on a timeout."""
     try:
-        p = ctx.run(args, timeout=TIMEOUT)
+        p = ctx.run(args, timeout=TIMEOUT, env=env)
     except subprocess.TimeoutExpired:
         return None, "timed out after %d s (hang?)" % TIMEOUT
     return p.returncode, p.stderr
@@ -1133,7 +1133,74 @@ def test_badinput_dwarf(ctx):
     _run_fixture_cases(ctx, _dwarf_cases, 200)
 
 
-def _run_exits(ctx, cases, args, minimum):
+def _code_cases(fx):
+    """abbrev_codes.c, whose rarer DIEs have two-byte abbreviation
+    codes (abbrev_cache.h reads those in place), with such a code cut at
+    the unit's end, a one-byte code spelt in two, unknown, past what the
+    cache takes, swapped for another tag's, or made three bytes long."""
+    info = fx.elf.section(".debug_info").offset
+    d = fx.data
+    cases = []
+
+    def add(what, data, expect):
+        cases.append(Case("code-%s-%s" % (fx.name, what), data, expect,
+                          fx.ext))
+
+    def code(data, die, value):
+        b = bytearray(data)
+        b[info + die.off:info + die.off + 2] = bytes(
+            (value & 0x7F | 0x80, value >> 7))
+        return bytes(b)
+
+    u = fx.units[0]
+    two = [x for x in u.dies if x.code_len == 2]
+    members = [x for x in two if x.tag == DW_TAG["member"]]
+    unions = [x for x in two if x.tag == DW_TAG["union_type"]]
+    assert len(members) > 10 and len(unions) > 2, \
+        "%s: too few two-byte codes" % fx.name
+    for i, m in enumerate((members[0], members[len(members) // 2],
+                           unions[0], unions[-1])):
+        # The unit ends between the code's two bytes.
+        b = bytearray(d)
+        struct.pack_into("<I", b, info + u.off, m.off + 1 - (u.off + 4))
+        add("cut-%d" % i, bytes(b), "either")
+        b = bytearray(d)
+        b[info + m.off + 1] = 0
+        add("long-zero-%d" % i, bytes(b), "either")
+        add("unknown-%d" % i, code(d, m, 1000), "error")
+        add("huge-%d" % i, code(d, m, 0x3FFF), "error")
+        other = unions[0] if m.tag == DW_TAG["member"] else members[0]
+        add("swap-%d" % i, code(d, m, other.code), "either")
+        b = bytearray(d)
+        b[info + m.off + 1] |= 0x80
+        add("three-%d" % i, bytes(b), "either")
+    return cases
+
+
+def _code_fixtures(ctx):
+    return [Fixture(ctx, "gcc", dwarf, False, source="abbrev_codes")
+            for dwarf in (4, 5)]
+
+
+def test_badinput_codes(ctx):
+    cases = []
+    for fx in _code_fixtures(ctx):
+        cases += _code_cases(fx)
+    _run_group(ctx, cases, 40)
+
+
+def test_badinput_codes_keys(ctx):
+    """The same with --stats=keys, and with the batches' types taken by
+    key (DWARF2BTF_BATCH_DEDUP: reused even in so small an input)."""
+    cases = []
+    for fx in _code_fixtures(ctx):
+        cases += _code_cases(fx)
+    _run_exits(ctx, cases, ["--stats=keys", "--no-cache"], 40)
+    _run_exits(ctx, cases, ["--no-cache"], 40,
+               env=dict(os.environ, DWARF2BTF_BATCH_DEDUP="1"))
+
+
+def _run_exits(ctx, cases, args, minimum, env=None):
     """Runs the binary with @args and each case's input: exit 0 or 1,
     never a signal, a hang or a sanitizer report (ctx.run reports those).
     Only the exit counts, for runs whose stderr is not one error line."""
@@ -1146,7 +1213,7 @@ def _run_exits(ctx, cases, args, minimum):
         with open(inp, "wb") as f:
             f.write(case.data)
         rc, err = _run(ctx, [_bin(ctx)] + args +
-                       ["-o", os.path.join(work, "out.btf"), inp])
+                       ["-o", os.path.join(work, "out.btf"), inp], env=env)
         if rc not in (0, 1):
             bad.append("%s: %s" % (case.name, rc if rc is not None else err))
     assert not bad, "%d of %d cases:\n%s" % (len(bad), len(cases),

@@ -15,6 +15,12 @@ gcc's DWARF 5 gives an alignment and an offset as two implicit constants
 of its abbreviation in one unit and as data1 values in the other: a
 constant counts by its value, whatever its form, so the struct keys
 alike in both.
+
+abbrev_codes.c has so many abbreviations that gcc gives some of its
+types' DIEs two-byte codes; abbrev_codes_b.c has one of those blocks
+of types alone, with one-byte codes: every type of it must recur, the
+same keys whichever way the DIEs are read (with DWARF2BTF_LIBDW_ATTRS=1
+all of them through libdw).
 """
 
 import os
@@ -26,13 +32,13 @@ LINES = (r"type keys: (\d+) types, (\d+) without a key; (\d+) distinct",
          r"type keys: (\d+) struct and union names defined, (\d+) of them")
 
 
-def _keys(ctx, cc, objs, jobs=1, name="k"):
+def _keys(ctx, cc, objs, jobs=1, name="k", env=None):
     lib = os.path.join(ctx.tmp, name + ".so")
     p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] + objs)
     if p.returncode != 0:
         raise AssertionError("link failed: " + p.stderr)
     p = ctx.run([ctx.bin, "--stats=keys", "--no-cache", "-j%d" % jobs,
-                 "-o", os.path.join(ctx.tmp, name + ".btf"), lib])
+                 "-o", os.path.join(ctx.tmp, name + ".btf"), lib], env=env)
     if p.returncode != 0:
         raise AssertionError("--stats=keys failed: " + p.stderr)
     got = []
@@ -115,6 +121,37 @@ def test_keys_forms(ctx):
             (ka[2][0] + kb[2][0] - 1, 0)]
     if ab != want:
         raise AssertionError("want %r, got %r" % (want, ab))
+
+
+def _two_byte_codes(ctx, obj):
+    """How many types' DIEs of @obj have codes of two bytes."""
+    p = ctx.run(["readelf", "--debug-dump=info", obj])
+    return len(re.findall(r"Abbrev Number: (?:1[2-9][89]|[2-9]\d\d|1[3-9]\d)"
+                          r" \(DW_TAG_(?:member|union_type|structure_type)",
+                          p.stdout))
+
+
+def test_keys_two_byte_codes(ctx):
+    for dwarf in (4, 5):
+        a = ctx.fixture("abbrev_codes", "gcc", dwarf)
+        b = ctx.fixture("abbrev_codes_b", "gcc", dwarf)
+        if _two_byte_codes(ctx, a) < 20 or _two_byte_codes(ctx, b):
+            raise AssertionError("gcc gave abbrev_codes.c too few "
+                                 "two-byte codes: the test needs another "
+                                 "input")
+        ka = _keys(ctx, "gcc", [a], name="mc_a")
+        kb = _keys(ctx, "gcc", [b], name="mc_b")
+        ab = _keys(ctx, "gcc", [a, b], name="mc_ab")
+        want = [(ka[0][0] + kb[0][0], 0, ka[0][2]),
+                (ka[1][0] + kb[1][0], ka[1][1]), (ka[2][0], 0)]
+        if ab != want:
+            raise AssertionError("DWARF %d: want %r, got %r"
+                                 % (dwarf, want, ab))
+        env = dict(os.environ, DWARF2BTF_LIBDW_ATTRS="1")
+        lib = _keys(ctx, "gcc", [a, b], name="mc_libdw", env=env)
+        if lib != ab:
+            raise AssertionError("DWARF %d: through libdw %r, read in place "
+                                 "%r" % (dwarf, lib, ab))
 
 
 def test_stats_bad_value(ctx):

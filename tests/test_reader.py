@@ -8,7 +8,8 @@ the BTF must be the same bytes.  The fixtures cover the forms gcc and
 clang use for types in DWARF 4 and 5: inline and indirect strings,
 implicit constants (gcc 12, DWARF 5, decl_file/decl_line), blocks and
 exprlocs (member locations in DWARF 2 style), 1-8 byte data and refs,
-and 8-byte section offsets (gcc -gdwarf64).
+and 8-byte section offsets (gcc -gdwarf64), and with abbrev_codes,
+abbreviation codes of two bytes.
 """
 
 import os
@@ -16,7 +17,7 @@ import variants
 
 FIXTURES = ("types_base", "types_bitfields", "types_composite",
             "types_enums", "types_arrays", "types_funcptr", "types_tags",
-            "funcs_basic", "kfuncs")
+            "funcs_basic", "kfuncs", "abbrev_codes")
 
 
 def _same(ctx, cc, dwarf, extra=()):

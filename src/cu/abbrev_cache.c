@@ -74,6 +74,17 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 		    (next - dwarf_dieoffset(cudie));
 }
 
+void abbrev_cache__free(struct abbrev_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_hi; i += ABBREV_CACHE_CHUNK)
+		free(c->hi_chunk[i / ABBREV_CACHE_CHUNK]);
+	memset(c->hi_chunk, 0, sizeof(c->hi_chunk));
+	memset(c->hi_slot, 0, sizeof(c->hi_slot));
+	c->nr_hi = 0;
+}
+
 void abbrev_cache__set_strings(struct abbrev_cache *c, const char *str,
 			       size_t size)
 {
@@ -186,24 +197,63 @@ static int libdw_attrs__cb(Dwarf_Attribute *attr, void *arg)
 }
 
 /*
+ * abbrev_cache__spec() of a DIE with two-byte @code: its spec gets the
+ * next slot on first use.  NULL where the fast path does not read it.
+ */
+static const struct abbrev_spec *abbrev_cache__hi_spec(struct abbrev_cache *c,
+						       Dwarf_Die *die,
+						       unsigned int code)
+{
+	uint16_t *slot = &c->hi_slot[code - ABBREV_CACHE_CODES];
+	struct abbrev_spec **chunk;
+	struct abbrev_spec *s;
+
+	if (!*slot) {
+		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
+			return NULL;
+		chunk = &c->hi_chunk[c->nr_hi / ABBREV_CACHE_CHUNK];
+		if (!*chunk) {
+			*chunk = malloc(ABBREV_CACHE_CHUNK * sizeof(**chunk));
+			if (!*chunk)
+				return NULL;
+		}
+		s = &(*chunk)[c->nr_hi % ABBREV_CACHE_CHUNK];
+		memset(s, 0, sizeof(*s));
+		abbrev_spec__build(c, s, die->abbrev);
+		s->code_len = 2;
+		s->slot = ABBREV_CACHE_CODES + c->nr_hi;
+		s->abbrev = die->abbrev;
+		*slot = ++c->nr_hi;
+	}
+	s = &c->hi_chunk[(*slot - 1) / ABBREV_CACHE_CHUNK]
+			[(*slot - 1) % ABBREV_CACHE_CHUNK];
+	return s->state == SPEC_FAST ? s : NULL;
+}
+
+/*
  * Returns the spec of @die's abbreviation, decoded on first use, or NULL
  * when the fast path does not read @die: no fast path for the CU, a DIE
- * of another CU, a code of more than one byte, or a spec left to libdw.
+ * of another CU, a code it does not take, or a spec left to libdw.
  */
 static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
 						    Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
 	struct abbrev_spec *s;
+	unsigned int code;
 
-	if (!c->cu_end || die->cu != c->cu || !p || !*p ||
-	    *p >= ABBREV_CACHE_CODES)
+	if (!c->cu_end || die->cu != c->cu || !p ||
+	    !(code = abbrev_cache__code(c, p)))
 		return NULL;
-	s = &c->spec[*p];
+	if (code >= ABBREV_CACHE_CODES)
+		return abbrev_cache__hi_spec(c, die, code);
+	s = &c->spec[code];
 	if (s->state == SPEC_UNKNOWN) {
 		if (abbrev_cache__tag(c, die) == DW_TAG_invalid)
 			return NULL;
 		abbrev_spec__build(c, s, die->abbrev);
+		s->code_len = 1;
+		s->slot = code;
 	}
 	return s->state == SPEC_FAST ? s : NULL;
 }
@@ -237,7 +287,7 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	*have = 0;
 	if (!s || s->slot_implicit)
 		goto libdw;
-	p++;
+	p += s->code_len;
 	for (i = 0; i < s->nr; i++) {
 		int slot = s->a[i].slot;
 
@@ -272,7 +322,7 @@ const struct abbrev_spec *abbrev_cache__values(struct abbrev_cache *c,
 
 	if (!s)
 		return NULL;
-	p = (const unsigned char *)die->addr + 1;
+	p = (const unsigned char *)die->addr + s->code_len;
 	*start = p;
 	if (s->fixed_size >= 0) {
 		if (c->cu_end - p < s->fixed_size)
@@ -307,12 +357,12 @@ int abbrev_cache__for_each_attr(struct abbrev_cache *c, Dwarf_Die *die,
 	if (!s || s->implicit)
 		goto libdw;
 	/* The DIE is read whole first: no attribute is given twice. */
-	end = p + 1;
+	end = p + s->code_len;
 	for (i = 0; i < s->nr && end; i++)
 		end = abbrev_spec__skip(c, s, i, end);
 	if (!end)
 		goto libdw;	/* libdw says what is wrong. */
-	p++;
+	p += s->code_len;
 	for (i = 0; i < s->nr; i++) {
 		attr = (Dwarf_Attribute){
 			.code = s->a[i].name,
@@ -370,7 +420,7 @@ static const unsigned char *die__attrs_end(struct abbrev_cache *c,
 	if (!s)
 		return NULL;
 	*sib = NULL;
-	p++;
+	p += s->code_len;
 	if (s->fixed_size >= 0) {
 		if (c->cu_end - p < s->fixed_size)
 			return NULL;
@@ -400,14 +450,14 @@ static const unsigned char *die__attrs_end(struct abbrev_cache *c,
 
 /*
  * Returns the byte past the children list starting at @p, its null entry
- * included; NULL leaves it to libdw (a code of more than one byte,
+ * included; NULL leaves it to libdw (a code the cache does not take,
  * truncated data, or nesting deeper than SKIP_DEPTH).
  */
 static const unsigned char *abbrev_cache__skip_children(struct abbrev_cache *c,
 					  struct Dwarf_CU *cu,
 					  const unsigned char *p, int depth)
 {
-	while (p < c->cu_end && !(*p & 0x80)) {
+	while (p < c->cu_end && (!*p || abbrev_cache__code(c, p))) {
 		Dwarf_Die d = { .addr = (void *)p, .cu = cu };
 		const unsigned char *sib;
 		bool children;
@@ -428,7 +478,7 @@ static const unsigned char *abbrev_cache__skip_children(struct abbrev_cache *c,
 				return NULL;
 		}
 	}
-	/* A code of more than one byte, or the CU's end: libdw's turn. */
+	/* A code the cache does not take, or the CU's end: libdw's turn. */
 	return NULL;
 }
 
@@ -441,11 +491,11 @@ static int abbrev_cache__die_at(const struct abbrev_cache *c, Dwarf_Die *from,
 {
 	if (p >= c->cu_end)
 		return -2;
-	/* A code (or null entry) of more than one byte is libdw's. */
-	if (*p & 0x80)
-		return -2;
 	if (!*p)
 		return 1;
+	/* A code the cache does not take (or a long null entry) is libdw's. */
+	if (!abbrev_cache__code(c, p))
+		return -2;
 	*out = (Dwarf_Die){ .addr = (void *)p, .cu = from->cu };
 	return 0;
 }

@@ -11,10 +11,11 @@
 
 /*
  * A DIE reader for the hot paths, over what we know of one CU's
- * abbreviations, by code.  It takes one-byte codes only: that byte is the
- * one libdw has already read to tell a DIE from the end of a sibling list,
- * so it is inside the section whatever the input; other codes go to
- * libdw.
+ * abbreviations, by code.  It takes codes of one ULEB128 byte, and those
+ * of two below ABBREV_CACHE_HI_CODES (gcc gives its most used
+ * abbreviations one byte, and a kernel unit has up to about 330, so the
+ * DIEs of a struct's rarer members have two), their second byte checked
+ * against the CU's end; other codes go to libdw.
  *
  * 1. The Dwarf_Abbrev libdw found for a code.  libdw decodes a DIE's
  *    abbreviation on first use by looking its code up in the CU's
@@ -40,6 +41,14 @@
  */
 /* The codes of one ULEB128 byte are those below 128. */
 #define ABBREV_CACHE_CODES	128
+/*
+ * Codes of two bytes below this get a slot too, in the order they are
+ * met; the slots of all codes are numbered below ABBREV_CACHE_SLOTS.
+ */
+#define ABBREV_CACHE_HI_CODES	1024
+#define ABBREV_CACHE_SLOTS	ABBREV_CACHE_HI_CODES
+/* The specs of two-byte codes are allocated this many at a time. */
+#define ABBREV_CACHE_CHUNK	32
 /* An abbreviation with more attributes than this is left to libdw. */
 #define ABBREV_SPEC_ATTRS	24
 
@@ -71,6 +80,12 @@ struct abbrev_spec {
 		/* DW_FORM_implicit_const's value, in the abbreviation */
 		int64_t implicit;
 	} a[ABBREV_SPEC_ATTRS];
+	/* The bytes of its code: the values start after them. */
+	uint8_t code_len;
+	/* Its slot: its code if one byte, else ABBREV_CACHE_CODES and up. */
+	uint16_t slot;
+	/* libdw's Dwarf_Abbrev, for a code of two bytes (by_code's role) */
+	Dwarf_Abbrev *abbrev;
 };
 
 struct abbrev_cache {
@@ -81,6 +96,16 @@ struct abbrev_cache {
 	Dwarf_CU *cu;
 	Dwarf_Abbrev *by_code[ABBREV_CACHE_CODES];
 	struct abbrev_spec spec[ABBREV_CACHE_CODES];
+	/*
+	 * The codes of two bytes met so far: code's spec is the
+	 * (hi_slot[code - ABBREV_CACHE_CODES] - 1)th of hi_chunk[] (0: none
+	 * yet), on the heap, since most units have few; in chunks, so that
+	 * a spec stays where it is while its DIE's children make more.
+	 */
+	uint16_t hi_slot[ABBREV_CACHE_HI_CODES - ABBREV_CACHE_CODES];
+	struct abbrev_spec *hi_chunk[(ABBREV_CACHE_HI_CODES - ABBREV_CACHE_CODES) /
+				     ABBREV_CACHE_CHUNK];
+	size_t nr_hi;
 	/* The CU's header, which CU-local references count from. */
 	const unsigned char *cu_start;
 	/* The CU's end; NULL sends everything through libdw. */
@@ -103,6 +128,9 @@ void abbrev_cache__init(struct abbrev_cache *c, Dwarf_Die *cudie,
 			const unsigned char *info_start,
 			const unsigned char *info_end,
 			int (*slot_of)(unsigned int name), bool libdw_only);
+
+/* Frees what the cache took for codes of two bytes. */
+void abbrev_cache__free(struct abbrev_cache *c);
 
 /*
  * [@str, @str + @size) is the .debug_str libdw reads for the file of
@@ -139,22 +167,50 @@ static inline const char *abbrev_cache__string(const struct abbrev_cache *c,
 }
 
 /*
+ * Returns the code of the DIE at @p, inside the CU, if the cache takes
+ * it: one byte, or with the fast path on, two (the second inside the
+ * CU, not 0, which would spell a one-byte code the long way) below
+ * ABBREV_CACHE_HI_CODES.
+ * Returns 0 for the null entry and for every code libdw must read.
+ */
+static inline unsigned int abbrev_cache__code(const struct abbrev_cache *c,
+					      const unsigned char *p)
+{
+	unsigned int code;
+
+	if (!(*p & 0x80))
+		return *p;
+	if (!c->cu_end || c->cu_end - p < 2 || !p[1] || (p[1] & 0x80))
+		return 0;
+	code = (*p & 0x7f) | (unsigned int)p[1] << 7;
+	return code < ABBREV_CACHE_HI_CODES ? code : 0;
+}
+
+/*
  * Returns @die's tag as dwarf_tag() does.  A DIE of the CU with a
  * one-byte code first gets the Dwarf_Abbrev that libdw found for that
  * code before (item 1 above); the first one libdw finds is remembered.
+ * A DIE with a two-byte code gets its spec's, once the spec is made.
  */
 static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
-	unsigned int code = p && die->cu == c->cu ? *p : 0;
+	unsigned int code = p && die->cu == c->cu ?
+			    abbrev_cache__code(c, p) : 0;
 	int tag;
 
-	if (code && code < ABBREV_CACHE_CODES && !die->abbrev &&
-	    c->by_code[code])
+	if (code >= ABBREV_CACHE_CODES) {
+		unsigned int slot = c->hi_slot[code - ABBREV_CACHE_CODES];
+
+		if (slot && !die->abbrev)
+			die->abbrev = c->hi_chunk[(slot - 1) / ABBREV_CACHE_CHUNK]
+				      [(slot - 1) % ABBREV_CACHE_CHUNK].abbrev;
+		return dwarf_tag(die);
+	}
+	if (code && !die->abbrev && c->by_code[code])
 		die->abbrev = c->by_code[code];
 	tag = dwarf_tag(die);
-	if (code && code < ABBREV_CACHE_CODES && tag != DW_TAG_invalid &&
-	    !c->by_code[code])
+	if (code && tag != DW_TAG_invalid && !c->by_code[code])
 		c->by_code[code] = die->abbrev;
 	return tag;
 }

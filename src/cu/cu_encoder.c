@@ -196,6 +196,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	free(ctx.keys);
 	free(ctx.reusable);
 	free(ctx.reuse_id);
+	abbrev_cache__free(&ctx.abbrevs);
 	if (err)
 		cu_fragment__free(out);
 	return err;

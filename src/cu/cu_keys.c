@@ -203,6 +203,12 @@ struct keys {
 	size_t cur;
 	/* by one-byte abbreviation code, for this CU */
 	struct key_plan plan[ABBREV_CACHE_CODES];
+	/*
+	 * by a two-byte code's slot (abbrev_spec.slot), ABBREV_CACHE_CHUNK
+	 * at a time, allocated when its first DIE is read
+	 */
+	struct key_plan *hi_plan[(ABBREV_CACHE_SLOTS - ABBREV_CACHE_CODES) /
+				 ABBREV_CACHE_CHUNK];
 	bool bad;
 	/* the walk over the node's bytes gave up: read it through libdw */
 	bool restart;
@@ -919,6 +925,23 @@ static int keys__feed_vals(struct attr_walk *w, Dwarf_Die *die, int tag)
  * and handing it the others.  Returns 1 if the fast path cannot read
  * @die (nothing fed then), else 0 or -errno as keys__feed_attr() would.
  */
+/*
+ * The plan of the abbreviation in slot @slot (abbrev_spec.slot), or NULL
+ * if there is no memory for it.
+ */
+static struct key_plan *keys__plan(struct keys *k, unsigned int slot)
+{
+	struct key_plan **chunk;
+
+	if (slot < ABBREV_CACHE_CODES)
+		return &k->plan[slot];
+	slot -= ABBREV_CACHE_CODES;
+	chunk = &k->hi_plan[slot / ABBREV_CACHE_CHUNK];
+	if (!*chunk)
+		*chunk = calloc(ABBREV_CACHE_CHUNK, sizeof(**chunk));
+	return *chunk ? &(*chunk)[slot % ABBREV_CACHE_CHUNK] : NULL;
+}
+
 static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 				  const unsigned char **after, bool *children)
 {
@@ -934,9 +957,11 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 	*after = end;
 	*children = s->children;
 	{
-		struct key_plan *pl = &k->plan[*(const unsigned char *)die->addr];
+		struct key_plan *pl = keys__plan(k, s->slot);
 		int ret;
 
+		if (!pl)
+			return 1;
 		if (pl->state == PLAN_UNKNOWN)
 			keys__plan_build(k, pl, die, s);
 		if (pl->state == PLAN_READY) {
@@ -1050,19 +1075,21 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 /*
  * The DIE at @p of the CU: 0 and *@out, 1 at the end of a list of
  * siblings (*@p moved past it), -1 where the fast path cannot read
- * (a code of more than one byte, the CU's end).
+ * (a code abbrev_cache.h does not take, the CU's end).
  */
 static int keys__die_at(const struct keys *k, const unsigned char **p,
 			Dwarf_Die *die, Dwarf_Die *out)
 {
 	const struct abbrev_cache *c = &k->ctx->abbrevs;
 
-	if (*p >= c->cu_end || (**p & 0x80))
+	if (*p >= c->cu_end)
 		return -1;
 	if (!**p) {
 		(*p)++;
 		return 1;
 	}
+	if (!abbrev_cache__code(c, *p))
+		return -1;
 	*out = (Dwarf_Die){ .addr = (void *)*p, .cu = die->cu };
 	return 0;
 }
@@ -1459,6 +1486,10 @@ static void keys__find_components(struct keys *k)
 
 static void keys__free(struct keys *k)
 {
+	size_t i;
+
+	for (i = 0; i < sizeof(k->hi_plan) / sizeof(k->hi_plan[0]); i++)
+		free(k->hi_plan[i]);
 	free(k->tag);
 	free(k->name);
 	free(k->decl);
