@@ -12,6 +12,9 @@ enum stays an ENUM.  Names are C identifiers made of the Rust path, as
 C++'s are (core::option::Option<u32> is core__option__Option_u32_, a
 variant's struct is named in its enum), with the Rust name in a DECL_TAG
 "rust:..."; Rust's numbers are named as C's of their size.
+The union carries a DECL_TAG "rust:discr=OFFSET:SIZE" where the tag is
+(in a niche too), and each variant's member "rust:discr_value=N", the
+value that selects it (signed if the tag is), the default variant none.
 --rust-enums=pahole, and the name pahole, give pahole 1.32's struct
 without members and rustc's names.  The lines below are written by
 hand from the DWARF (llvm-dwarfdump), in btfparse.render()'s form.
@@ -81,6 +84,55 @@ def test_rust_enum_variants(ctx):
         "decl_tag rust:rust_enums::Shape::Circle on struct "
         "rust_enums__Shape__Circle",
     ])
+
+
+def _tags_on(got, union_start):
+    """The decl tags on the union whose rendering starts so, by member."""
+    out = {}
+    for ln in got:
+        if not ln.startswith("decl_tag rust:discr"):
+            continue
+        value, on = ln[len("decl_tag "):].split(" on ", 1)
+        if not on.startswith(union_start):
+            continue
+        member = on.rsplit("} member ", 1)
+        out[member[1] if len(member) == 2 else None] = value
+    return out
+
+
+def test_rust_enum_values(ctx):
+    """The values that select the variants, and where the tag is: given
+    in the source and signed (#[repr(i8)]: -3, 7, 0), the variants'
+    indexes, and in a niche (Option<&T>: null is None; Option<bool>: 2
+    is None), the default variant without a value."""
+    got = _lines(ctx)
+    want = {
+        "union size=4 { __discr signed char off=0; Neg ":
+        {None: "rust:discr=0:1", "Neg": "rust:discr_value=-3",
+         "Pos": "rust:discr_value=7", "Zero": "rust:discr_value=0"},
+        "union size=24 { __discr long unsigned int off=0; Circle ":
+        {None: "rust:discr=0:8", "Circle": "rust:discr_value=0",
+         "Rect": "rust:discr_value=1", "Empty": "rust:discr_value=2"},
+        "union size=8 { None struct core__option__Option_Rrust_enums__Node":
+        {None: "rust:discr=0:8", "None": "rust:discr_value=0"},
+        "union size=1 { None struct core__option__Option_bool___None ":
+        {None: "rust:discr=0:1", "None": "rust:discr_value=2"},
+        "union size=16 { Placeholder ":
+        {None: "rust:discr=0:8", "Count": "rust:discr_value=0"},
+        "union size=4 { Only ": {},
+    }
+    for start, tags in want.items():
+        have = _tags_on(got, start)
+        assert have == tags, "%s...: want %r, got %r" % (start, tags, have)
+    # Without decl tags, none.
+    out = os.path.join(ctx.tmp, "no-tags.btf")
+    p = ctx.run([ctx.bin, "--btf_features=encode_force,var,float,enum64",
+                 "-o", out, FIXTURE])
+    assert p.returncode == 0 and not p.stderr, p.stderr
+    plain = btfparse.render(ctx.btf(out), "all")
+    assert "struct rust_enums__Signed size=4 { (anon) union" in \
+        "\n".join(plain) and not [ln for ln in plain if "decl_tag" in ln], \
+        plain
 
 
 def test_rust_enum_repr(ctx):

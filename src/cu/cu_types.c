@@ -13,6 +13,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -1589,6 +1590,45 @@ static int add_decl_tag(void *arg, const char *value)
 }
 
 /*
+ * Adds the DECL_TAGs that tell a Rust enum's variants apart (rust_enum.h:
+ * RUST_ENUM_DISCR_TAG, RUST_ENUM_VALUE_TAG) for node @n, whose UNION of
+ * variants was emitted just before it: the tag's place on the union, a
+ * variant's value on its member, of the union or (past it) the struct.
+ * Returns 0 or -errno.
+ */
+static int cu_ctx__add_variant_tags(struct cu_ctx *ctx, struct cu_node *n)
+{
+	uint32_t union_id = n->id - 1, i;
+	struct rust_enum re;
+	char buf[64];
+	int id = 0, err = rust_enum__read(ctx, &n->die, &re);
+
+	if (err)
+		return err;
+	if (re.has_discr) {
+		snprintf(buf, sizeof(buf), RUST_ENUM_DISCR_TAG "%" PRIu64 ":%u",
+			 re.discr_off, re.discr_size);
+		id = btf__add_decl_tag(ctx->btf, buf, union_id, -1);
+	}
+	for (i = 0; i < re.nr && id >= 0; i++) {
+		if (!re.m[i].has_value)
+			continue;
+		if (re.discr_signed)
+			snprintf(buf, sizeof(buf), RUST_ENUM_VALUE_TAG "%" PRId64,
+				 (int64_t)re.m[i].value);
+		else
+			snprintf(buf, sizeof(buf), RUST_ENUM_VALUE_TAG "%" PRIu64,
+				 re.m[i].value);
+		/* The union is the struct's first member. */
+		id = i < re.nr_union ?
+		     btf__add_decl_tag(ctx->btf, buf, union_id, i) :
+		     btf__add_decl_tag(ctx->btf, buf, n->id, 1 + i - re.nr_union);
+	}
+	rust_enum__free(&re);
+	return id < 0 ? id : 0;
+}
+
+/*
  * Adds the DECL_TAGs of node N if it is a struct, union, class or
  * typedef: its own (component -1) and, for a defined composite, those of
  * each member (component = the member's index among those encoded); in
@@ -1644,6 +1684,9 @@ static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 		}
 		dt.component++;
 	}
+	if (!err && n->nr_before == 1 && cu_ctx__rust_variants(ctx) &&
+	    tag != DW_TAG_union_type)
+		err = cu_ctx__add_variant_tags(ctx, n);
 	return err;
 }
 

@@ -88,6 +88,8 @@ static int rust_enum__add(struct rust_enum *re, size_t *cap, Dwarf_Die *m,
 	re->m[re->nr].bit_off = 0;
 	re->m[re->nr].discr = discr;
 	re->m[re->nr].in_union = false;
+	re->m[re->nr].has_value = false;
+	re->m[re->nr].value = 0;
 	re->nr++;
 	return 0;
 }
@@ -147,24 +149,33 @@ static int rust_enum__niche(struct cu_ctx *ctx, struct rust_enum *re,
 }
 
 /*
- * Reads the variants of variant part @vp into @re, and sets *@all_valued
- * to whether each has a DW_AT_discr_value (or DW_AT_discr_list).  Returns
- * 0, -ENOMEM or -EINVAL (reported).
+ * Reads the variants of variant part @vp into @re, each with its
+ * DW_AT_discr_value (signed if @is_signed), and sets *@all_valued to
+ * whether each has one (or a DW_AT_discr_list).  Returns 0, -ENOMEM or
+ * -EINVAL (reported).
  */
 static int rust_enum__variants(struct cu_ctx *ctx, Dwarf_Die *vp,
 			       struct rust_enum *re, size_t *cap,
-			       bool *all_valued)
+			       bool is_signed, bool *all_valued)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die v, m;
+	Dwarf_Sword sv;
+	Dwarf_Word uv;
+	bool has_value;
 	int ret, err;
 
 	*all_valued = true;
 	ret = abbrev_cache__child(&ctx->abbrevs, vp, &v);
 	while (ret == 0) {
 		if (abbrev_cache__tag(&ctx->abbrevs, &v) == DW_TAG_variant) {
-			if (!dwarf_attr(&v, DW_AT_discr_value, &attr) &&
-			    !dwarf_attr(&v, DW_AT_discr_list, &attr))
+			/* A value of more than 64 bits is not kept. */
+			has_value = dwarf_attr(&v, DW_AT_discr_value, &attr);
+			if (has_value)
+				has_value = is_signed ?
+					    !dwarf_formsdata(&attr, &sv) :
+					    !dwarf_formudata(&attr, &uv);
+			else if (!dwarf_attr(&v, DW_AT_discr_list, &attr))
 				*all_valued = false;
 			ret = abbrev_cache__child(&ctx->abbrevs, &v, &m);
 			while (ret == 0) {
@@ -173,6 +184,9 @@ static int rust_enum__variants(struct cu_ctx *ctx, Dwarf_Die *vp,
 					err = rust_enum__add(re, cap, &m, false);
 					if (err)
 						return err;
+					re->m[re->nr - 1].has_value = has_value;
+					re->m[re->nr - 1].value = !has_value ? 0 :
+						is_signed ? (uint64_t)sv : uv;
 				}
 				ret = abbrev_cache__sibling(&ctx->abbrevs, &m, &m);
 			}
@@ -221,6 +235,33 @@ static int rust_enum__order(struct cu_ctx *ctx, struct rust_enum *re)
 	return 0;
 }
 
+/*
+ * Notes in @re whether the tag DIE @discr (a member) has a type signed,
+ * and where it is and how big, if it says so in whole bytes: otherwise
+ * the variants' values are kept, the tag's place is not.
+ */
+static void rust_enum__discr(struct cu_ctx *ctx, Dwarf_Die *discr,
+			     struct rust_enum *re)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc, off;
+	struct die_attrs da;
+	Dwarf_Die type;
+
+	re->discr_signed = die_type(discr, &type) &&
+			   dwarf_attr(&type, DW_AT_encoding, &attr) &&
+			   !dwarf_formudata(&attr, &enc) &&
+			   (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+	if (die_attrs__get(ctx, discr, &da) ||
+	    die_attrs__at(&da, DA_BIT_SIZE) ||
+	    member_byte_offset(die_attrs__at(&da, DA_DATA_MEMBER_LOCATION),
+			       &off) || off > UINT32_MAX)
+		return;
+	re->discr_size = rust_enum__member_size(ctx, discr);
+	re->discr_off = off;
+	re->has_discr = re->discr_size > 0;
+}
+
 int rust_enum__read(struct cu_ctx *ctx, Dwarf_Die *die, struct rust_enum *re)
 {
 	Dwarf_Die vp, discr, m;
@@ -231,12 +272,18 @@ int rust_enum__read(struct cu_ctx *ctx, Dwarf_Die *die, struct rust_enum *re)
 
 	re->m = NULL;
 	re->nr = re->nr_union = 0;
+	re->has_discr = re->discr_signed = false;
+	re->discr_off = 0;
+	re->discr_size = 0;
 	ret = rust_enum__find_part(ctx, die, &vp);
 	if (ret <= 0)
 		return ret;
 	has_discr = dwarf_attr(&vp, DW_AT_discr, &attr) &&
 		    die__formref(&attr, &discr);
-	err = rust_enum__variants(ctx, &vp, re, &cap, &all_valued);
+	if (has_discr)
+		rust_enum__discr(ctx, &discr, re);
+	err = rust_enum__variants(ctx, &vp, re, &cap, re->discr_signed,
+				  &all_valued);
 	/*
 	 * The tag is kept only as the variant part's own member that
 	 * DW_AT_discr names; one inside a variant is that variant's field.

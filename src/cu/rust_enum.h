@@ -20,7 +20,8 @@
  *
  * The enum's BTF is then its STRUCT holding an anonymous UNION at offset 0,
  * as big as the enum, whose members are the separate tag (named as rustc
- * names it, else RUST_ENUM_DISCR_NAME) and one member per variant.  A
+ * names it, else RUST_ENUM_DISCR_NAME) and one member per variant, with
+ * DECL_TAGs for where the tag is and the values that select the variants.  A
  * member not at bit offset 0 cannot sit in a union; rustc never gives one,
  * and another producer's follows the union in the STRUCT, at its offset.
  */
@@ -35,10 +36,21 @@ struct cu_ctx;
 
 /* The name of a separate tag rustc leaves unnamed. */
 #define RUST_ENUM_DISCR_NAME	"__discr"
+/*
+ * The DECL_TAGs that say how a variant is told (cu_types.c): on the union,
+ * where the tag is ("rust:discr=OFFSET:SIZE", in bytes from the enum's
+ * start), and on a variant's member the tag value that selects it
+ * ("rust:discr_value=N"); the variant without one is the default.
+ */
+#define RUST_ENUM_DISCR_TAG	"rust:discr="
+#define RUST_ENUM_VALUE_TAG	"rust:discr_value="
 
 struct rust_enum_member {
 	Dwarf_Die die;
 	uint64_t bit_off;	/* for the order of those past the union */
+	/* A variant's DW_AT_discr_value, as the tag's type reads it */
+	uint64_t value;
+	bool has_value;
 	bool discr;		/* the separate tag */
 	bool in_union;		/* at bit offset 0, not a bit-field */
 };
@@ -47,6 +59,14 @@ struct rust_enum {
 	/* The union's members first (in DWARF order), then the others. */
 	struct rust_enum_member *m;
 	uint32_t nr, nr_union;
+	/*
+	 * Where the tag that DW_AT_discr names is, separate or in a niche:
+	 * bytes from the enum's start, its size, and whether its type is
+	 * signed (so are then the variants' values).
+	 */
+	bool has_discr, discr_signed;
+	uint64_t discr_off;
+	uint32_t discr_size;
 };
 
 /*
