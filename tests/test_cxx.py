@@ -50,6 +50,10 @@ or in an anonymous namespace) without a mangled name; each gets the FUNC
 of the one symbol that starts with the name its scope and name mangle
 to.  Before, g++'s were no FUNCs.
 
+cxx_overloads.cc: two overloads of internal linkage share the start of
+their symbols; linked, each gets the FUNC of the symbol at its code's
+address.  Before, neither was a FUNC.
+
 cxx_names.cc: names are C identifiers, scope-qualified (geo__Point,
 geo__Point__Delta, geo__Box_intP_, _anon__Hidden, _vptr_Shape), with a
 DECL_TAG "cxx:" + the C++ name where BTF's differs; bool, char16_t and
@@ -335,6 +339,37 @@ INTERNAL = [
 def _internal(ctx, cc, dwarf):
     _check(ctx, "cxx_internal", cc, dwarf, INTERNAL,
            lambda line: line.startswith("func "))
+
+
+# Written by hand: cxx_overloads.cc's functions, linked.
+OVERLOADS = [
+    "func _ZN2ov4callEPNS_1PE static int(struct ov__P *p)",
+    "func _ZN2ovL4overEPNS_1PE static int(struct ov__P *p)",
+    "func _ZN2ovL4overEPNS_1PEi static int(struct ov__P *p, int k)",
+    "func ov_entry static int(struct ov__P *p)",
+]
+
+
+def _overloads(ctx, cc, dwarf):
+    so = ctx.link("cxx_overloads", cc, dwarf, ("-shared", "-fPIC"))
+    out = os.path.join(ctx.tmp, "overloads.btf")
+    p = ctx.run([ctx.bin, "-o", out, so])
+    if p.returncode != 0:
+        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
+    got = sorted(line for line in btfparse.render(ctx.btf(out), "all")
+                 if line.startswith("func "))
+    if got != sorted(OVERLOADS):
+        raise AssertionError("want:\n  %s\ngot:\n  %s"
+                             % ("\n  ".join(sorted(OVERLOADS)),
+                                "\n  ".join(got)))
+
+
+def test_cxx_overloads_gxx_dwarf5(ctx):
+    _overloads(ctx, "g++", 5)
+
+
+def test_cxx_overloads_clangxx_dwarf4(ctx):
+    _overloads(ctx, "clang++", 4)
 
 
 ALL = [(cc, dwarf) for cc in ("g++", "clang++", "clang++-21")

@@ -269,6 +269,35 @@ static int cxx_names__source_name(struct cxx_names *cn, size_t *at,
 	return cxx_names__append(cn, at, name, false);
 }
 
+/*
+ * The one of the @nr keys from @keys on that has a symbol at @die's
+ * DW_AT_low_pc, or NULL: none, more than one, or no address (a function
+ * only inlined).
+ */
+static const struct elf_func_key *cxx_names__key_at(struct cu_ctx *ctx,
+						    Dwarf_Die *die,
+						    const struct elf_func_key *keys,
+						    size_t nr)
+{
+	const struct elf_symtab *st = ctx->env->syms;
+	const struct elf_func_key *found = NULL;
+	Dwarf_Addr low;
+	size_t i;
+	uint32_t j;
+
+	if (!keys || dwarf_lowpc(die, &low) || !low)
+		return NULL;
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < keys[i].nr; j++) {
+			if (st->key_syms[keys[i].first + j].addr != low)
+				continue;
+			if (found && found != &keys[i])
+				return NULL;
+			found = &keys[i];
+		}
+	return found;
+}
+
 const struct elf_func_key *cu_ctx__cxx_internal_key(struct cu_ctx *ctx,
 						    Dwarf_Die *die)
 {
@@ -324,8 +353,11 @@ const struct elf_func_key *cu_ctx__cxx_internal_key(struct cu_ctx *ctx,
 	if (err)
 		return NULL;
 	key = elf_symtab__find_key_prefix(ctx->env->syms, cn->buf, &nr_keys);
-	/* Overloads share the prefix: none of them can be told apart here. */
-	return nr_keys == 1 ? key : NULL;
+	/*
+	 * Overloads share the prefix, and their parameters are mangled in
+	 * the rest: the one of them whose symbol is where @die's code is.
+	 */
+	return nr_keys == 1 ? key : cxx_names__key_at(ctx, die, key, nr_keys);
 }
 
 void cu_ctx__cxx_free(struct cu_ctx *ctx)
