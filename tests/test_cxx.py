@@ -105,10 +105,11 @@ def _object(ctx, name, cc, dwarf):
     return ctx.fixture(name, cc, dwarf)
 
 
-def _check(ctx, name, cc, dwarf, want, keep=lambda line: True, args=()):
-    """Encode fixture @name with options @args and compare the rendered
-    lines @keep selects with @want."""
-    obj = _object(ctx, name, cc, dwarf)
+def _check(ctx, name, cc, dwarf, want, keep=lambda line: True, args=(),
+           obj=None):
+    """Encode fixture @name (or the file @obj made of it) with options
+    @args and compare the rendered lines @keep selects with @want."""
+    obj = obj or _object(ctx, name, cc, dwarf)
     out = os.path.join(ctx.tmp, name + ".btf")
     p = ctx.run([ctx.bin, "-o", out] + list(args) + [obj])
     if p.returncode != 0:
@@ -351,17 +352,9 @@ OVERLOADS = [
 
 
 def _overloads(ctx, cc, dwarf):
-    so = ctx.link("cxx_overloads", cc, dwarf, ("-shared", "-fPIC"))
-    out = os.path.join(ctx.tmp, "overloads.btf")
-    p = ctx.run([ctx.bin, "-o", out, so])
-    if p.returncode != 0:
-        raise AssertionError("exit %d: %s" % (p.returncode, p.stderr))
-    got = sorted(line for line in btfparse.render(ctx.btf(out), "all")
-                 if line.startswith("func "))
-    if got != sorted(OVERLOADS):
-        raise AssertionError("want:\n  %s\ngot:\n  %s"
-                             % ("\n  ".join(sorted(OVERLOADS)),
-                                "\n  ".join(got)))
+    _check(ctx, "cxx_overloads", cc, dwarf, OVERLOADS,
+           lambda line: line.startswith("func "),
+           obj=ctx.link("cxx_overloads", cc, dwarf, ("-shared", "-fPIC")))
 
 
 def test_cxx_overloads_gxx_dwarf5(ctx):
@@ -547,18 +540,14 @@ def _usable(ctx, cc, dwarf, out):
     for tool in ("bpftool", "clang"):
         if not shutil.which(tool):
             raise ctx.Skip("no " + tool)
-    skipped = None
+    btfs = {}
     for name in FIXTURES:
         obj = ctx.fixture(name, cc, dwarf)
-        btf = os.path.join(out, "%s.btf" % name)
+        btfs[name] = btf = os.path.join(out, "%s.btf" % name)
         p = ctx.run([ctx.bin, "-o", btf, obj])
         assert p.returncode == 0, p.stderr
         usable.header_compiles(ctx, btf, name)
-        res = usable.kernel_load(ctx, btf)
-        if res.startswith("skip:"):
-            skipped = res
-            continue
-        assert res == "loaded", "%s: %s" % (name, res)
+    skipped = usable.kernel_loads(ctx, btfs)
     if skipped:
         raise ctx.Skip("headers compile; kernel load " + skipped)
 

@@ -56,13 +56,18 @@ def _many(ctx, cc, dwarf):
                                  % (jobs, some_in, all_in, again))
 
 
-def _amb(ctx, cc, dwarf):
-    objs = [ctx.fixture(f, cc, dwarf)
-            for f in ("reuse_d1", "reuse_d2", "reuse_d3")]
-    lib = os.path.join(ctx.tmp, "amb.so")
-    p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] + objs)
+def _link(ctx, cc, dwarf, fixtures, name):
+    """The shared object of @fixtures built by @cc, in ctx.tmp/@name.so."""
+    lib = os.path.join(ctx.tmp, name + ".so")
+    p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] +
+                [ctx.fixture(f, cc, dwarf) for f in fixtures])
     if p.returncode != 0:
         raise AssertionError("link failed: " + p.stderr)
+    return lib
+
+
+def _amb(ctx, cc, dwarf):
+    lib = _link(ctx, cc, dwarf, ("reuse_d1", "reuse_d2", "reuse_d3"), "amb")
     built, all_in, again0 = _run(ctx, lib, "amb-all", False)
     got, some_in, again = _run(ctx, lib, "amb-reuse", True)
     if got != built:
@@ -74,11 +79,7 @@ def _amb(ctx, cc, dwarf):
 
 
 def _ns(ctx, cc, dwarf):
-    objs = [ctx.fixture(f, cc, dwarf) for f in ("reuse_ns_a", "reuse_ns_b")]
-    lib = os.path.join(ctx.tmp, "ns.so")
-    p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] + objs)
-    if p.returncode != 0:
-        raise AssertionError("link failed: " + p.stderr)
+    lib = _link(ctx, cc, dwarf, ("reuse_ns_a", "reuse_ns_b"), "ns")
     built, _, _ = _run(ctx, lib, "ns-all", False)
     got, _, _ = _run(ctx, lib, "ns-reuse", True)
     if got != built:

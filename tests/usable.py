@@ -29,3 +29,16 @@ def kernel_load(ctx, btf):
     if (res == "loaded" and p.returncode == 0) or res.startswith("skip:"):
         return res
     return (res.splitlines()[-1:] or [p.stderr.strip()])[0]
+
+
+def kernel_loads(ctx, btfs):
+    """Asserts that the kernel loads each of @btfs ({name: path}); returns
+    the reason it may not load BTF here ("skip: ..."), or None."""
+    skipped = None
+    for name, btf in btfs.items():
+        res = kernel_load(ctx, btf)
+        if res.startswith("skip:"):
+            skipped = res
+            continue
+        assert res == "loaded", "%s: %s" % (name, res)
+    return skipped

@@ -217,7 +217,7 @@ static const struct abbrev_spec *abbrev_cache__hi_spec(struct abbrev_cache *c,
 			if (!*chunk)
 				return NULL;
 		}
-		s = &(*chunk)[c->nr_hi % ABBREV_CACHE_CHUNK];
+		s = abbrev_cache__hi(c, c->nr_hi + 1);
 		memset(s, 0, sizeof(*s));
 		abbrev_spec__build(c, s, die->abbrev);
 		s->code_len = 2;
@@ -225,8 +225,7 @@ static const struct abbrev_spec *abbrev_cache__hi_spec(struct abbrev_cache *c,
 		s->abbrev = die->abbrev;
 		*slot = ++c->nr_hi;
 	}
-	s = &c->hi_chunk[(*slot - 1) / ABBREV_CACHE_CHUNK]
-			[(*slot - 1) % ABBREV_CACHE_CHUNK];
+	s = abbrev_cache__hi(c, *slot);
 	return s->state == SPEC_FAST ? s : NULL;
 }
 

@@ -186,6 +186,14 @@ static inline unsigned int abbrev_cache__code(const struct abbrev_cache *c,
 	return code < ABBREV_CACHE_HI_CODES ? code : 0;
 }
 
+/* The spec of two-byte code slot @slot (hi_slot[]'s value, not 0). */
+static inline struct abbrev_spec *abbrev_cache__hi(const struct abbrev_cache *c,
+						   unsigned int slot)
+{
+	return &c->hi_chunk[(slot - 1) / ABBREV_CACHE_CHUNK]
+			   [(slot - 1) % ABBREV_CACHE_CHUNK];
+}
+
 /*
  * Returns @die's tag as dwarf_tag() does.  A DIE of the CU with a
  * one-byte code first gets the Dwarf_Abbrev that libdw found for that
@@ -203,8 +211,7 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 		unsigned int slot = c->hi_slot[code - ABBREV_CACHE_CODES];
 
 		if (slot && !die->abbrev)
-			die->abbrev = c->hi_chunk[(slot - 1) / ABBREV_CACHE_CHUNK]
-				      [(slot - 1) % ABBREV_CACHE_CHUNK].abbrev;
+			die->abbrev = abbrev_cache__hi(c, slot)->abbrev;
 		return dwarf_tag(die);
 	}
 	if (code && !die->abbrev && c->by_code[code])
