@@ -234,8 +234,8 @@ static const struct abbrev_spec *abbrev_cache__hi_spec(struct abbrev_cache *c,
  * when the fast path does not read @die: no fast path for the CU, a DIE
  * of another CU, a code it does not take, or a spec left to libdw.
  */
-static const struct abbrev_spec *abbrev_cache__spec(struct abbrev_cache *c,
-						    Dwarf_Die *die)
+static inline const struct abbrev_spec *
+abbrev_cache__spec(struct abbrev_cache *c, Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
 	struct abbrev_spec *s;
@@ -532,4 +532,12 @@ int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
 			  Dwarf_Die *sibling)
 {
 	return die__next(c, die, sibling, false);
+}
+
+int abbrev_cache__sibling_from(struct abbrev_cache *c, Dwarf_Die *die,
+			       const unsigned char *p, Dwarf_Die *sibling)
+{
+	int ret = abbrev_cache__die_at(c, die, p, sibling);
+
+	return ret != -2 ? ret : dwarf_siblingof(die, sibling);
 }

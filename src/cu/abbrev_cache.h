@@ -95,6 +95,8 @@ struct abbrev_cache {
 	 */
 	Dwarf_CU *cu;
 	Dwarf_Abbrev *by_code[ABBREV_CACHE_CODES];
+	/* by_code[]'s tags, so that a DIE's tag takes no call into libdw */
+	uint16_t tag_by_code[ABBREV_CACHE_CODES];
 	struct abbrev_spec spec[ABBREV_CACHE_CODES];
 	/*
 	 * The codes of two bytes met so far: code's spec is the
@@ -214,11 +216,18 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 			die->abbrev = abbrev_cache__hi(c, slot)->abbrev;
 		return dwarf_tag(die);
 	}
-	if (code && !die->abbrev && c->by_code[code])
-		die->abbrev = c->by_code[code];
+	if (code && c->by_code[code]) {
+		if (!die->abbrev)
+			die->abbrev = c->by_code[code];
+		/* The same abbreviation: dwarf_tag() would read its tag. */
+		if (die->abbrev == c->by_code[code])
+			return c->tag_by_code[code];
+	}
 	tag = dwarf_tag(die);
-	if (code && tag != DW_TAG_invalid && !c->by_code[code])
+	if (code && tag != DW_TAG_invalid && !c->by_code[code]) {
 		c->by_code[code] = die->abbrev;
+		c->tag_by_code[code] = tag;
+	}
 	return tag;
 }
 
@@ -263,5 +272,11 @@ int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Die *child);
 int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
 			  Dwarf_Die *sibling);
+/*
+ * abbrev_cache__sibling() of @die when a walk over its subtree has found
+ * where it ends (@p): no need to read @die again.
+ */
+int abbrev_cache__sibling_from(struct abbrev_cache *c, Dwarf_Die *die,
+			       const unsigned char *p, Dwarf_Die *sibling);
 
 #endif

@@ -193,6 +193,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	free(ctx.vars);
 	free(ctx.imports);
 	cu_ctx__cxx_free(&ctx);
+	cu_ctx__keys_free(&ctx);
 	free(ctx.keys);
 	free(ctx.reusable);
 	free(ctx.reuse_id);

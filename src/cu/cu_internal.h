@@ -285,6 +285,7 @@ struct cu_ctx {
 	bool defer_ids;
 	size_t index_node;
 	struct type_key *keys;	/* per node, from cu_keys.c */
+	struct keys *walk_keys;	/* what pass 1 keyed (cu_ctx__key_node()) */
 	bool *reusable;		/* per node: may take or give a key's type */
 	uint32_t *reuse_id;	/* per node: the type it takes, or 0 */
 	bool need_index_type;
@@ -322,9 +323,23 @@ static inline unsigned int cu_ctx__annots(const struct cu_ctx *ctx,
 	return die->cu == ctx->cudie->cu ? ctx->annots : ctx->foreign_annots;
 }
 
-/* cu_types.c: the node key of @die, and the node of a key (or NULL). */
+/*
+ * The DIEs of another file (a dwz supplementary file) get this bit in
+ * their node key, so that their offsets never collide with ours.
+ */
+#define NODE_KEY_OTHER_FILE	(1ull << 63)
+/* The array index int that a CU may need has no DIE, so it has this key. */
+#define NODE_KEY_NONE		UINT64_MAX
+
+/*
+ * node_index.c: the node key of @die, and the node of a key (or NULL);
+ * the hash of every node so far (cu_ctx__index_nodes()), and node @i
+ * added to it (cu_ctx__hash_insert(), with room left: at most half full).
+ */
 uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die);
 struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off);
+int cu_ctx__index_nodes(struct cu_ctx *ctx);
+void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
 
 /*
  * cu_keys.c: adds the keys of the CU's types (its nodes so far) to @out;
@@ -338,6 +353,20 @@ int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out);
  * union definitions are noted there first.  0 or -errno.
  */
 int cu_ctx__reuse_keys(struct cu_ctx *ctx);
+
+/*
+ * cu_keys.c: with ctx->reuse, the collecting walk keys each node as it
+ * meets it (cu_ctx__keys_begin() first): cu_ctx__key_node() reads node
+ * @node's DIEs (once the types nested in it are nodes) while they are in
+ * the cache, and sets *@after past its subtree, or to NULL if it left
+ * the node to cu_ctx__reuse_keys(), which finishes the keys and frees
+ * what the walk kept (as cu_ctx__keys_free() does on an error).  0 or
+ * -errno.
+ */
+int cu_ctx__keys_begin(struct cu_ctx *ctx);
+int cu_ctx__key_node(struct cu_ctx *ctx, size_t node,
+		     const unsigned char **after);
+void cu_ctx__keys_free(struct cu_ctx *ctx);
 
 /* DW_AT_name of the attributes @da, as dwarf_formstring() gives it. */
 static inline const char *cu_ctx__attr_name(struct cu_ctx *ctx,

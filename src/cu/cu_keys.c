@@ -212,6 +212,21 @@ struct keys {
 	bool bad;
 	/* the walk over the node's bytes gave up: read it through libdw */
 	bool restart;
+	/*
+	 * The collecting walk keys each node as it meets it
+	 * (cu_ctx__key_node()), while its DIEs are in the cache.  Nodes are
+	 * not all known then, so a reference counts by its CU offset (@raw)
+	 * until cu_ctx__reuse_keys() turns it into a node; a node whose
+	 * offsets do not all lead to nodes, or that the walk could not read,
+	 * is read again then (fused[] false).  @cap is the per-node arrays'
+	 * size while the walk grows them.
+	 */
+	bool raw;
+	bool *fused;
+	/* where the subtree of a node the walk read ends, or NULL */
+	const unsigned char **end;
+	size_t cap;
+	struct key128 seed;
 };
 
 static void keys__feed_str(const struct keys *k, struct key128 *h,
@@ -693,19 +708,29 @@ static inline int64_t keys__signed(uint64_t v, unsigned int n)
 static bool die_read__ref(struct keys *k, struct die_read *r, uint64_t off,
 			  unsigned int note)
 {
-	struct cu_node *n = cu_ctx__find_node(k->ctx, k->ctx->cu_start + off);
+	struct cu_node *n = NULL;
 
-	if (!n || (size_t)(n - k->ctx->nodes) >= k->n ||
-	    r->nr_refs == READ_REFS)
+	if (r->nr_refs == READ_REFS)
 		return false;
+	if (k->raw) {
+		/* Bit 31 of an edge tells a name from a node. */
+		if (off >= EDGE_NAME)
+			return false;
+	} else {
+		n = cu_ctx__find_node(k->ctx, k->ctx->cu_start + off);
+		if (!n || (size_t)(n - k->ctx->nodes) >= k->n)
+			return false;
+		off = n - k->ctx->nodes;
+	}
 	if (note == PN_TYPE)
 		r->type_ref = r->nr_refs;
-	r->node[r->nr_refs++] = n - k->ctx->nodes;
+	r->node[r->nr_refs++] = off;
 	return true;
 }
 
 /* Feeds what @r read of a DIE into the node's key; 0 or -errno. */
-static int keys__feed_read(struct attr_walk *w, const struct die_read *r)
+static __always_inline int keys__feed_read(struct attr_walk *w,
+					   const struct die_read *r)
 {
 	struct keys *k = w->k;
 	unsigned int i;
@@ -735,10 +760,15 @@ static int keys__feed_read(struct attr_walk *w, const struct die_read *r)
  * Reads the value of @op at *@pp (before @end; @implicit for an implicit
  * constant) into @r and moves *@pp past it.  Returns 0, or 1 if the old
  * way must read the DIE (a reference to no node, a value past @end).
+ * It runs for every value the keys read, so it is inlined into the
+ * plan's loop, as is what feeds the values (keys__feed_read()).
  */
-static int keys__read_op(struct keys *k, struct die_read *r,
-			 const struct plan_op *op, const unsigned char **pp,
-			 const unsigned char *end, int64_t implicit)
+static __always_inline int keys__read_op(struct keys *k,
+					 struct die_read *r,
+					 const struct plan_op *op,
+					 const unsigned char **pp,
+					 const unsigned char *end,
+					 int64_t implicit)
 {
 	const struct abbrev_cache *c = &k->ctx->abbrevs;
 	const unsigned char *p = *pp, *nul;
@@ -807,9 +837,13 @@ static int keys__read_op(struct keys *k, struct die_read *r,
 /*
  * Reads a DIE's values at @p (to @end) by plan @pl and feeds them: 0,
  * -errno, or 1 if the old way must read it (a reference to no node).
+ * *@stop is then past the last value: a plan reads them all, in order.
  */
-static int keys__feed_planned(struct attr_walk *w, const struct key_plan *pl,
-			      const unsigned char *p, const unsigned char *end)
+static __always_inline int keys__feed_planned(struct attr_walk *w,
+					      const struct key_plan *pl,
+					      const unsigned char *p,
+					      const unsigned char *end,
+					      const unsigned char **stop)
 {
 	const struct plan_op *op, *oe = pl->ops + pl->nr_ops;
 	struct die_read r;
@@ -826,6 +860,7 @@ static int keys__feed_planned(struct attr_walk *w, const struct key_plan *pl,
 				  op->kind == POP_IMPLICIT ?
 				  pl->implicit[op->implicit] : 0))
 			return 1;
+	*stop = p;
 	return keys__feed_read(w, &r);
 }
 
@@ -947,10 +982,24 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 {
 	struct keys *k = w->k;
 	struct abbrev_cache *c = &k->ctx->abbrevs;
-	const unsigned char *p, *end, *next;
+	const unsigned char *p, *end, *next, *stop;
 	const struct abbrev_spec *s;
 	size_t i;
 
+	/*
+	 * A DIE of the CU with a one-byte code whose plan is made: the plan
+	 * reads every value in order, so it finds where they end too.
+	 */
+	p = die->addr;
+	if (die->cu == c->cu && p && *p && *p < ABBREV_CACHE_CODES &&
+	    k->plan[*p].state == PLAN_READY) {
+		int ret = keys__feed_planned(w, &k->plan[*p], p + 1, c->cu_end,
+					     after);
+
+		*children = k->plan[*p].children;
+		if (ret <= 0)
+			return ret;
+	}
 	s = abbrev_cache__values(c, die, &p, &end);
 	if (!s)
 		return 1;
@@ -965,7 +1014,7 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 		if (pl->state == PLAN_UNKNOWN)
 			keys__plan_build(k, pl, die, s);
 		if (pl->state == PLAN_READY) {
-			ret = keys__feed_planned(w, pl, p, end);
+			ret = keys__feed_planned(w, pl, p, end, &stop);
 			if (ret <= 0)
 				return ret;
 		} else {
@@ -975,6 +1024,9 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 				return ret;
 		}
 	}
+	/* What follows finds nodes, which the collecting walk cannot yet. */
+	if (k->raw)
+		return 1;
 	for (i = 0; i < s->nr; i++, p = next) {
 		unsigned int name = s->a[i].name, form = s->a[i].form;
 		uint64_t v, name_key = KM_ATTR | (name & 0xffff) << 4;
@@ -1200,8 +1252,12 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 		return 0;
 	if (after) {
 		while (children && (ret = keys__die_at(k, &p, die, &child)) == 0) {
-			if (keys__node_at(k, p) >= 0) {
-				/* A type nested in a struct is a node of its own. */
+			ssize_t nested = keys__node_at(k, p);
+
+			/* A type nested in a struct is a node of its own. */
+			if (nested >= 0 && k->end && k->end[nested]) {
+				p = k->end[nested];
+			} else if (nested >= 0) {
 				if (!keys__skip_die(k, &child, depth + 1, &p))
 					ret = -1;
 			} else {
@@ -1338,6 +1394,11 @@ static bool keys__pick_root(struct keys *k, size_t base, size_t top,
 	struct key128 best;
 	bool found = false;
 
+	/* Most types reach no type that reaches them back. */
+	if (sz == 1) {
+		*root = k->stack[base];
+		return true;
+	}
 	for (j = 0; j < sz; j++)
 		k->sorted[j] = k->local[k->stack[base + j]];
 	qsort(k->sorted, sz, sizeof(*k->sorted), key128_cmp);
@@ -1505,6 +1566,8 @@ static void keys__free(struct keys *k)
 	free(k->def_name);
 	free(k->decl_name);
 	free(k->nokey);
+	free(k->fused);
+	free(k->end);
 	free(k->index);
 	free(k->low);
 	free(k->stack);
@@ -1516,34 +1579,86 @@ static void keys__free(struct keys *k)
 	free(k->on_stack);
 }
 
-static int keys__alloc(struct keys *k)
+/*
+ * Makes room for @n nodes in what reading the nodes fills, not zeroed:
+ * keys__node_reset() sets a node's part; 0 or -ENOMEM.
+ */
+static int keys__grow_nodes_to(struct keys *k, size_t n)
+{
+	struct {
+		void **p;
+		size_t size;
+	} arr[] = {
+		{ (void **)&k->local, sizeof(*k->local) },
+		{ (void **)&k->first_edge, sizeof(*k->first_edge) },
+		{ (void **)&k->nr_edges, sizeof(*k->nr_edges) },
+		{ (void **)&k->nokey, sizeof(*k->nokey) },
+		{ (void **)&k->fused, sizeof(*k->fused) },
+		{ (void **)&k->end, sizeof(*k->end) },
+		{ (void **)&k->def_name, sizeof(*k->def_name) },
+		{ (void **)&k->decl_name, sizeof(*k->decl_name) },
+		{ (void **)&k->tag, sizeof(*k->tag) },
+		{ (void **)&k->name, sizeof(*k->name) },
+		{ (void **)&k->decl, sizeof(*k->decl) },
+		{ (void **)&k->type_edge, sizeof(*k->type_edge) },
+		{ (void **)&k->ptr_edge, sizeof(*k->ptr_edge) },
+	};
+	size_t cap = k->cap, i;
+
+	cap = cap * 2 > n ? cap * 2 : n < 256 ? 256 : n;
+	/* Each one that grew keeps its new size: k->cap is the least. */
+	for (i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
+		void *q = realloc(*arr[i].p, cap * arr[i].size);
+
+		if (!q)
+			return -ENOMEM;
+		*arr[i].p = q;
+	}
+	k->cap = cap;
+	return 0;
+}
+
+/* Node @i as no reading has seen it. */
+static void keys__node_reset(struct keys *k, size_t i)
+{
+	k->local[i] = (struct key128){ 0 };
+	k->first_edge[i] = k->nr_all_edges;
+	k->nr_edges[i] = 0;
+	k->nokey[i] = false;
+	k->fused[i] = false;
+	k->end[i] = NULL;
+	k->def_name[i] = 0;
+	k->decl_name[i] = 0;
+	k->tag[i] = 0;
+	k->name[i] = NULL;
+	k->decl[i] = false;
+	k->type_edge[i] = UINT32_MAX;
+	k->ptr_edge[i] = UINT32_MAX;
+}
+
+/* The walk calls this for every node: most need no room. */
+static inline int keys__grow_nodes(struct keys *k, size_t n)
+{
+	return n <= k->cap ? 0 : keys__grow_nodes_to(k, n);
+}
+
+/* Allocates what keying the components takes, for k->n nodes. */
+static int keys__alloc_graph(struct keys *k)
 {
 	size_t n = k->n ? k->n : 1;
 
-	k->local = calloc(n, sizeof(*k->local));
+	/* keys__find_components() sets what it reads before it reads it. */
 	k->key = calloc(n, sizeof(*k->key));
-	k->first_edge = calloc(n, sizeof(*k->first_edge));
-	k->nr_edges = calloc(n, sizeof(*k->nr_edges));
-	k->nokey = calloc(n, sizeof(*k->nokey));
-	k->index = calloc(n, sizeof(*k->index));
-	k->low = calloc(n, sizeof(*k->low));
-	k->stack = calloc(n, sizeof(*k->stack));
-	k->walk_node = calloc(n, sizeof(*k->walk_node));
-	k->walk_edge = calloc(n, sizeof(*k->walk_edge));
-	k->comp = calloc(n, sizeof(*k->comp));
-	k->order = calloc(n, sizeof(*k->order));
-	k->sorted = calloc(n, sizeof(*k->sorted));
+	k->index = malloc(n * sizeof(*k->index));
+	k->low = malloc(n * sizeof(*k->low));
+	k->stack = malloc(n * sizeof(*k->stack));
+	k->walk_node = malloc(n * sizeof(*k->walk_node));
+	k->walk_edge = malloc(n * sizeof(*k->walk_edge));
+	k->comp = malloc(n * sizeof(*k->comp));
+	k->order = malloc(n * sizeof(*k->order));
+	k->sorted = malloc(n * sizeof(*k->sorted));
 	k->on_stack = calloc(n, sizeof(*k->on_stack));
-	k->def_name = calloc(n, sizeof(*k->def_name));
-	k->decl_name = calloc(n, sizeof(*k->decl_name));
-	k->tag = calloc(n, sizeof(*k->tag));
-	k->name = calloc(n, sizeof(*k->name));
-	k->decl = calloc(n, sizeof(*k->decl));
-	k->type_edge = calloc(n, sizeof(*k->type_edge));
-	k->ptr_edge = calloc(n, sizeof(*k->ptr_edge));
-	if (!k->tag || !k->name || !k->decl || !k->type_edge || !k->ptr_edge ||
-	    !k->def_name || !k->decl_name ||!k->local || !k->key || !k->first_edge || !k->nr_edges ||
-	    !k->nokey || !k->index || !k->low || !k->stack || !k->walk_node ||
+	if (!k->key || !k->index || !k->low || !k->stack || !k->walk_node ||
 	    !k->walk_edge || !k->comp || !k->order || !k->sorted ||
 	    !k->on_stack)
 		return -ENOMEM;
@@ -1595,18 +1710,13 @@ static int keys__count(struct keys *k, struct type_key_count *c)
 	return 0;
 }
 
-/* Keys every node of the CU so far into @k; 0 or -errno. */
-static int keys__compute(struct keys *k, struct cu_ctx *ctx)
+/* Readies @k for the nodes of @ctx: what every node's key starts with. */
+static void keys__init(struct keys *k, struct cu_ctx *ctx)
 {
 	const struct encode_env *env = ctx->env;
 	struct key128 seed = { 0x5eed, 0x5eee };
-	ssize_t index_node = -1;
-	size_t i;
-	int err;
 
 	k->ctx = ctx;
-	k->n = ctx->nr_nodes;
-
 	/*
 	 * What the encoder makes of the same DWARF depends on these too:
 	 * which annotations it reads, and how it orders Rust's members.
@@ -1616,20 +1726,151 @@ static int keys__compute(struct keys *k, struct cu_ctx *ctx)
 	key__feed(&seed, ctx->foreign_annots);
 	key__feed(&seed, ctx->little_endian);
 	key__feed(&seed, ctx->abbrevs.addr_size);
+	k->seed = seed;
 	if (env->ef->ehdr.e_type != ET_REL) {
 		k->str = env->str_start;
 		k->str_size = env->str_size;
 	}
-	err = keys__alloc(k);
+}
+
+/*
+ * Finishes node @i, which the collecting walk read (cu_ctx__key_node()):
+ * its references by CU offset become nodes, and an array's last edge the
+ * index type's.  A node that refers to a DIE that is no node is read
+ * again, as one the walk did not read.  Returns 0 or -errno.
+ */
+static int keys__settle(struct keys *k, size_t i, ssize_t index_node)
+{
+	uint32_t *e = k->edges + k->first_edge[i];
+	size_t j, nr = k->nr_edges[i];
+	bool array = k->tag[i] == DW_TAG_array_type;
+
+	if (array)
+		nr--;
+	for (j = 0; j < nr; j++) {
+		struct cu_node *n = cu_ctx__find_node(k->ctx,
+						      k->ctx->cu_start + e[j]);
+
+		if (!n || (size_t)(n - k->ctx->nodes) >= k->n)
+			return keys__read_node(k, i, k->seed, index_node);
+		e[j] = n - k->ctx->nodes;
+	}
+	if (array && index_node >= 0) {
+		e[nr] = index_node;
+	} else if (array) {
+		k->nr_edges[i]--;
+		k->nokey[i] = true;
+	}
+	if (k->ctx->nodes[i].kind == NODE_TYPE)
+		keys__note_definition(k, i);
+	return 0;
+}
+
+/* Keys every node of the CU so far into @k; 0 or -errno. */
+static int keys__compute(struct keys *k, struct cu_ctx *ctx)
+{
+	ssize_t index_node = -1;
+	size_t i;
+	int err;
+
+	if (!k->ctx)
+		keys__init(k, ctx);
+	/* The walk has set its nodes' part (cu_ctx__key_node()). */
+	i = k->n;
+	k->n = ctx->nr_nodes;
+	err = keys__grow_nodes(k, k->n);
+	for (; !err && i < k->n; i++)
+		keys__node_reset(k, i);
+	if (!err)
+		err = keys__alloc_graph(k);
 	if (ctx->need_index_type)
 		index_node = ctx->index_node;
 	for (i = 0; !err && i < k->n; i++)
-		err = keys__read_node(k, i, seed, index_node);
+		err = k->fused[i] ? keys__settle(k, i, index_node) :
+		      keys__read_node(k, i, k->seed, index_node);
 	if (!err)
 		err = keys__resolve_pointers(k);
 	if (!err)
 		keys__find_components(k);
 	return err;
+}
+
+int cu_ctx__keys_begin(struct cu_ctx *ctx)
+{
+	struct keys *k = calloc(1, sizeof(*k));
+
+	const struct abbrev_cache *c = &ctx->abbrevs;
+	int err;
+
+	if (!k)
+		return -ENOMEM;
+	keys__init(k, ctx);
+	ctx->walk_keys = k;
+	/*
+	 * Room for the nodes the CU likely has, so that the arrays seldom
+	 * grow: the 6.12 vmlinux has a type DIE per 49 bytes of .debug_info.
+	 */
+	err = keys__grow_nodes(k, c->cu_start && c->cu_end > c->cu_start ?
+			       (size_t)(c->cu_end - c->cu_start) / 40 : 0);
+	return err;
+}
+
+void cu_ctx__keys_free(struct cu_ctx *ctx)
+{
+	if (!ctx->walk_keys)
+		return;
+	keys__free(ctx->walk_keys);
+	free(ctx->walk_keys);
+	ctx->walk_keys = NULL;
+}
+
+int cu_ctx__key_node(struct cu_ctx *ctx, size_t i, const unsigned char **after)
+{
+	struct keys *k = ctx->walk_keys;
+	struct cu_node *n = &ctx->nodes[i];
+	const unsigned char *end = NULL;
+	struct key128 h = k->seed;
+	int err;
+
+	*after = NULL;
+	err = keys__grow_nodes(k, ctx->nr_nodes);
+	if (err)
+		return err;
+	k->n = ctx->nr_nodes;
+	keys__node_reset(k, i);
+	/* Another unit's DIE is read once the nodes are known. */
+	if (n->kind == NODE_INDEX_INT || n->die.cu != ctx->abbrevs.cu)
+		return 0;
+	k->cur = i;
+	k->cursor = i + 1;
+	k->bad = false;
+	k->restart = false;
+	key__feed(&h, n->kind);
+	k->raw = true;
+	err = keys__feed_die(k, &h, &n->die, true, 0, &end);
+	k->raw = false;
+	if (err)
+		return err;
+	if (k->restart) {
+		k->nr_all_edges = k->first_edge[i];
+		k->nr_edges[i] = 0;
+		k->name[i] = NULL;
+		k->decl[i] = false;
+		return 0;
+	}
+	/* An array's BTF names the CU's index type, known after the walk. */
+	if (k->tag[i] == DW_TAG_array_type) {
+		key__feed(&h, KM_INDEX);
+		err = keys__add_edge(k, 0);
+		if (err)
+			return err;
+	}
+	k->local[i] = h;
+	k->nokey[i] = k->bad;
+	k->fused[i] = true;
+	k->end[i] = end;
+	*after = end;
+	return 0;
 }
 
 int cu_ctx__count_type_keys(struct cu_ctx *ctx, struct type_key_count *out)
@@ -1724,11 +1965,18 @@ static int keys__taint(struct keys *k, const struct name_facts *f,
 	queue = calloc(k->n + 1, sizeof(*queue));
 	if (!first || !nr || !queue)
 		goto out;
-	for (i = 0; i < k->nr_all_edges; i++) {
-		ssize_t d = keys__edge_node(f, k->edges[i]);
+	/*
+	 * Node by node: a node read again after the collecting walk left
+	 * its first edges behind, unresolved.
+	 */
+	for (i = 0; i < k->n; i++) {
+		for (e = 0; e < k->nr_edges[i]; e++) {
+			ssize_t d = keys__edge_node(f,
+					k->edges[k->first_edge[i] + e]);
 
-		if (d >= 0)
-			nr[d]++;
+			if (d >= 0)
+				nr[d]++;
+		}
 	}
 	for (i = 0; i < k->n; i++) {
 		first[i] = total;
@@ -1822,49 +2070,63 @@ out:
 	return err;
 }
 
-int cu_ctx__reuse_keys(struct cu_ctx *ctx)
+/* cu_ctx__reuse_keys() with the nodes' keys in @k. */
+static int keys__reuse(struct keys *k, struct cu_ctx *ctx)
 {
 	struct name_facts facts = { 0 };
-	struct keys k = { 0 };
 	bool *tainted = NULL;
 	size_t i;
-	int err = keys__compute(&k, ctx);
+	int err = keys__compute(k, ctx);
 
 	/* The CU's definitions count before its own types are decided. */
-	for (i = 0; !err && i < k.n; i++) {
-		if (k.def_name[i])
-			err = type_reuse__define(ctx->reuse, k.def_name[i],
-						 k.key[i], !k.nokey[i]);
-		else if (k.decl_name[i])
-			err = type_reuse__declare(ctx->reuse, k.decl_name[i]);
+	for (i = 0; !err && i < k->n; i++) {
+		if (k->def_name[i])
+			err = type_reuse__define(ctx->reuse, k->def_name[i],
+						 k->key[i], !k->nokey[i]);
+		else if (k->decl_name[i])
+			err = type_reuse__declare(ctx->reuse, k->decl_name[i]);
 	}
 	if (!err) {
 		free(ctx->keys);
 		free(ctx->reusable);
 		free(ctx->reuse_id);
-		ctx->keys = malloc((k.n + 1) * sizeof(*ctx->keys));
-		ctx->reusable = calloc(k.n + 1, sizeof(*ctx->reusable));
-		ctx->reuse_id = calloc(k.n + 1, sizeof(*ctx->reuse_id));
-		tainted = calloc(k.n + 1, sizeof(*tainted));
+		ctx->keys = malloc((k->n + 1) * sizeof(*ctx->keys));
+		ctx->reusable = calloc(k->n + 1, sizeof(*ctx->reusable));
+		ctx->reuse_id = calloc(k->n + 1, sizeof(*ctx->reuse_id));
+		tainted = calloc(k->n + 1, sizeof(*tainted));
 		if (!ctx->keys || !ctx->reusable || !ctx->reuse_id || !tainted)
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = name_facts__find(&facts, &k, ctx->reuse,
+		err = name_facts__find(&facts, k, ctx->reuse,
 				       ctx->env->opts->keep_fwds);
 	if (!err)
-		err = keys__taint(&k, &facts, tainted);
-	for (i = 0; !err && i < k.n; i++) {
-		ctx->keys[i] = k.key[i];
+		err = keys__taint(k, &facts, tainted);
+	for (i = 0; !err && i < k->n; i++) {
+		ctx->keys[i] = k->key[i];
 		ctx->reusable[i] = !tainted[i];
 		ctx->reuse_id[i] = !tainted[i] ?
-				   type_reuse__find(ctx->reuse, k.key[i]) : 0;
+				   type_reuse__find(ctx->reuse, k->key[i]) : 0;
 	}
 	if (!err)
-		err = keys__note_reached(&k, &facts, ctx->reuse_id,
+		err = keys__note_reached(k, &facts, ctx->reuse_id,
 					 &ctx->frag->fwd_names);
 	name_facts__free(&facts);
 	free(tainted);
+	return err;
+}
+
+int cu_ctx__reuse_keys(struct cu_ctx *ctx)
+{
+	struct keys k = { 0 };
+	int err;
+
+	if (ctx->walk_keys) {
+		err = keys__reuse(ctx->walk_keys, ctx);
+		cu_ctx__keys_free(ctx);
+		return err;
+	}
+	err = keys__reuse(&k, ctx);
 	keys__free(&k);
 	return err;
 }

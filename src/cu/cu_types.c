@@ -20,8 +20,6 @@
 
 #include "cu/cu_internal.h"
 #include "cu/rust_enum.h"
-#include "lib/hash.h"
-#include "lib/zalloc.h"
 
 /*
  * Returns the node kind of a DIE with tag TAG and sets *IS_TYPE to whether
@@ -112,25 +110,6 @@ static int count_annotation(void *arg, const char *value)
 	return 0;
 }
 
-/*
- * The DIEs of another file (a dwz supplementary file) get this bit in
- * their key, so that their offsets never collide with ours.
- */
-#define NODE_KEY_OTHER_FILE	(1ull << 63)
-/* The array index int that a CU may need has no DIE, so it has this key. */
-#define NODE_KEY_NONE		UINT64_MAX
-
-/* Returns the key of DIE in node_offs: its offset, marked if foreign. */
-uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
-{
-	uint64_t key = dwarf_dieoffset(die);
-
-	if (die->cu != ctx->cudie->cu &&
-	    dwarf_cu_getdwarf(die->cu) != ctx->home_dw)
-		key |= NODE_KEY_OTHER_FILE;
-	return key;
-}
-
 /* The number of dimensions (subranges) of array @die, or -errno. */
 static int cu_ctx__array_dims(struct cu_ctx *ctx, Dwarf_Die *die)
 {
@@ -154,8 +133,6 @@ static int cu_ctx__array_dims(struct cu_ctx *ctx, Dwarf_Die *die)
 	return dims;
 }
 
-static int cu_ctx__index_nodes(struct cu_ctx *ctx);
-static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i);
 static int cu_ctx__pick_index_type(struct cu_ctx *ctx);
 
 /*
@@ -182,14 +159,15 @@ static int cu_ctx__variant_union_count(struct cu_ctx *ctx, Dwarf_Die *die,
 }
 
 /*
- * Appends a node of kind KIND for DIE (NULL for the index int) and, for a
- * type, reserves its BTF id now: the id of every type emitted before it
- * (a tagged pointer's TYPE_TAGs, an array's inner ARRAYs) is counted in
- * next_id first, because pass 2 must add them in exactly this order.
+ * Appends a node of kind KIND for DIE of tag TAG (NULL and 0 for the
+ * index int) and, for a type, reserves its BTF id now: the id of every
+ * type emitted before it (a tagged pointer's TYPE_TAGs, an array's inner
+ * ARRAYs) is counted in next_id first, because pass 2 must add them in
+ * exactly this order.
  * Returns 0, -ENOMEM, -E2BIG or the error of reading the annotations or
  * the subranges.
  */
-static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
+static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die, int tag,
 			    enum node_kind kind)
 {
 	int nr_tags = 0;
@@ -241,7 +219,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		return 0;
 	}
 	/* A tagged pointer emits its TYPE_TAGs first, and then the PTR. */
-	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_pointer_type &&
+	if (kind == NODE_TYPE && tag == DW_TAG_pointer_type &&
 	    cu_ctx__annots(ctx, die) && !ctx->env->opts->skip_type_tags) {
 		int err = die__for_each_annotation(die, false,
 						   cu_ctx__annots(ctx, die),
@@ -259,19 +237,19 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	 * A C++ pointer to a member function is two words: the PTR to the
 	 * function and the INT of the this adjustment come first.
 	 */
-	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_ptr_to_member_type &&
+	if (kind == NODE_TYPE && tag == DW_TAG_ptr_to_member_type &&
 	    die__ptr_to_member_fn(die)) {
 		n->nr_before = 2;
 	}
 	/* A C++ complex float emits the FLOAT of its halves first. */
-	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_base_type &&
+	if (kind == NODE_TYPE && tag == DW_TAG_base_type &&
 	    cu_ctx__complex_half(ctx, die)) {
 		n->nr_before = 1;
 	}
 	/* A Rust enum emits the UNION of its variants first. */
 	if (kind == NODE_TYPE && cu_ctx__rust_variants(ctx) &&
-	    (dwarf_tag(die) == DW_TAG_structure_type ||
-	     dwarf_tag(die) == DW_TAG_class_type)) {
+	    (tag == DW_TAG_structure_type ||
+	     tag == DW_TAG_class_type)) {
 		int nr, err = cu_ctx__variant_union_count(ctx, die, &nr);
 
 		if (err)
@@ -279,7 +257,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		n->nr_before = nr;
 	}
 	/* An array of N dimensions emits its N - 1 inner ARRAYs first. */
-	if (kind == NODE_TYPE && dwarf_tag(die) == DW_TAG_array_type) {
+	if (kind == NODE_TYPE && tag == DW_TAG_array_type) {
 		int dims = cu_ctx__array_dims(ctx, die);
 
 		if (dims < 0)
@@ -298,7 +276,7 @@ static int cu_ctx__add_node(struct cu_ctx *ctx, Dwarf_Die *die,
 			n->id = ctx->next_id++;
 		}
 		n->state = NODE_RESOLVED;
-		if (dwarf_tag(die) == DW_TAG_array_type) {
+		if (tag == DW_TAG_array_type) {
 			ctx->need_index_type = true;
 			/*
 			 * An array met past the CU's own types needs the
@@ -463,6 +441,8 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		return 0;
 	do {
 		int tag = abbrev_cache__tag(&ctx->abbrevs, &child);
+		const unsigned char *after = NULL;
+		size_t keyed = SIZE_MAX;
 		enum node_kind kind;
 		bool is_type, descend = false;
 
@@ -484,7 +464,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		} else if (is_type) {
 			size_t node = ctx->nr_nodes;
 
-			err = cu_ctx__add_node(ctx, &child, kind);
+			err = cu_ctx__add_node(ctx, &child, tag, kind);
 			if (err)
 				return err;
 			/* Types can be nested in structs (gcc and clang do). */
@@ -503,6 +483,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			 */
 			if (tag == DW_TAG_subroutine_type && ctx->cxx)
 				descend = true;
+			keyed = node;
 		} else if (tag == DW_TAG_subprogram) {
 			/*
 			 * Subprograms are collected at any depth, because
@@ -547,7 +528,18 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			if (err)
 				return err;
 		}
-		ret = abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
+		/*
+		 * The keys read a type's DIEs now, once the types nested in
+		 * it are nodes, and find where its subtree ends.
+		 */
+		if (keyed != SIZE_MAX && ctx->walk_keys) {
+			err = cu_ctx__key_node(ctx, keyed, &after);
+			if (err)
+				return err;
+		}
+		ret = after ? abbrev_cache__sibling_from(&ctx->abbrevs, &child,
+							 after, &child) :
+		      abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 		if (ret < 0) {
 			cu_err(ctx, parent, "cannot read siblings: %s",
 			       dwarf_errmsg(-1));
@@ -555,57 +547,6 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		}
 	} while (ret == 0);
 	return 0;
-}
-
-/*
- * Inserts node I into the open-addressing table; a slot holds the node's
- * index + 1, so that 0 marks a free slot.  The caller keeps the table at
- * most half full, so a free slot is always found.
- */
-static void cu_ctx__hash_insert(struct cu_ctx *ctx, size_t i)
-{
-	size_t h = hash_int(ctx->node_offs[i]) & ctx->hash_mask;
-
-	while (ctx->node_hash[h])
-		h = (h + 1) & ctx->hash_mask;
-	ctx->node_hash[h] = i + 1;
-}
-
-/*
- * Builds the hash from DIE key to node, at least four slots a node.
- * Every type reference is looked up, so this is a hash, not a search.
- * The table is not a u32_map: it is made once per CU at the size its
- * nodes need, and a slot holds the node's index (4 bytes, since the key is
- * in node_offs), where a u32_map would grow to size again in every CU, in
- * slots of 16 bytes.  Through u32_map a run took 1.6% more instructions on
- * xfs.ko and 0.5% more on veth.ko over vmlinux (callgrind).  Returns 0 or
- * -ENOMEM.
- */
-static int cu_ctx__index_nodes(struct cu_ctx *ctx)
-{
-	size_t size = 64, i;
-
-	while (size < ctx->nr_nodes * 4)
-		size *= 2;
-	free(ctx->node_hash);
-	ctx->node_hash = zalloc(size, sizeof(*ctx->node_hash));
-	if (!ctx->node_hash)
-		return -ENOMEM;
-	ctx->hash_mask = size - 1;
-	for (i = 0; i < ctx->nr_nodes; i++)
-		cu_ctx__hash_insert(ctx, i);
-	return 0;
-}
-
-/* Returns the node whose key is OFF, or NULL. */
-struct cu_node *cu_ctx__find_node(struct cu_ctx *ctx, Dwarf_Off off)
-{
-	size_t h = hash_int(off) & ctx->hash_mask;
-
-	for (; ctx->node_hash[h]; h = (h + 1) & ctx->hash_mask)
-		if (ctx->node_offs[ctx->node_hash[h] - 1] == off)
-			return &ctx->nodes[ctx->node_hash[h] - 1];
-	return NULL;
 }
 
 /*
@@ -675,7 +616,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 		       (unsigned long long)dwarf_dieoffset(die));
 		return -EINVAL;
 	}
-	err = cu_ctx__add_node(ctx, die, kind);
+	err = cu_ctx__add_node(ctx, die, tag, kind);
 	if (err)
 		return err;
 	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
@@ -1571,7 +1512,7 @@ static int cu_ctx__pick_index_type(struct cu_ctx *ctx)
 	}
 	ctx->index_type_id = ctx->next_id;
 	ctx->index_node = ctx->nr_nodes;
-	return cu_ctx__add_node(ctx, NULL, NODE_INDEX_INT);
+	return cu_ctx__add_node(ctx, NULL, 0, NODE_INDEX_INT);
 }
 
 struct decl_tags {
@@ -1839,7 +1780,9 @@ int cu_ctx__collect_types(struct cu_ctx *ctx)
 	int err;
 
 	ctx->defer_ids = ctx->reuse != NULL;
-	err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
+	err = ctx->reuse ? cu_ctx__keys_begin(ctx) : 0;
+	if (!err)
+		err = cu_ctx__collect(ctx, ctx->cudie, 0, SIZE_MAX);
 	if (!err)
 		err = cu_ctx__pick_index_type(ctx);
 	if (!err)
