@@ -14,7 +14,6 @@
  * What is known of an abbreviation code: nothing yet, that the fast path
  * reads it, or that libdw must.
  */
-enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
 
 /*
  * Leaves cu_end NULL (everything through libdw) unless the unit's header,
@@ -528,8 +527,8 @@ int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
 	return die__next(c, die, child, true);
 }
 
-int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
-			  Dwarf_Die *sibling)
+int abbrev_cache__sibling_slow(struct abbrev_cache *c, Dwarf_Die *die,
+			       Dwarf_Die *sibling)
 {
 	return die__next(c, die, sibling, false);
 }

@@ -52,6 +52,8 @@
 /* An abbreviation with more attributes than this is left to libdw. */
 #define ABBREV_SPEC_ATTRS	24
 
+enum { SPEC_UNKNOWN, SPEC_FAST, SPEC_LIBDW };
+
 struct abbrev_spec {
 	uint8_t state;		/* SPEC_UNKNOWN, SPEC_FAST or SPEC_LIBDW */
 	uint8_t nr;
@@ -270,8 +272,35 @@ int abbrev_cache__for_each_attr(struct abbrev_cache *c, Dwarf_Die *die,
  */
 int abbrev_cache__child(struct abbrev_cache *c, Dwarf_Die *die,
 			Dwarf_Die *child);
-int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
-			  Dwarf_Die *sibling);
+int abbrev_cache__sibling_slow(struct abbrev_cache *c, Dwarf_Die *die,
+			       Dwarf_Die *sibling);
+
+/*
+ * abbrev_cache__sibling() of a DIE of the CU without children whose
+ * values have a known size, as most members are, is found here; the
+ * others go through abbrev_cache__sibling_slow().
+ */
+static inline int abbrev_cache__sibling(struct abbrev_cache *c, Dwarf_Die *die,
+					Dwarf_Die *sibling)
+{
+	const unsigned char *p = die->addr;
+	const struct abbrev_spec *s;
+
+	if (!p || die->cu != c->cu || !c->cu_end || !*p ||
+	    *p >= ABBREV_CACHE_CODES)
+		return abbrev_cache__sibling_slow(c, die, sibling);
+	s = &c->spec[*p];
+	if (s->state != SPEC_FAST || s->children || s->fixed_size < 0 ||
+	    c->cu_end - p <= 1 + s->fixed_size)
+		return abbrev_cache__sibling_slow(c, die, sibling);
+	p += 1 + s->fixed_size;
+	if (!*p)
+		return 1;
+	if (!abbrev_cache__code(c, p))
+		return abbrev_cache__sibling_slow(c, die, sibling);
+	*sibling = (Dwarf_Die){ .addr = (void *)p, .cu = die->cu };
+	return 0;
+}
 /*
  * abbrev_cache__sibling() of @die when a walk over its subtree has found
  * where it ends (@p): no need to read @die again.

@@ -1212,6 +1212,37 @@ static int keys__tag(struct keys *k, Dwarf_Die *die)
 	return abbrev_cache__tag(&k->ctx->abbrevs, die);
 }
 
+/*
+ * Feeds the child DIE at *@p, at @depth, as keys__feed_die() would, when
+ * the plan of its one-byte code reads it whole (no children, not an
+ * annotation), and moves *@p past it: 0, -errno, or 1 (nothing fed) to
+ * leave it to keys__feed_die().  The members of structs are most of the
+ * DIEs the keys read, and this spares each a call and the walk's set-up.
+ */
+static inline int keys__feed_leaf(struct keys *k, struct key128 *h,
+				  const unsigned char **p, int depth)
+{
+	struct attr_walk w = { .k = k, .h = h, .depth = depth };
+	const struct key_plan *pl;
+	struct key128 before = *h;
+	int ret;
+
+	if (**p >= ABBREV_CACHE_CODES || depth > DIE_MAX_DEPTH)
+		return 1;
+	pl = &k->plan[**p];
+	if (pl->state != PLAN_READY || pl->children ||
+	    pl->tag == DW_TAG_GNU_annotation)
+		return 1;
+	key__feed(h, KM_CHILD);
+	key__feed(h, pl->tag);
+	ret = keys__feed_planned(&w, pl, *p + 1, k->ctx->abbrevs.cu_end, p);
+	if (ret == 1)
+		*h = before;
+	else if (!ret)
+		key__feed(h, KM_END);
+	return ret;
+}
+
 static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 			  bool top, int depth, const unsigned char **after)
 {
@@ -1260,6 +1291,11 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 			} else if (nested >= 0) {
 				if (!keys__skip_die(k, &child, depth + 1, &p))
 					ret = -1;
+			} else if (!(w.err = keys__feed_leaf(k, h, &p,
+							     depth + 1))) {
+				continue;
+			} else if (w.err < 0) {
+				return w.err;
 			} else {
 				key__feed(h, KM_CHILD);
 				w.err = keys__feed_die(k, h, &child, false,
@@ -1484,6 +1520,44 @@ static void keys__key_component(struct keys *k, size_t base, size_t top,
 	}
 }
 
+/*
+ * keys__key_component() of the component of node @v alone, as most are,
+ * with the same key: without numbering its one member or a queue.
+ */
+static void keys__key_single(struct keys *k, uint32_t v, uint32_t comp)
+{
+	struct key128 h = { 0xc0, 0xc1 };
+	uint32_t *edge = k->edges + k->first_edge[v];
+	size_t e, nr = k->nr_edges[v];
+
+	k->on_stack[v] = false;
+	k->comp[v] = comp;
+	for (e = 0; e < nr && !k->nokey[v]; e++)
+		if (!(edge[e] & EDGE_NAME) && edge[e] != v && k->nokey[edge[e]])
+			k->nokey[v] = true;
+	if (k->nokey[v])
+		return;
+	key__feed(&h, k->local[v].a);
+	key__feed(&h, k->local[v].b);
+	for (e = 0; e < nr; e++) {
+		uint32_t t = edge[e];
+
+		if (t & EDGE_NAME) {
+			key__feed(&h, k->names[t & ~EDGE_NAME].a);
+			key__feed(&h, k->names[t & ~EDGE_NAME].b);
+		} else if (t == v) {
+			key__feed(&h, KM_INSIDE);
+			key__feed(&h, 0);
+		} else {
+			key__feed(&h, k->key[t].a);
+			key__feed(&h, k->key[t].b);
+		}
+	}
+	key__feed(&h, 1);
+	key__feed(&h, 0);
+	k->key[v] = h;
+}
+
 /* Tarjan's algorithm, without recursion: the components, leaves first. */
 static void keys__find_components(struct keys *k)
 {
@@ -1531,7 +1605,10 @@ static void keys__find_components(struct keys *k)
 
 				while (k->stack[--base] != v)
 					;
-				keys__key_component(k, base, sp, comp++);
+				if (sp - base == 1)
+					keys__key_single(k, v, comp++);
+				else
+					keys__key_component(k, base, sp, comp++);
 				/*
 				 * keys__key_component() numbered the members
 				 * again; INT32_MAX marks them visited (not
@@ -1956,9 +2033,22 @@ static int keys__taint(struct keys *k, const struct name_facts *f,
 		       bool *tainted)
 {
 	uint32_t *first = NULL, *nr = NULL, *from = NULL, *queue = NULL;
-	size_t i, e, total = 0, qh = 0, qt = 0;
+	size_t i, e, total = 0, qh = 0, qt = 0, nr_tainted = 0;
 	int err = -ENOMEM;
 
+	for (i = 0; i < k->n; i++) {
+		tainted[i] = k->nokey[i];
+		for (e = 0; e < k->nr_edges[i] && !tainted[i]; e++) {
+			uint32_t t = k->edges[k->first_edge[i] + e];
+
+			if ((t & EDGE_NAME) && f->bad[t & ~EDGE_NAME])
+				tainted[i] = true;
+		}
+		nr_tainted += tainted[i];
+	}
+	/* In most CUs none is: then none reaches one. */
+	if (!nr_tainted)
+		return 0;
 	/* The reverse edges: from each node to those that refer to it. */
 	first = calloc(k->n + 1, sizeof(*first));
 	nr = calloc(k->n + 1, sizeof(*nr));
@@ -1987,13 +2077,10 @@ static int keys__taint(struct keys *k, const struct name_facts *f,
 	if (!from)
 		goto out;
 	for (i = 0; i < k->n; i++) {
-		tainted[i] = k->nokey[i];
 		for (e = 0; e < k->nr_edges[i]; e++) {
-			uint32_t t = k->edges[k->first_edge[i] + e];
-			ssize_t d = keys__edge_node(f, t);
+			ssize_t d = keys__edge_node(f,
+					k->edges[k->first_edge[i] + e]);
 
-			if ((t & EDGE_NAME) && f->bad[t & ~EDGE_NAME])
-				tainted[i] = true;
 			if (d >= 0)
 				from[first[d] + nr[d]++] = i;
 		}

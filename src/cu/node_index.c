@@ -13,7 +13,16 @@
 /* Returns the key of DIE in node_offs: its offset, marked if foreign. */
 uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
 {
-	uint64_t key = dwarf_dieoffset(die);
+	const struct abbrev_cache *c = &ctx->abbrevs;
+	uint64_t key;
+
+	/* The CU's own DIE, as the keys count offsets: no call into libdw. */
+	if (die->cu == c->cu && c->cu_start &&
+	    (const unsigned char *)die->addr >= c->cu_start &&
+	    (const unsigned char *)die->addr < c->cu_end)
+		return ctx->cu_start + ((const unsigned char *)die->addr -
+					c->cu_start);
+	key = dwarf_dieoffset(die);
 
 	if (die->cu != ctx->cudie->cu &&
 	    dwarf_cu_getdwarf(die->cu) != ctx->home_dw)
