@@ -766,12 +766,14 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 		Dwarf_Die child;
 		int ret, idx = 0;
 
-		ret = dwarf_child(&fn->die, &child);
+		ret = abbrev_cache__child(&ctx->abbrevs, &fn->die, &child);
 		while (ret == 0 && !err) {
-			if (dwarf_tag(&child) == DW_TAG_formal_parameter)
+			if (abbrev_cache__tag(&ctx->abbrevs, &child) ==
+			    DW_TAG_formal_parameter)
 				err = cu_ctx__collect_decl_tags(ctx, &child, idx++,
 								&fc->nr_tags);
-			ret = dwarf_siblingof(&child, &child);
+			ret = abbrev_cache__sibling(&ctx->abbrevs, &child,
+						    &child);
 		}
 		if (err)
 			return err;
