@@ -251,7 +251,7 @@ static uint64_t keys__name_id(const char *s)
 	return hash_str(s) * 31 + 1;
 }
 
-static int keys__add_edge(struct keys *k, uint32_t e)
+static inline int keys__add_edge(struct keys *k, uint32_t e)
 {
 	/* Bit 31 tells a name from a node. */
 	if (k->nr_all_edges >= EDGE_NAME)
@@ -705,8 +705,8 @@ static inline int64_t keys__signed(uint64_t v, unsigned int n)
  * Adds a reference to CU offset @off to @r (PN_TYPE in @note for
  * DW_AT_type); false if it leads to no node of the CU.
  */
-static bool die_read__ref(struct keys *k, struct die_read *r, uint64_t off,
-			  unsigned int note)
+static inline bool die_read__ref(struct keys *k, struct die_read *r,
+				 uint64_t off, unsigned int note)
 {
 	struct cu_node *n = NULL;
 
