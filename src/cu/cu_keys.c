@@ -984,11 +984,13 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 	struct abbrev_cache *c = &k->ctx->abbrevs;
 	const unsigned char *p, *end, *next, *stop;
 	const struct abbrev_spec *s;
+	bool planned = false;
 	size_t i;
 
 	/*
 	 * A DIE of the CU with a one-byte code whose plan is made: the plan
-	 * reads every value in order, so it finds where they end too.
+	 * reads every value in order, so it finds where they end too.  Where
+	 * it cannot read them, it would not with the values' end either.
 	 */
 	p = die->addr;
 	if (die->cu == c->cu && p && *p && *p < ABBREV_CACHE_CODES &&
@@ -999,6 +1001,7 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 		*children = k->plan[*p].children;
 		if (ret <= 0)
 			return ret;
+		planned = true;
 	}
 	s = abbrev_cache__values(c, die, &p, &end);
 	if (!s)
@@ -1014,7 +1017,8 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 		if (pl->state == PLAN_UNKNOWN)
 			keys__plan_build(k, pl, die, s);
 		if (pl->state == PLAN_READY) {
-			ret = keys__feed_planned(w, pl, p, end, &stop);
+			ret = planned ? 1 :
+			      keys__feed_planned(w, pl, p, end, &stop);
 			if (ret <= 0)
 				return ret;
 		} else {
@@ -1430,11 +1434,6 @@ static bool keys__pick_root(struct keys *k, size_t base, size_t top,
 	struct key128 best;
 	bool found = false;
 
-	/* Most types reach no type that reaches them back. */
-	if (sz == 1) {
-		*root = k->stack[base];
-		return true;
-	}
 	for (j = 0; j < sz; j++)
 		k->sorted[j] = k->local[k->stack[base + j]];
 	qsort(k->sorted, sz, sizeof(*k->sorted), key128_cmp);
@@ -1874,10 +1873,8 @@ static int keys__compute(struct keys *k, struct cu_ctx *ctx)
 
 int cu_ctx__keys_begin(struct cu_ctx *ctx)
 {
-	struct keys *k = calloc(1, sizeof(*k));
-
 	const struct abbrev_cache *c = &ctx->abbrevs;
-	int err;
+	struct keys *k = calloc(1, sizeof(*k));
 
 	if (!k)
 		return -ENOMEM;
@@ -1887,9 +1884,8 @@ int cu_ctx__keys_begin(struct cu_ctx *ctx)
 	 * Room for the nodes the CU likely has, so that the arrays seldom
 	 * grow: the 6.12 vmlinux has a type DIE per 49 bytes of .debug_info.
 	 */
-	err = keys__grow_nodes(k, c->cu_start && c->cu_end > c->cu_start ?
-			       (size_t)(c->cu_end - c->cu_start) / 40 : 0);
-	return err;
+	return keys__grow_nodes(k, c->cu_start && c->cu_end > c->cu_start ?
+				(size_t)(c->cu_end - c->cu_start) / 40 : 0);
 }
 
 void cu_ctx__keys_free(struct cu_ctx *ctx)
