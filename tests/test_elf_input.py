@@ -180,5 +180,5 @@ def test_elf_input_symbol_sort(ctx):
     chunks): elf_sym__cmp()'s order, stable (tests/unit/test_symtab_sort.c
     under ASan and UBSan)."""
     ctx.unit("test_symtab_sort", ["lib/grow.c", "input/elf_file.c",
-                                 "lib/u32_map.c"],
+                                 "lib/u32_map.c", "lib/str_arena.c"],
              ["-lelf"])

@@ -289,7 +289,7 @@ static const struct elf_func_key *cxx_names__key_at(struct cu_ctx *ctx,
 		return NULL;
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < keys[i].nr; j++) {
-			if (st->key_syms[keys[i].first + j].addr != low)
+			if (elf_symtab__key_sym(st, &keys[i], j)->addr != low)
 				continue;
 			if (found && found != &keys[i])
 				return NULL;

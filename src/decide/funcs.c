@@ -262,7 +262,7 @@ static const char *elf_symtab__sym_at(const struct elf_symtab *st,
 	if (!addr && kind != SYM_ANY)
 		return NULL;
 	for (i = 0; i < k->nr; i++) {
-		const struct elf_sym *s = &st->key_syms[k->first + i];
+		const struct elf_sym *s = elf_symtab__key_sym(st, k, i);
 		const char *dot = strchr(s->name, '.');
 
 		if (s->addr != addr)

@@ -232,7 +232,7 @@ static const char *clone_at(const struct elf_symtab *st,
 	uint32_t i;
 
 	for (i = 0; c->addr && i < k->nr; i++) {
-		const struct elf_sym *s = &st->key_syms[k->first + i];
+		const struct elf_sym *s = elf_symtab__key_sym(st, k, i);
 
 		if (s->addr == c->addr && strchr(s->name, '.'))
 			return s->name;
@@ -489,7 +489,7 @@ static void explain__text(struct explain *e, const struct btf *btf,
 		fprintf(f, "    ... and %zu more\n", d->nr - MAX_LISTED);
 	fprintf(f, "  symbols:");
 	for (i = 0; i < d->key->nr; i++) {
-		const struct elf_sym *s = &st->key_syms[d->key->first + i];
+		const struct elf_sym *s = elf_symtab__key_sym(st, d->key, i);
 
 		fprintf(f, " %s at 0x%llx%s", s->name,
 			(unsigned long long)s->addr,
@@ -601,7 +601,7 @@ static void explain__json(struct explain *e, const struct btf *btf,
 	}
 	fprintf(f, "],\n     \"nr_candidates\": %zu, \"symbols\": [", d->nr);
 	for (i = 0; i < d->key->nr; i++) {
-		const struct elf_sym *s = &st->key_syms[d->key->first + i];
+		const struct elf_sym *s = elf_symtab__key_sym(st, d->key, i);
 
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
 		json_str(f, s->name);

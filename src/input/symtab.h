@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "input/elf_file.h"
+#include "lib/str_arena.h"
 #include "lib/u32_map.h"
 
 struct elf_sym {
@@ -29,7 +30,8 @@ struct elf_sym {
  * ".cold" and ".part" pieces are not functions of their own and are left out.
  */
 struct elf_func_key {
-	char *key;
+	/* the symbol's own name when it has no '.', else a copy */
+	const char *key;
 	uint32_t first;		/* index into elf_symtab.key_syms */
 	uint32_t nr;
 	bool ambiguous;		/* two different non-zero addresses */
@@ -57,9 +59,10 @@ struct elf_data_section {
 struct elf_symtab {
 	struct elf_sym *funcs;	/* sorted by name, then address */
 	size_t nr_funcs;
-	struct elf_sym *key_syms;	/* funcs in key order */
+	uint32_t *key_syms;	/* indices into funcs, in key order */
 	struct elf_func_key *keys;	/* sorted by key */
 	size_t nr_keys;
+	struct str_arena key_strs;	/* keys shorter than their name */
 	struct u32_map key_map;	/* hash of a key -> its index in keys */
 	struct elf_sym *vars;	/* sorted by name, then address */
 	size_t nr_vars;
@@ -89,6 +92,14 @@ const struct elf_sym *elf_symtab__find(const struct elf_sym *syms, size_t nr,
 
 const struct elf_func_key *elf_symtab__find_key(const struct elf_symtab *st,
 					       const char *key);
+
+/* The @i-th symbol of key @k, in key order. */
+static inline const struct elf_sym *
+elf_symtab__key_sym(const struct elf_symtab *st, const struct elf_func_key *k,
+		    uint32_t i)
+{
+	return &st->funcs[st->key_syms[k->first + i]];
+}
 /*
  * The keys that start with @prefix, in key order: returns the first and
  * sets *@nr (0 and NULL when none).

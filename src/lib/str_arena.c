@@ -19,14 +19,14 @@ struct str_chunk {
 };
 
 /*
- * Copies S into the head chunk, or, when it does not fit there, into a
- * new head chunk: CHUNK_MIN bytes at first, then twice the last one's
- * size while that is below CHUNK_MAX, else CHUNK_MAX, and at least as
- * long as S.
+ * Copies the @n bytes of @s and a NUL into the head chunk, or, when they
+ * do not fit there, into a new head chunk: CHUNK_MIN bytes at first, then
+ * twice the last one's size while that is below CHUNK_MAX, else
+ * CHUNK_MAX, and at least as long as the copy.
  */
-const char *str_arena__dup(struct str_arena *a, const char *s)
+const char *str_arena__dupn(struct str_arena *a, const char *s, size_t n)
 {
-	size_t len = strlen(s) + 1;
+	size_t len = n + 1;
 	struct str_chunk *c = a->head;
 	char *p;
 
@@ -45,9 +45,15 @@ const char *str_arena__dup(struct str_arena *a, const char *s)
 		a->head = c;
 	}
 	p = c->data + c->used;
-	memcpy(p, s, len);
+	memcpy(p, s, n);
+	p[n] = '\0';
 	c->used += len;
 	return p;
+}
+
+const char *str_arena__dup(struct str_arena *a, const char *s)
+{
+	return str_arena__dupn(a, s, strlen(s));
 }
 
 const char *str_arena__copy(struct str_arena *a, const char *p, size_t len)

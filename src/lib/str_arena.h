@@ -23,6 +23,8 @@ struct str_arena {
 
 /* Returns a copy of @s that lives as long as @a; NULL without memory. */
 const char *str_arena__dup(struct str_arena *a, const char *s);
+/* The same for the first @n bytes of @s, which then end the copy. */
+const char *str_arena__dupn(struct str_arena *a, const char *s, size_t n);
 /*
  * Returns a copy of @len bytes (strings one after another) that lives as
  * long as @a, or NULL without memory.
