@@ -550,16 +550,23 @@ static int run__encode(struct run *r)
 	 */
 	if (!err && r->in.in_memory && !r->units.split)
 		dwarf_input__discard_read(&r->in, r->src);
+	if (err)
+		return err;
+	/*
+	 * libdw's state goes before the merged BTF is flushed, which holds
+	 * it twice for a moment: that moment was the peak.
+	 */
+	run__release_dwarf(r);
 	/*
 	 * The decisions read the merged types and add their own types to
 	 * r->added.
 	 */
-	if (!err && (err = merge_state__open(m, &r->added)))
+	err = merge_state__open(m, &r->added);
+	if (err)
 		pr_err("%s: cannot merge BTF: %s", r->path, strerror(-err));
 	r->btf = m->acc.btf;
 	if (err)
 		return err;
-	run__release_dwarf(r);
 	stats__phase_end(r->st, PHASE_ENCODE);
 	r->st->merge_serial += r->cons.busy;
 	return 0;
@@ -633,6 +640,7 @@ static int run__decide(struct run *r)
 		       strerror(-err));
 		return err;
 	}
+	merge_state__drop_cands(m);
 	stats__phase_end(st, PHASE_FUNCS);
 	return 0;
 }

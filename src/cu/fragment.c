@@ -11,15 +11,27 @@
  * Frees everything FRAG owns and zeroes it, so that freeing it again does
  * nothing.
  */
-void cu_fragment__free(struct cu_fragment *frag)
+void cu_fragment__drop_cands(struct cu_fragment *frag)
 {
-	btf__free(frag->btf);
 	str_arena__free(&frag->strs);
 	free(frag->funcs);
 	free(frag->params);
 	free(frag->tags);
 	free(frag->vars);
 	free(frag->var_notes);
+	frag->funcs = NULL;
+	frag->params = NULL;
+	frag->tags = NULL;
+	frag->vars = NULL;
+	frag->var_notes = NULL;
+	frag->nr_funcs = frag->nr_params = frag->nr_tags = 0;
+	frag->nr_vars = frag->nr_var_notes = 0;
+}
+
+void cu_fragment__free(struct cu_fragment *frag)
+{
+	btf__free(frag->btf);
+	cu_fragment__drop_cands(frag);
 	key_set__free(&frag->fwd_names);
 	type_key_count__free(&frag->type_keys);
 	memset(frag, 0, sizeof(*frag));

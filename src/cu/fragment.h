@@ -171,6 +171,8 @@ struct cu_fragment {
 };
 
 void cu_fragment__free(struct cu_fragment *frag);
+/* Frees @frag's candidates and the names they hold; its BTF stays. */
+void cu_fragment__drop_cands(struct cu_fragment *frag);
 /* Adds @from's counts and keys to @to's; 0 or -ENOMEM. */
 int type_key_count__add(struct type_key_count *to,
 			const struct type_key_count *from);

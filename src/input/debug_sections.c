@@ -49,11 +49,12 @@ void debug_sections__read(struct debug_sections *s, Dwarf *dw, bool mapped)
 {
 	/*
 	 * .debug_info comes first, then the sections of which each CU reads
-	 * only its own part.
+	 * only its own part (a unit's abbreviations are its own but in dwz's
+	 * layouts and some LTO ones, where a page read again is only a fault).
 	 */
 	static const char *const wanted[] = {
 		".debug_info", ".debug_loclists", ".debug_rnglists",
-		".debug_loc", ".debug_ranges",
+		".debug_loc", ".debug_ranges", ".debug_abbrev",
 	};
 	Elf *elf = dwarf_getelf(dw);
 	size_t file_size = 0, shstrndx, i, n = sizeof(wanted) / sizeof(wanted[0]);

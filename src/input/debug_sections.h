@@ -26,10 +26,11 @@ struct debug_span {
 };
 
 /*
- * This is room for the four side sections debug_sections.c looks for:
- * .debug_loclists, .debug_rnglists, .debug_loc and .debug_ranges.
+ * This is room for the five side sections debug_sections.c looks for:
+ * .debug_loclists, .debug_rnglists, .debug_loc, .debug_ranges and
+ * .debug_abbrev.
  */
-#define DEBUG_CU_SIDE_MAX	4
+#define DEBUG_CU_SIDE_MAX	5
 
 struct debug_sections {
 	/*

@@ -265,6 +265,13 @@ int merge_state__take(struct merge_state *m, struct cu_fragment *out)
 	return 0;
 }
 
+void merge_state__drop_cands(struct merge_state *m)
+{
+	cu_fragment__drop_cands(&m->acc);
+	m->cap_funcs = m->cap_params = m->cap_vars = m->cap_tags = 0;
+	m->cap_var_notes = 0;
+}
+
 void merge_state__free(struct merge_state *m)
 {
 	btf_dedup__free(m->dedup);

@@ -67,6 +67,12 @@ int merge_state__flush(struct merge_state *m);
  * was merged, *@out to add to (btf_concat.h), until merge_state__flush().
  */
 int merge_state__open(struct merge_state *m, struct btf_concat **out);
+/*
+ * Frees the candidates (functions, parameters, variables, their tags and
+ * names) once the decisions have added what they chose: the final dedup
+ * then runs without them.
+ */
+void merge_state__drop_cands(struct merge_state *m);
 /* Hand the merged result over as one fragment; @m is empty afterwards. */
 int merge_state__take(struct merge_state *m, struct cu_fragment *out);
 void merge_state__free(struct merge_state *m);
