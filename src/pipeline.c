@@ -282,8 +282,9 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 
 /*
  * pipeline__dedup() runs the final dedup of standalone BTF, and *@btf
- * becomes its result.  It takes over the scratch memory of @m's dedups
- * rather than hold two sets of it.
+ * becomes its result; the merged types, when *@btf is @m's, are freed.
+ * It takes over the scratch memory of @m's dedups rather than hold two
+ * sets of it.
  */
 static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 {
@@ -295,10 +296,12 @@ static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 	if (!d)
 		return -ENOMEM;
 	btf_dedup__batch(d, NULL, NULL);	/* This dedup decides all. */
+	/* The merged types go before the output is loaded. */
+	if (*btf == m->acc.btf)
+		btf_dedup__last_run(d, &m->acc.btf);
 	err = btf_dedup__run(d, *btf, NULL, NULL, 0, &out);
 	btf_dedup__free(d);
-	if (!err)
-		*btf = out;
+	*btf = err ? m->acc.btf : out;
 	return err;
 }
 
@@ -633,6 +636,8 @@ static int run__decide(struct run *r)
 	if (r->rep.vars_noted)
 		r->rep.vars_noted(r->opts->report->ctx, r->syms,
 				  m->acc.var_notes, m->acc.nr_var_notes);
+	/* The flush holds the merged types twice: the candidates go first. */
+	merge_state__drop_cands(m);
 	err = merge_state__flush(m);
 	r->btf = m->acc.btf;
 	if (err) {
@@ -640,7 +645,6 @@ static int run__decide(struct run *r)
 		       strerror(-err));
 		return err;
 	}
-	merge_state__drop_cands(m);
 	stats__phase_end(st, PHASE_FUNCS);
 	return 0;
 }

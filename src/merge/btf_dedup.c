@@ -142,6 +142,8 @@ struct btf_dedup {
 	 * why it is a pointer and not embedded.
 	 */
 	struct xlat_cache *xlat;
+	/* btf_dedup__last_run(): who holds the input, or NULL */
+	struct btf **input_owner;
 };
 
 struct btf_dedup *btf_dedup__new(const struct base_index *idx,
@@ -170,10 +172,17 @@ void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 	d->resolved = resolved;
 }
 
-void btf_dedup__free(struct btf_dedup *d)
+void btf_dedup__last_run(struct btf_dedup *d, struct btf **owner)
 {
-	if (!d)
-		return;
+	d->input_owner = owner;
+}
+
+/*
+ * Frees what the runs reuse (bd__prepare() allocates it again when a run
+ * needs it).
+ */
+static void bd__free_scratch(struct btf_dedup *d)
+{
 	free(d->map);
 	free(d->hypot);
 	free(d->hypot_list);
@@ -183,8 +192,22 @@ void btf_dedup__free(struct btf_dedup *d)
 	free(d->par);
 	free(d->cands);
 	free(d->name_ids);
+	d->map = d->hypot = d->hypot_list = d->dirty = d->new_id = NULL;
+	d->cands = d->name_ids = NULL;
+	d->types = NULL;
+	d->par = NULL;
+	d->cap = d->cap_types = d->cap_par = d->cap_name_ids = d->cap_new = 0;
+	d->nr_hypot = d->cap_hypot = d->nr_dirty = d->cap_dirty = 0;
+	d->cap_cands = 0;
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
+}
+
+void btf_dedup__free(struct btf_dedup *d)
+{
+	if (!d)
+		return;
+	bd__free_scratch(d);
 	if (d->xlat)
 		free(d->xlat->v);
 	free(d->xlat);
@@ -1379,7 +1402,7 @@ static uint32_t type_max_str(const struct btf_type *t)
  * by one with btf__add_type() would intern every string again, a third
  * of the cost of a dedup.
  */
-static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
+static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 {
 	const char *strs = btf__str_by_offset(d->mod, 0);
 	uint32_t i, max_str = 0, str_len;
@@ -1414,7 +1437,8 @@ static int bd__emit_whole(struct btf_dedup *d, struct btf **out)
 		p += n;
 	}
 	memcpy(p, strs, str_len);
-	return btf_load__raw(buf, btf__pointer_size(d->mod), out);
+	*out = buf;
+	return 0;
 }
 
 /* Split BTF being assembled: its strings, and where the module's went. */
@@ -1547,8 +1571,12 @@ out:
 	return err;
 }
 
-/* The canonical module types, renumbered, as split BTF over BASE. */
-static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
+/*
+ * The canonical module types, renumbered: as split BTF over BASE into
+ * *@out, or without a base as raw BTF into *@raw.
+ */
+static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out,
+		    unsigned char **raw)
 {
 	uint32_t i, next = d->start;
 
@@ -1556,7 +1584,7 @@ static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out)
 		if (d->map[i] == i)
 			d->new_id[i - d->start] = next++;
 	if (!base)
-		return bd__emit_whole(d, out);
+		return bd__emit_whole(d, raw);
 	return bd__emit_split(d, base, out);
 }
 
@@ -1587,6 +1615,8 @@ int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out)
 {
 
+	unsigned char *raw = NULL;
+	size_t ptr_size;
 	uint32_t id;
 	int64_t r;
 	size_t i;
@@ -1605,11 +1635,22 @@ int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		err = r < 0 ? r : 0;
 	}
 	if (!err)
-		err = bd__emit(d, base, out);
+		err = bd__emit(d, base, out, &raw);
 	for (i = 0; !err && i < nr; i++) {
 		to_split_id(ids[i], d);
 		to_output_id(ids[i], d);
 	}
 	bd__reset(d);
+	if (raw && !err && d->input_owner) {
+		bd__free_scratch(d);
+		ptr_size = btf__pointer_size(mod);
+		btf__free(*d->input_owner);
+		*d->input_owner = NULL;
+		d->input_owner = NULL;
+		return btf_load__raw(raw, ptr_size, out);
+	}
+	if (raw && !err)
+		return btf_load__raw(raw, btf__pointer_size(mod), out);
+	free(raw);
 	return err;
 }

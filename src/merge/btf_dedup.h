@@ -41,6 +41,14 @@ void btf_dedup__free(struct btf_dedup *d);
  */
 void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 		      struct key_set *resolved);
+/*
+ * D's next run is its last, and D is freed after it: once the output is
+ * emitted, D's scratch goes, and so does its input, which *@owner holds
+ * (it is freed and set to NULL), before the output is loaded, so that
+ * they are never held together (the peak of a final dedup).  Whole
+ * dedups only.
+ */
+void btf_dedup__last_run(struct btf_dedup *d, struct btf **owner);
 
 /*
  * MOD is standalone BTF whose strings libbpf interned (built with
