@@ -659,6 +659,19 @@ def test_malformed_refs(ctx):
 
     w = BtfWriter()
     w.int("int", 4)
+    w.typedef("t", 1)
+    w.typedef("u", 1)
+    # one past the last string: the first offset that is not one
+    w.types[2] = struct.pack("<III", len(w.strs), 8 << 24, 1)
+    _malformed(ctx, "badname_end.btf", w)
+    # the last string's own last byte (its NUL) is an offset of one
+    w.types[2] = struct.pack("<III", len(w.strs) - 1, 8 << 24, 1)
+    p = _diff(ctx, w.write(ctx, "name_last_byte.btf"),
+              w.write(ctx, "name_last_byte2.btf"))
+    _expect(p, 0)
+
+    w = BtfWriter()
+    w.int("int", 4)
     w.add(17, "tag", size_type=1, extra=struct.pack("<i", -7))
     _malformed(ctx, "badtag.btf", w)      # decl tag component_idx < -1
 

@@ -23,11 +23,15 @@
 #include "lib/libbpf_compat.h"
 #include "lib/log.h"
 
-/* What the checks of one BTF need: it, its file and its type count. */
+/*
+ * What the checks of one BTF need: it, its file, its type count, and the
+ * end of its strings (its base's included).
+ */
 struct btf_check {
 	const struct btf *btf;
 	const char *path;
 	uint32_t cnt;
+	uint64_t str_end;
 };
 
 /*
@@ -52,7 +56,7 @@ static int btf_check__id(const struct btf_check *c, uint32_t id, uint32_t ref)
 /* Is OFF, found in type ID, a string offset of the BTF?  0 or -EINVAL. */
 static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
 {
-	if (btf__name_by_offset(c->btf, off))
+	if (off < c->str_end)
 		return 0;
 	btf_check__err(c, "%s: type [%u]: bad name offset %u", c->path, id, off);
 	return -EINVAL;
@@ -157,11 +161,36 @@ static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 	}
 }
 
+/*
+ * The offsets libbpf gives a string for are those below the end of the
+ * strings, the base's and then the split BTF's own, one range: the end is
+ * found with 32 look-ups, and each name is then checked against it rather
+ * than looked up (a third of the checks' time in every module's process).
+ */
+static uint64_t btf_check__str_end(const struct btf *btf)
+{
+	uint64_t lo = 0, hi = (uint64_t)UINT32_MAX + 1;
+
+	/* lo is known to be a string's offset or 0; hi is known not to be. */
+	if (!btf__name_by_offset(btf, 0))
+		return 0;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (btf__name_by_offset(btf, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
 int btf_load__validate(const struct btf *btf, const char *path)
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct btf_check c = {
 		.btf = btf, .path = path, .cnt = btf__type_cnt(btf),
+		.str_end = btf_check__str_end(btf),
 	};
 	uint32_t id = base ? btf__type_cnt(base) : 1;
 	int err;
