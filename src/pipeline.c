@@ -281,10 +281,10 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 }
 
 /*
- * pipeline__dedup() runs the final dedup of standalone BTF, and *@btf
- * becomes its result; the merged types, when *@btf is @m's, are freed.
- * It takes over the scratch memory of @m's dedups rather than hold two
- * sets of it.
+ * pipeline__dedup() runs the final dedup of standalone BTF over what @m
+ * merged (merge_state__dedup_final()), and *@btf becomes its result.  It
+ * takes over the scratch memory of @m's dedups rather than hold two sets
+ * of it.
  */
 static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 {
@@ -296,12 +296,9 @@ static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 	if (!d)
 		return -ENOMEM;
 	btf_dedup__batch(d, NULL, NULL);	/* This dedup decides all. */
-	/* The merged types go before the output is loaded. */
-	if (*btf == m->acc.btf)
-		btf_dedup__last_run(d, &m->acc.btf);
-	err = btf_dedup__run(d, *btf, NULL, NULL, 0, &out);
+	err = merge_state__dedup_final(m, d, &out);
 	btf_dedup__free(d);
-	*btf = err ? m->acc.btf : out;
+	*btf = err ? NULL : out;
 	return err;
 }
 
@@ -636,10 +633,13 @@ static int run__decide(struct run *r)
 	if (r->rep.vars_noted)
 		r->rep.vars_noted(r->opts->report->ctx, r->syms,
 				  m->acc.var_notes, m->acc.nr_var_notes);
-	/* The flush holds the merged types twice: the candidates go first. */
 	merge_state__drop_cands(m);
-	err = merge_state__flush(m);
-	r->btf = m->acc.btf;
+	/*
+	 * The final dedup reads the merged and added types where they are;
+	 * the split dedup reads them as one BTF.
+	 */
+	err = r->split ? merge_state__flush(m) : 0;
+	r->btf = r->split ? m->acc.btf : NULL;
 	if (err) {
 		pr_err("%s: cannot add functions and variables: %s", r->path,
 		       strerror(-err));

@@ -559,6 +559,53 @@ int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 	return err ? err : btf_load__raw(buf, ptr_size, out);
 }
 
+void btf_concat__drop_index(struct btf_concat *c)
+{
+	free(c->slots);
+	free(c->xlat);
+	c->slots = NULL;
+	c->xlat = NULL;
+	c->nr_slots = c->nr_used = c->cap_xlat = 0;
+}
+
+/* Points @types at the records of @len bytes at @p; the count, or -1. */
+static long concat__ptrs(const unsigned char *p, size_t len,
+			 struct btf_type **types, size_t room)
+{
+	const unsigned char *end = p + len;
+	size_t n = 0, size;
+
+	while (p < end) {
+		if ((size_t)(end - p) < sizeof(struct btf_type) || n == room)
+			return -1;
+		size = btf_type__size((const struct btf_type *)p);
+		if (size > (size_t)(end - p))
+			return -1;
+		types[n++] = (struct btf_type *)p;
+		p += size;
+	}
+	return n;
+}
+
+int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types)
+{
+	long lo = concat__ptrs(c->base_types, c->base_types_len, types,
+			       c->nr_types);
+	long hi = lo < 0 ? -1 : concat__ptrs(c->types, c->types_len, types + lo,
+					     c->nr_types - lo);
+
+	return hi < 0 || (size_t)(lo + hi) != c->nr_types ? -EINVAL : 0;
+}
+
+void btf_concat__strs(const struct btf_concat *c, const char **lo,
+		      uint32_t *lo_len, const char **hi, uint32_t *hi_len)
+{
+	*lo = c->base_strs;
+	*lo_len = c->base_strs_len;
+	*hi = c->strs;
+	*hi_len = c->strs_len;
+}
+
 void btf_concat__free(struct btf_concat *c)
 {
 	free(c->types);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 struct btf;
+struct btf_type;
 
 struct btf_concat {
 	unsigned char *types;		/* the type records, raw */
@@ -89,8 +90,24 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 /* A libbpf BTF of what was appended; @c stays as it is. */
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out);
+/*
+ * Frees what appending needs and reading does not (the strings' index):
+ * @c is then fit only for reading, btf_concat__reset() or
+ * btf_concat__free().
+ */
+void btf_concat__drop_index(struct btf_concat *c);
 /* What btf_concat__to_btf() makes, as raw bytes (btf_load__raw()). */
 int btf_concat__raw(const struct btf_concat *c, unsigned char **out);
+/*
+ * Each type's record, in id order, into @types (nr_types of them): the
+ * borrowed ones first, then our own.  The records are written to by the
+ * caller (btf_dedup__run_concat()), the borrowed ones too.  Returns 0, or
+ * -EINVAL when the records do not add up to nr_types.
+ */
+int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types);
+/* The strings: the borrowed ones (*@lo), then our own (*@hi). */
+void btf_concat__strs(const struct btf_concat *c, const char **lo,
+		      uint32_t *lo_len, const char **hi, uint32_t *hi_len);
 void btf_concat__free(struct btf_concat *c);
 
 #endif

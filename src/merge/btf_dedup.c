@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 
 #include "merge/base_index.h"
+#include "merge/btf_concat.h"
 #include "lib/btf_ids.h"
 #include "lib/btf_load.h"
 #include "merge/dedup_hash.h"
@@ -142,8 +143,6 @@ struct btf_dedup {
 	 * why it is a pointer and not embedded.
 	 */
 	struct xlat_cache *xlat;
-	/* btf_dedup__last_run(): who holds the input, or NULL */
-	struct btf **input_owner;
 };
 
 struct btf_dedup *btf_dedup__new(const struct base_index *idx,
@@ -172,17 +171,10 @@ void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 	d->resolved = resolved;
 }
 
-void btf_dedup__last_run(struct btf_dedup *d, struct btf **owner)
+void btf_dedup__free(struct btf_dedup *d)
 {
-	d->input_owner = owner;
-}
-
-/*
- * Frees what the runs reuse (bd__prepare() allocates it again when a run
- * needs it).
- */
-static void bd__free_scratch(struct btf_dedup *d)
-{
+	if (!d)
+		return;
 	free(d->map);
 	free(d->hypot);
 	free(d->hypot_list);
@@ -192,22 +184,8 @@ static void bd__free_scratch(struct btf_dedup *d)
 	free(d->par);
 	free(d->cands);
 	free(d->name_ids);
-	d->map = d->hypot = d->hypot_list = d->dirty = d->new_id = NULL;
-	d->cands = d->name_ids = NULL;
-	d->types = NULL;
-	d->par = NULL;
-	d->cap = d->cap_types = d->cap_par = d->cap_name_ids = d->cap_new = 0;
-	d->nr_hypot = d->cap_hypot = d->nr_dirty = d->cap_dirty = 0;
-	d->cap_cands = 0;
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
-}
-
-void btf_dedup__free(struct btf_dedup *d)
-{
-	if (!d)
-		return;
-	bd__free_scratch(d);
 	if (d->xlat)
 		free(d->xlat->v);
 	free(d->xlat);
@@ -688,6 +666,14 @@ static int fwd_kind(const struct btf_type *t)
 	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 }
 
+/* The fwd_names.h key of type ID's name. */
+static uint64_t bd__fwd_key(const struct btf_dedup *d, uint32_t id)
+{
+	const struct btf_type *t = bd__type(d, id);
+
+	return fwd_names__key_of(dedup_strs__at(&d->strs, t->name_off), t);
+}
+
 /*
  * May declaration ID stand for a definition of its name here?  Not in a
  * batch's dedup that must leave its name to the final dedup.
@@ -695,8 +681,7 @@ static int fwd_kind(const struct btf_type *t)
 static bool bd__may_resolve(const struct btf_dedup *d, uint32_t id)
 {
 	return !d->keep_fwds || !d->keep_fwds->nr ||
-	       !key_set__has(d->keep_fwds,
-			       fwd_names__key(d->mod, bd__type(d, id)));
+	       !key_set__has(d->keep_fwds, bd__fwd_key(d, id));
 }
 
 /*
@@ -707,8 +692,7 @@ static int bd__resolved(struct btf_dedup *d, uint32_t id)
 {
 	if (!d->resolved)
 		return 0;
-	return key_set__add(d->resolved,
-			      fwd_names__key(d->mod, bd__type(d, id)));
+	return key_set__add(d->resolved, bd__fwd_key(d, id));
 }
 
 /*
@@ -1295,16 +1279,18 @@ static int bd__split_names(const struct btf_dedup *d, struct btf_type *t)
 }
 
 /*
- * Readies D for module MOD.  The per-type arrays are reused from the last
+ * Readies D for module MOD, or without MOD for the whole of CAT's types
+ * (btf_dedup__run_concat()).  The per-type arrays are reused from the last
  * module and grown (by a quarter more than needed) when too small; base
  * ids are then mapped to themselves.  MOD's ids are moved into split BTF's
  * id space, and each module type is marked unprocessed, except VAR and
  * DATASEC, which libbpf never deduplicates.  Returns 0 or a negative
  * errno; -E2BIG if the ids would not fit below ID_MAX.
  */
-static int bd__prepare(struct btf_dedup *d, struct btf *mod)
+static int bd__prepare(struct btf_dedup *d, struct btf *mod,
+		       const struct btf_concat *cat)
 {
-	uint32_t n = btf__type_cnt(mod) - 1, i, cap;
+	uint32_t n = mod ? btf__type_cnt(mod) - 1 : cat->nr_types, i, cap;
 	int err;
 
 	if (n > ID_MAX - d->start)
@@ -1357,9 +1343,18 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod)
 		if (!d->types)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
+	if (!mod) {
+		err = btf_concat__type_ptrs(cat, d->types);
+		if (err)
+			return err;
+		d->strs = (struct dedup_strs){ 0 };
+		btf_concat__strs(cat, &d->strs.base, &d->strs.base_len,
+				 &d->strs.hi, &d->strs.hi_len);
+	}
+	for (i = 0; mod && i < n; i++)
 		d->types[i] = btf_mut_type(mod, i + 1);
-	d->strs = (struct dedup_strs){ .btf = mod };
+	if (mod)
+		d->strs = (struct dedup_strs){ .btf = mod };
 	if (d->idx)
 		d->strs = (struct dedup_strs){
 			.btf = mod, .base = d->idx->strs,
@@ -1397,20 +1392,19 @@ static uint32_t type_max_str(const struct btf_type *t)
 
 /*
  * A whole BTF's output, as raw BTF that libbpf reads back: the canonical
- * types renumbered, and MOD's strings as they are, up to the last one a
- * kept type names (interned already, so offsets stay).  Copying types one
+ * types renumbered, and the input's strings as they are, up to the last
+ * one a kept type names (interned already, so offsets stay).  Copying types one
  * by one with btf__add_type() would intern every string again, a third
  * of the cost of a dedup.
  */
 static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 {
-	const char *strs = btf__str_by_offset(d->mod, 0);
-	uint32_t i, max_str = 0, str_len;
+	const struct dedup_strs *ds = &d->strs;
+	uint32_t i, max_str = 0, str_len, lo;
 	unsigned char *buf, *p;
+	const char *last;
 	size_t types = 0;
 
-	if (!strs)
-		return -EINVAL;
 	for (i = d->start; i < d->end; i++) {
 		const struct btf_type *t = bd__type(d, i);
 		uint32_t m;
@@ -1422,7 +1416,10 @@ static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 		if (m > max_str)
 			max_str = m;
 	}
-	str_len = max_str + strlen(strs + max_str) + 1;
+	last = dedup_strs__at(ds, max_str);
+	if (!last || !dedup_strs__at(ds, 0))
+		return -EINVAL;
+	str_len = max_str + strlen(last) + 1;
 	buf = btf_load__raw_new(types, str_len, &p);
 	if (!buf)
 		return types + str_len > UINT32_MAX ? -E2BIG : -ENOMEM;
@@ -1436,7 +1433,14 @@ static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 		btf_type__for_each_id((struct btf_type *)p, to_output_id, d);
 		p += n;
 	}
-	memcpy(p, strs, str_len);
+	/*
+	 * The strings are one run of bytes in a BTF (from offset 0), and
+	 * two in a concatenation: its borrowed ones, then its own.
+	 */
+	lo = ds->btf ? str_len : (str_len < ds->base_len ? str_len : ds->base_len);
+	memcpy(p, dedup_strs__at(ds, 0), lo);
+	if (str_len > lo)
+		memcpy(p + lo, ds->hi, str_len - lo);
 	*out = buf;
 	return 0;
 }
@@ -1608,22 +1612,24 @@ static void bd__reset(struct btf_dedup *d)
 }
 
 /*
- * Runs the passes in libbpf's order (btf_dedup.h has the contract): D is
- * reset for the next module whether or not they succeed.
+ * Runs the passes in libbpf's order over MOD, or without MOD over CAT
+ * (btf_dedup.h has the contract): D is reset for the next module whether
+ * or not they succeed.  A whole dedup's output is left in *RAW, as raw
+ * bytes.
  */
-int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
-		   uint32_t *const *ids, size_t nr, struct btf **out)
+static int bd__run(struct btf_dedup *d, struct btf *mod,
+		   const struct btf_concat *cat, struct btf *base,
+		   uint32_t *const *ids, size_t nr, struct btf **out,
+		   unsigned char **raw)
 {
-
-	unsigned char *raw = NULL;
-	size_t ptr_size;
 	uint32_t id;
 	int64_t r;
 	size_t i;
 	int err;
 
 	*out = NULL;
-	err = bd__prepare(d, mod);
+	*raw = NULL;
+	err = bd__prepare(d, mod, cat);
 	for (id = d->start; !err && id < d->end; id++)
 		err = bd__prim(d, id);
 	for (id = d->start; !err && id < d->end; id++)
@@ -1635,22 +1641,36 @@ int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		err = r < 0 ? r : 0;
 	}
 	if (!err)
-		err = bd__emit(d, base, out, &raw);
+		err = bd__emit(d, base, out, raw);
 	for (i = 0; !err && i < nr; i++) {
 		to_split_id(ids[i], d);
 		to_output_id(ids[i], d);
 	}
 	bd__reset(d);
-	if (raw && !err && d->input_owner) {
-		bd__free_scratch(d);
-		ptr_size = btf__pointer_size(mod);
-		btf__free(*d->input_owner);
-		*d->input_owner = NULL;
-		d->input_owner = NULL;
-		return btf_load__raw(raw, ptr_size, out);
+	if (err) {
+		free(*raw);
+		*raw = NULL;
 	}
-	if (raw && !err)
-		return btf_load__raw(raw, btf__pointer_size(mod), out);
-	free(raw);
 	return err;
+}
+
+int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
+		   uint32_t *const *ids, size_t nr, struct btf **out)
+{
+	unsigned char *raw;
+	int err = bd__run(d, mod, NULL, base, ids, nr, out, &raw);
+
+	if (!err && raw)
+		err = btf_load__raw(raw, btf__pointer_size(mod), out);
+	return err;
+}
+
+int btf_dedup__run_concat(struct btf_dedup *d, const struct btf_concat *cat,
+			  unsigned char **raw)
+{
+	struct btf *none;
+
+	if (d->idx)
+		return -EINVAL;
+	return bd__run(d, NULL, cat, NULL, NULL, 0, &none, raw);
 }

@@ -21,6 +21,7 @@
 #include "merge/base_index.h"
 
 struct btf;
+struct btf_concat;
 struct btf_dedup;
 struct key_set;
 
@@ -42,15 +43,6 @@ void btf_dedup__free(struct btf_dedup *d);
 void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 		      struct key_set *resolved);
 /*
- * D's next run is its last, and D is freed after it: once the output is
- * emitted, D's scratch goes, and so does its input, which *@owner holds
- * (it is freed and set to NULL), before the output is loaded, so that
- * they are never held together (the peak of a final dedup).  Whole
- * dedups only.
- */
-void btf_dedup__last_run(struct btf_dedup *d, struct btf **owner);
-
-/*
  * MOD is standalone BTF whose strings libbpf interned (built with
  * btf__add_*()); its type ids are rewritten (it is not usable afterwards).
  * *OUT becomes its deduplicated types: with a base, split BTF over BASE (a
@@ -60,5 +52,14 @@ void btf_dedup__last_run(struct btf_dedup *d, struct btf **owner);
  */
 int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out);
+/*
+ * The same as a whole dedup without ids, of the merged types still in
+ * @cat (btf_concat.h), which are rewritten (neither @cat nor the BTF it
+ * borrows from is usable afterwards): *@raw becomes the output's raw
+ * bytes (btf_load__raw()), so that the caller can free all of the input
+ * before libbpf copies them.
+ */
+int btf_dedup__run_concat(struct btf_dedup *d, const struct btf_concat *cat,
+			  unsigned char **raw);
 
 #endif

@@ -28,27 +28,41 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 }
 
 /*
- * Where the names of the types hashed are.  Offsets from base_len on are
- * those of BTF's strings, less base_len; those below are in BASE.  A whole
- * BTF has no BASE (base_len 0).  The split dedup gives a module's types
- * the offsets of split BTF (btf_dedup.c): a name the base has at its
- * offset there, any other after the base's strings.
+ * Where the names of the types hashed are.  Offsets below base_len are in
+ * BASE; those from base_len on are BTF's strings, less base_len, or, when
+ * there is no BTF, the HI_LEN bytes at HI.  A whole BTF has no BASE
+ * (base_len 0).  The split dedup gives a module's types the offsets of
+ * split BTF (btf_dedup.c): a name the base has at its offset there, any
+ * other after the base's strings.  A merged BTF still in its
+ * concatenation (btf_concat.h) has its borrowed strings as BASE and its
+ * own as HI.
  */
 struct dedup_strs {
 	const struct btf *btf;
 	const char *base;
 	uint32_t base_len;
+	const char *hi;
+	uint32_t hi_len;
 };
+
+/* The name at OFF, or NULL for a bad offset. */
+static inline const char *dedup_strs__at(const struct dedup_strs *strs,
+					 uint32_t off)
+{
+	if (off < strs->base_len)
+		return strs->base + off;
+	off -= strs->base_len;
+	if (strs->btf)
+		return btf__name_by_offset(strs->btf, off);
+	return off < strs->hi_len ? strs->hi + off : NULL;
+}
 
 /* Hashes the name at OFF; a bad offset hashes as the empty name. */
 static inline uint64_t dedup_hash__name(const struct dedup_strs *strs,
 					uint32_t off)
 {
-	const char *s;
+	const char *s = dedup_strs__at(strs, off);
 
-	if (off < strs->base_len)
-		return hash_str(strs->base + off);
-	s = btf__name_by_offset(strs->btf, off - strs->base_len);
 	return hash_str(s ? s : "");
 }
 

@@ -8,7 +8,11 @@
 
 uint64_t fwd_names__key(const struct btf *btf, const struct btf_type *t)
 {
-	const char *s = btf__name_by_offset(btf, t->name_off);
+	return fwd_names__key_of(btf__name_by_offset(btf, t->name_off), t);
+}
+
+uint64_t fwd_names__key_of(const char *s, const struct btf_type *t)
+{
 	uint64_t h = hash_str(s ? s : "");
 
 	/*

@@ -24,6 +24,8 @@ struct btf_type;
 
 /* The key of type T's name (a struct, union, FWD, ENUM or ENUM64). */
 uint64_t fwd_names__key(const struct btf *btf, const struct btf_type *t);
+/* The same for @t named @name (NULL: a bad offset, taken as no name). */
+uint64_t fwd_names__key_of(const char *name, const struct btf_type *t);
 
 /*
  * RESOLVED: names the batches' dedups resolved; OUT: the BTF the final

@@ -253,6 +253,30 @@ out:
 	return err;
 }
 
+int merge_state__dedup_final(struct merge_state *m, struct btf_dedup *d,
+			     struct btf **out)
+{
+	unsigned char *raw = NULL;
+	int err;
+
+	*out = NULL;
+	/* Nothing is added any more: the strings' index goes. */
+	btf_concat__drop_index(&m->cat);
+	if (m->cat_live)
+		err = btf_dedup__run_concat(d, &m->cat, &raw);
+	else
+		err = btf_dedup__run(d, m->acc.btf, NULL, NULL, 0, out);
+	/* Either way the merged types were rewritten: they go now. */
+	btf_concat__free(&m->cat);
+	m->cat_live = false;
+	btf__free(m->acc.btf);
+	m->acc.btf = NULL;
+	if (!err && raw)
+		return btf_load__raw(raw, m->ptr_size, out);
+	free(raw);
+	return err;
+}
+
 int merge_state__take(struct merge_state *m, struct cu_fragment *out)
 {
 	int err = merge_state__flush(m);

@@ -73,6 +73,15 @@ int merge_state__open(struct merge_state *m, struct btf_concat **out);
  * then runs without them.
  */
 void merge_state__drop_cands(struct merge_state *m);
+/*
+ * The final dedup, by @d, of everything merged and added since
+ * merge_state__open(): the types are read where they are, in the
+ * concatenation and the BTF it borrows, rather than flushed into a BTF
+ * of their own first, and freed before libbpf copies the output, *@out.
+ * @m holds no types afterwards, whether or not this succeeds.
+ */
+int merge_state__dedup_final(struct merge_state *m, struct btf_dedup *d,
+			     struct btf **out);
 /* Hand the merged result over as one fragment; @m is empty afterwards. */
 int merge_state__take(struct merge_state *m, struct cu_fragment *out);
 void merge_state__free(struct merge_state *m);

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/btf_load.h"
 #include "merge/base_index.h"
+#include "merge/btf_concat.h"
 #include "merge/btf_dedup.h"
 #include "merge/fwd_names.h"
 #include "check.h"
@@ -498,12 +500,70 @@ static int test_batch(void)
 	return 0;
 }
 
+/*
+ * btf_dedup__run_concat(): the merged types read where the merge left
+ * them (a BTF borrowed, types of its own after it) give the bytes a dedup
+ * of the same types flushed into one BTF gives.
+ */
+static int test_concat_input(void)
+{
+	const char *name = "concatenation read in place";
+	struct btf *one = new_btf(), *two = new_btf(), *merged = NULL;
+	struct btf *flushed = NULL, *out = NULL, *in_place = NULL;
+	struct btf_concat cat = { 0 }, add = { 0 };
+	struct btf_dedup *d = btf_dedup__new(NULL, false);
+	const void *r1, *r2;
+	unsigned char *raw = NULL;
+	uint32_t s1, s2, first;
+	int s, p;
+
+	for (p = 0; p < 2; p++) {
+		struct btf *b = p ? two : one;
+
+		btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		s = btf__add_struct(b, "s", 8);
+		btf__add_field(b, "next", s + 1, 0, 0);
+		btf__add_ptr(b, s);
+		if (p)
+			btf__add_typedef(b, "s_t", s);
+	}
+	CHECK(d && !btf_concat__reset(&cat, one) &&
+	      !btf_concat__add(&cat, two, &first));
+	CHECK(!btf_concat__to_btf(&cat, 8, &merged));
+	/* What the decisions add after the merged types: new strings too. */
+	CHECK(!btf_concat__borrow(&add, merged));
+	p = btf_concat__add_func_proto(&add, 1);
+	CHECK(p > 0 && btf_concat__add_func_param(&add, "x", 3) == 0);
+	CHECK(btf_concat__add_func(&add, "f", BTF_FUNC_GLOBAL, p) > 0);
+	CHECK(!btf_concat__to_btf(&add, 8, &flushed));
+	CHECK(!btf_dedup__run(d, flushed, NULL, NULL, 0, &out));
+	btf_concat__drop_index(&add);
+	CHECK(!btf_dedup__run_concat(d, &add, &raw));
+	CHECK(!btf_load__raw(raw, 8, &in_place));
+	r1 = btf__raw_data(out, &s1);
+	r2 = btf__raw_data(in_place, &s2);
+	CHECK(r1 && r2 && s1 == s2 && !memcmp(r1, r2, s1));
+	CHECK(count(out, BTF_KIND_STRUCT, "s") == 1 &&
+	      count(out, BTF_KIND_FUNC, "f") == 1);
+	btf__free(one);
+	btf__free(two);
+	btf__free(merged);
+	btf__free(flushed);
+	btf__free(out);
+	btf__free(in_place);
+	btf_concat__free(&cat);
+	btf_concat__free(&add);
+	btf_dedup__free(d);
+	return 0;
+}
+
 int main(void)
 {
 	if (test_int() || test_enum_fwd() || test_fwd_by_graph() ||
 	    test_fwd_by_name() || test_cycle() || test_identical_copies() ||
 	    test_shapes() || test_typedef_graph() || test_vars_and_ids() ||
-	    test_batch() || test_split_typedefs() || test_split_cand_order())
+	    test_batch() || test_split_typedefs() || test_split_cand_order() ||
+	    test_concat_input())
 		return 1;
 	printf("ok\n");
 	return 0;
