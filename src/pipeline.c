@@ -297,7 +297,6 @@ static int pipeline__dedup(struct merge_state *m, struct btf **btf)
 		return -ENOMEM;
 	btf_dedup__batch(d, NULL, NULL);	/* This dedup decides all. */
 	err = merge_state__dedup_final(m, d, &out);
-	btf_dedup__free(d);
 	*btf = err ? NULL : out;
 	return err;
 }

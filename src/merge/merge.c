@@ -267,6 +267,7 @@ int merge_state__dedup_final(struct merge_state *m, struct btf_dedup *d,
 	else
 		err = btf_dedup__run(d, m->acc.btf, NULL, NULL, 0, out);
 	/* Either way the merged types were rewritten: they go now. */
+	btf_dedup__free(d);
 	btf_concat__free(&m->cat);
 	m->cat_live = false;
 	btf__free(m->acc.btf);

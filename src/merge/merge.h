@@ -77,8 +77,9 @@ void merge_state__drop_cands(struct merge_state *m);
  * The final dedup, by @d, of everything merged and added since
  * merge_state__open(): the types are read where they are, in the
  * concatenation and the BTF it borrows, rather than flushed into a BTF
- * of their own first, and freed before libbpf copies the output, *@out.
- * @m holds no types afterwards, whether or not this succeeds.
+ * of their own first.  They and @d are freed before libbpf copies the
+ * output, *@out: @m holds no types afterwards, and @d is gone, whether or
+ * not this succeeds.
  */
 int merge_state__dedup_final(struct merge_state *m, struct btf_dedup *d,
 			     struct btf **out);
