@@ -23,7 +23,12 @@
 #        before each round; off is not used),
 #        BENCH_DIR=DIR (keep the timings there, in DIR/results),
 #        BENCH_PKG=PKG (another kernel package, as scripts/fetch-kernel.sh
-#        takes it: linux-image-7.2.13+deb14-cloud-amd64-dbg)
+#        takes it: linux-image-7.2.13+deb14-cloud-amd64-dbg),
+#        BENCH_OWN_BASE=1 (each tool's modules over the vmlinux BTF that
+#        tool made, as in a kernel build, where the same encoder made the
+#        vmlinux's: each first writes it, untimed, with kbuild's flags and
+#        --btf_encode_detached; without it both read the package's .BTF,
+#        which Debian 12's pahole wrote with its older rules)
 # Each side is timed as a whole by /usr/bin/time (wall, user+sys CPU, and
 # the largest peak RSS of one process); prints medians and ratios.
 set -u -o pipefail
@@ -74,22 +79,42 @@ flags=()
 "$pahole" --help 2>&1 | grep -c -- --btf_features > /dev/null &&
 	flags=(--btf_features=default)
 
+# the flags scripts/Makefile.btf gives pahole >= 1.26 (6.12)
+kflags="-j --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
+
+# The base of each tool's modules: the package's vmlinux, or the BTF the
+# tool itself made of it (BENCH_OWN_BASE), as the link step of a kernel
+# build makes it before the modules.
+base_ours=$vmlinux
+base_pahole=$vmlinux
+if [ "${BENCH_OWN_BASE:-0}" = 1 ]; then
+	base_ours=$dir/ours-vmlinux.btf
+	base_pahole=$dir/pahole-vmlinux.btf
+	DWARF2BTF_NO_CACHE=1 "$bin" -J $kflags \
+		--btf_encode_detached="$base_ours" "$vmlinux" ||
+		die "ours failed on the vmlinux"
+	"$pahole" -J $kflags --btf_encode_detached="$base_pahole" "$vmlinux" ||
+		die "pahole failed on the vmlinux"
+fi
+
 # One pahole run per module, as a kernel build does.
 cat > "$dir/pahole1" <<EOS
 #!/bin/sh
-exec "$pahole" -J ${flags[*]} --btf_base "$vmlinux" \\
+exec "$pahole" -J ${flags[*]} --btf_base "$base_pahole" \\
 	--btf_encode_detached="$dir/pahole/\$(basename "\$1" .ko).btf" "\$1"
 EOS
 chmod +x "$dir/pahole1"
 
-# In place, as kbuild: each tool on its own copies of the modules, with
-# the flags scripts/Makefile.btf gives pahole >= 1.26 (6.12).
-kflags="-j --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
+# In place, as kbuild: each tool on its own copies of the modules.
 for t in pahole ours; do
-	if [ "$t" = ours ]; then tool=$bin; else tool=$pahole; fi
+	if [ "$t" = ours ]; then
+		tool=$bin base=$base_ours
+	else
+		tool=$pahole base=$base_pahole
+	fi
 	cat > "$dir/${t}-kbuild" <<EOS
 #!/bin/sh
-exec "$tool" -J $kflags --btf_base "$vmlinux" "\$1"
+exec "$tool" -J $kflags --btf_base "$base" "\$1"
 EOS
 	chmod +x "$dir/${t}-kbuild"
 done
@@ -116,7 +141,7 @@ for i in $(seq 1 "$runs"); do
 	if [ "$cache_mode" = cold ]; then
 		rm -rf "$dir/cache"
 	elif [ "$cache_mode" = warm ] && [ ! -d "$dir/cache" ]; then
-		"$bin" --base "$vmlinux" -o "$dir/warm.btf" \
+		"$bin" --base "$base_ours" -o "$dir/warm.btf" \
 			"$(head -n 1 "$dir/list")" || die "ours failed"
 	fi
 	if [ "$kbuild" = 1 ]; then
@@ -126,7 +151,7 @@ for i in $(seq 1 "$runs"); do
 			|| die "ours failed"
 	else
 		/usr/bin/time -f '%e %U %S %M' -o "$dir/t" \
-			"$bin" --base "$vmlinux" -j2 -o "$dir/ours" \
+			"$bin" --base "$base_ours" -j2 -o "$dir/ours" \
 			--files-from "$dir/list" || die "ours failed"
 	fi
 	echo "ours $(cat "$dir/t")" >> "$dir/results"
@@ -144,7 +169,7 @@ for i in $(seq 1 "$runs"); do
 	echo "  pahole: $(cat "$dir/t")" >&2
 done
 
-python3 - "$dir/results" "$n" "$kbuild" "$cache_mode" <<'PY'
+python3 - "$dir/results" "$n" "$kbuild" "$cache_mode" "${BENCH_OWN_BASE:-0}" <<'PY'
 import statistics
 import sys
 
@@ -155,9 +180,11 @@ for line in open(sys.argv[1]):
         (float(wall), float(user) + float(sys_), int(rss) / 1024))
 med = {k: [statistics.median(r[i] for r in v) for i in range(3)]
        for k, v in rows.items()}
-print("%s modules%s, our cache %s, median of %d runs" % (
+print("%s modules%s, our cache %s%s, median of %d runs" % (
     sys.argv[2], ", each tool once per module in place (kbuild)"
-    if sys.argv[3] == "1" else "", sys.argv[4], len(rows["ours"])))
+    if sys.argv[3] == "1" else "", sys.argv[4],
+    ", each over its own vmlinux BTF" if sys.argv[5] == "1" else "",
+    len(rows["ours"])))
 print("%-12s %9s %9s %14s" % ("", "wall s", "CPU s", "max RSS MB"))
 for k in ("ours", "pahole"):
     print("%-12s %9.2f %9.2f %14.0f" % ((k,) + tuple(med[k])))
