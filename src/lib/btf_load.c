@@ -307,60 +307,81 @@ static bool layout_fits(const unsigned char *raw, size_t size, bool swap)
 }
 
 /*
- * Reads a raw file whose header is longer than libbpf 1.1's without the
- * extra bytes.  Those bytes are zero (pahole 1.31 with libbpf 1.7 writes
- * 32 bytes), or they name a layout section (the layout feature), which
- * then stays where it is, unread, between the types and the strings.
- * libbpf 1.1 takes a longer header only in the host's byte order.  The
- * offsets count from the header's end, so nothing else moves.  Returns
- * NULL with *@e 0 when the file is not such a file and libbpf is to read
- * it as it is, and NULL with a negative errno in *@e on failure.
+ * The BTF of @size raw bytes at @raw, copied once: by btf__new() for a
+ * standalone file, btf_load__raw_split() over @base.
  */
-static struct btf *parse_long_header(const char *path, size_t size,
-				     struct btf *base, long *e)
+static struct btf *parse_raw(const void *raw, size_t size, struct btf *base,
+			     long *e)
+{
+	struct btf *btf;
+	int err = 0;
+
+	if (size > UINT32_MAX) {
+		*e = -E2BIG;
+		return NULL;
+	}
+	if (base) {
+		btf = btf_load__raw_split(raw, size, base, &err);
+		*e = err;
+		return btf;
+	}
+	btf = btf__new(raw, size);
+	*e = btf ? 0 : (errno ? -errno : -EINVAL);
+	return btf;
+}
+
+/*
+ * Reads a raw BTF file through a private mapping, so that libbpf's copy
+ * is the only one (libbpf's own reading copies it twice; a module's
+ * process reads its base so).  A header longer than libbpf 1.1's is made
+ * one of its length in place: the 24 bytes that end where the long one
+ * ends are written over (the offsets count from the header's end, so
+ * nothing moves), which copies only the mapping's first page.  The extra
+ * bytes are zero (pahole 1.31 with libbpf 1.7 writes 32 bytes), or they
+ * name a layout section (the layout feature), which then stays where it
+ * is, unread, between the types and the strings.  libbpf 1.1 takes a
+ * longer header only in the host's byte order.  Returns NULL with *@e 0
+ * when the file is not raw BTF (an ELF file), or is one libbpf is to read
+ * as it is and report on, and NULL with a negative errno in *@e on
+ * failure.
+ */
+static struct btf *parse_raw_mapped(const char *path, size_t size,
+				    struct btf *base, long *e)
 {
 	struct btf_header h;
 	struct btf *btf = NULL;
+	unsigned char *map, *start;
 	uint32_t hdr_len, i;
-	unsigned char *raw;
-	ssize_t n;
 	bool swap;
 	int fd;
 
 	*e = 0;
+	if (size < sizeof(h))
+		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (pread(fd, &h, sizeof(h), 0) != sizeof(h)) {
-		close(fd);
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
 		return NULL;
-	}
+	memcpy(&h, map, sizeof(h));
 	swap = h.magic == __builtin_bswap16(BTF_MAGIC);
 	hdr_len = swap ? __builtin_bswap32(h.hdr_len) : h.hdr_len;
-	if ((h.magic != BTF_MAGIC && !swap) || hdr_len <= sizeof(h) ||
-	    hdr_len > size) {
-		close(fd);
-		return NULL;
-	}
-	raw = malloc(size);
-	if (!raw) {
-		close(fd);
-		*e = -ENOMEM;
-		return NULL;
-	}
-	n = pread(fd, raw, size, 0);
-	close(fd);
-	for (i = sizeof(h); n == (ssize_t)size && i < hdr_len; i++)
-		if (raw[i])
+	if ((h.magic != BTF_MAGIC && !swap) || hdr_len < sizeof(h) ||
+	    hdr_len > size)
+		goto out;
+	for (i = sizeof(h); i < hdr_len; i++)
+		if (map[i])
 			break;
-	if (n == (ssize_t)size &&
-	    (i == hdr_len || (hdr_len == 32 && layout_fits(raw, size, swap)))) {
-		h.hdr_len = swap ? __builtin_bswap32(sizeof(h)) : sizeof(h);
-		memcpy(raw, &h, sizeof(h));
-		memmove(raw + sizeof(h), raw + hdr_len, size - hdr_len);
-		btf = parse_memory(raw, size - (hdr_len - sizeof(h)), base, e);
-	}
-	free(raw);
+	if (i < hdr_len && !(hdr_len == 32 && layout_fits(map, size, swap)))
+		goto out;
+	start = map + (hdr_len - sizeof(h));
+	h.hdr_len = swap ? __builtin_bswap32(sizeof(h)) : sizeof(h);
+	memcpy(start, &h, sizeof(h));
+	btf = parse_raw(start, size - (hdr_len - sizeof(h)), base, e);
+out:
+	munmap(map, size);
 	return btf;
 }
 
@@ -474,9 +495,9 @@ out:
 }
 
 /*
- * Checks the file itself first, then reads it as a raw file with a long
- * header, an ELF file's standalone .BTF through a mapping, else through
- * libbpf's btf__parse_split() (raw or ELF), then
+ * Checks the file itself first, then reads it as a raw file, or an ELF
+ * file's standalone .BTF, through a mapping, else through libbpf's
+ * btf__parse_split() (raw or ELF), then
  * refuses a standalone file given a base, then validates every type.
  */
 struct btf *btf_load__file(const char *path, struct btf *base, int *err)
@@ -502,7 +523,7 @@ struct btf *btf_load__file(const char *path, struct btf *base, int *err)
 		       S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
 		goto fail;
 	}
-	btf = parse_long_header(path, st.st_size, base, &e);
+	btf = parse_raw_mapped(path, st.st_size, base, &e);
 	if (!btf && !e)
 		btf = parse_elf_mapped(path, base, &e);
 	if (!btf && !e) {
