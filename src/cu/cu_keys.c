@@ -1526,8 +1526,9 @@ static void keys__key_component(struct keys *k, size_t base, size_t top,
 static void keys__key_single(struct keys *k, uint32_t v, uint32_t comp)
 {
 	struct key128 h = { 0xc0, 0xc1 };
-	uint32_t *edge = k->edges + k->first_edge[v];
 	size_t e, nr = k->nr_edges[v];
+	/* No pointer arithmetic on a NULL k->edges: a CU may have no edges. */
+	uint32_t *edge = nr ? k->edges + k->first_edge[v] : NULL;
 
 	k->on_stack[v] = false;
 	k->comp[v] = comp;
@@ -1817,8 +1818,9 @@ static void keys__init(struct keys *k, struct cu_ctx *ctx)
  */
 static int keys__settle(struct keys *k, size_t i, ssize_t index_node)
 {
-	uint32_t *e = k->edges + k->first_edge[i];
 	size_t j, nr = k->nr_edges[i];
+	/* No pointer arithmetic on a NULL k->edges: a CU may have no edges. */
+	uint32_t *e = nr ? k->edges + k->first_edge[i] : NULL;
 	bool array = k->tag[i] == DW_TAG_array_type;
 
 	if (array)

@@ -568,20 +568,27 @@ void btf_concat__drop_index(struct btf_concat *c)
 	c->nr_slots = c->nr_used = c->cap_xlat = 0;
 }
 
-/* Points @types at the records of @len bytes at @p; the count, or -1. */
+/*
+ * Points @types[@at...] at the records of @len bytes at @p, @room of them
+ * at most; returns their count, or -1.
+ */
 static long concat__ptrs(const unsigned char *p, size_t len,
-			 struct btf_type **types, size_t room)
+			 struct btf_type **types, size_t at, size_t room)
 {
-	const unsigned char *end = p + len;
+	const unsigned char *end;
 	size_t n = 0, size;
 
+	/* NULL with 0 bytes: nothing borrowed, or nothing of our own. */
+	if (!len)
+		return 0;
+	end = p + len;
 	while (p < end) {
 		if ((size_t)(end - p) < sizeof(struct btf_type) || n == room)
 			return -1;
 		size = btf_type__size((const struct btf_type *)p);
 		if (size > (size_t)(end - p))
 			return -1;
-		types[n++] = (struct btf_type *)p;
+		types[at + n++] = (struct btf_type *)p;
 		p += size;
 	}
 	return n;
@@ -589,9 +596,9 @@ static long concat__ptrs(const unsigned char *p, size_t len,
 
 int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types)
 {
-	long lo = concat__ptrs(c->base_types, c->base_types_len, types,
+	long lo = concat__ptrs(c->base_types, c->base_types_len, types, 0,
 			       c->nr_types);
-	long hi = lo < 0 ? -1 : concat__ptrs(c->types, c->types_len, types + lo,
+	long hi = lo < 0 ? -1 : concat__ptrs(c->types, c->types_len, types, lo,
 					     c->nr_types - lo);
 
 	return hi < 0 || (size_t)(lo + hi) != c->nr_types ? -EINVAL : 0;
