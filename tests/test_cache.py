@@ -268,6 +268,31 @@ def test_cache_checked_beyond_checksum(ctx):
     assert got == want and not hit
 
 
+_STR_NB_AT = 8 + 4 + 4 + 8 * 4 + 4 * 4
+_STR_SLOTS = 7
+
+
+def test_cache_full_string_table(ctx):
+    """An entry with a right checksum whose strings' table has no empty
+    slot (a look-up of a name the base lacks would probe for ever) is
+    rejected, and the index built again."""
+    base, objs, want, cache, out, entry = _stored(ctx)
+    with open(entry, "rb") as f:
+        data = bytearray(f.read())
+    nb = int.from_bytes(data[_STR_NB_AT:_STR_NB_AT + 4], "little")
+    at = int.from_bytes(data[_OFF_AT + 8 * _STR_SLOTS:
+                             _OFF_AT + 8 * _STR_SLOTS + 8], "little")
+    assert nb >= 16 and at + 4 * nb <= len(data), (nb, at)
+    # every slot the empty string's (offset 0, + 1)
+    data[at:at + 4 * nb] = (1).to_bytes(4, "little") * nb
+    data[_CHECKSUM_AT:_CHECKSUM_AT + 8] = \
+        _hash_bytes(bytes(data[_HDR:])).to_bytes(8, "little")
+    with open(entry, "wb") as f:
+        f.write(data)
+    got, hit = _run(ctx, base, objs[0], out, cache)
+    assert got == want and not hit
+
+
 def test_cache_staged_entries(ctx):
     """Staged entries (the first run's batches, before their keys): read
     back whole and removed; grown, cut short or gone is an error

@@ -66,6 +66,26 @@ static bool ids_in_range(const uint32_t *v, size_t n, uint32_t nr)
 }
 
 /*
+ * str_slots_valid() tells whether every slot of the strings' table holds
+ * an offset + 1 below LIMIT (0 meaning empty), and one slot at least is
+ * empty: probing for a string the base lacks ends at an empty slot, and
+ * would never end in a full table (base_index__strings() leaves half of
+ * it empty at least).
+ */
+static bool str_slots_valid(const uint32_t *v, size_t n, uint32_t limit)
+{
+	bool empty = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] >= limit)
+			return false;
+		empty |= !v[i];
+	}
+	return empty;
+}
+
+/*
  * growths_valid() checks the growths of libbpf's table as recorded: there
  * must be as many as the ids where they happened, the ids ascending and
  * below NR, and the simulated table must match the one that the same
@@ -137,7 +157,7 @@ static struct base_index *base_index__from_map(const struct btf *base,
 			  h->names_nb, h->nr) ||
 	    !chains_descend((const uint32_t *)(p + h->off[PART_NAMES_NEXT]),
 			    h->nr) ||
-	    !ids_in_range(slots, h->str_nb, h->str_len + 1))
+	    !str_slots_valid(slots, h->str_nb, h->str_len + 1))
 		return NULL;
 	idx = calloc(1, sizeof(*idx));
 	if (!idx)
