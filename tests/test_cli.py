@@ -292,8 +292,9 @@ def test_base_elf_bad_btf_one_line(ctx):
         assert not os.path.exists(out), name
 
 
-def _set_section_type(path, name, sh_type):
-    """Rewrites the type of ELF64 little-endian @path's section @name."""
+def _set_section_type(path, name, sh_type, or_flags=0):
+    """Rewrites the type of ELF64 little-endian @path's section @name,
+    and ORs @or_flags into its flags."""
     import struct
     with open(path, "r+b") as f:
         data = bytearray(f.read())
@@ -307,6 +308,8 @@ def _set_section_type(path, name, sh_type):
             end = data.index(b"\0", stroff + noff)
             if data[stroff + noff:end] == name:
                 struct.pack_into("<I", data, at + 4, sh_type)
+                flags, = struct.unpack_from("<Q", data, at + 8)
+                struct.pack_into("<Q", data, at + 8, flags | or_flags)
                 f.seek(0)
                 f.write(data)
                 return
@@ -315,26 +318,32 @@ def _set_section_type(path, name, sh_type):
 
 def test_elf_btf_nobits_one_line(ctx):
     """An ELF file whose .BTF is SHT_NOBITS (found by fuzz_btf: libbpf 1.1
-    copies from NULL there) as a base, and to `dwarf2btf diff`: one line
-    naming the file, exit 1 and 2, never a crash."""
+    copies from NULL there), also with SHF_COMPRESSED set (found by
+    fuzz_layout), as a base, and to `dwarf2btf diff` and `layout`: one
+    line naming the file, exit 1 and 2, never a crash."""
     obj = ctx.fixture("types_composite", "gcc", 5)
     raw = os.path.join(ctx.tmp, "base.btf")
     p = ctx.run([_bin(ctx), "-o", raw, obj])
     assert p.returncode == 0, p.stderr
-    elf = os.path.join(ctx.tmp, "nobits.o")
-    p = ctx.run(["objcopy", "--add-section", ".BTF=" + raw, obj, elf])
-    assert p.returncode == 0, p.stderr
-    _set_section_type(elf, b".BTF", 8)	# SHT_NOBITS
-    out = os.path.join(ctx.tmp, "out.btf")
-    p = ctx.run([_bin(ctx), "--base", elf, "-o", out, obj])
-    assert p.returncode == 1, (p.returncode, p.stderr)
-    assert _one_line(p.stderr) == \
-        "dwarf2btf: %s: cannot read BTF: No data available" % elf, p.stderr
-    assert not os.path.exists(out)
-    for args in ([elf, elf], ["--base", raw, elf, elf]):
-        p = ctx.run([_bin(ctx), "diff"] + args)
-        assert p.returncode == 2, (args, p.returncode, p.stderr)
-        assert "%s: cannot read BTF" % elf in p.stderr, p.stderr
+    for name, flags in (("nobits.o", 0), ("nobits_compressed.o", 0x800)):
+        elf = os.path.join(ctx.tmp, name)
+        p = ctx.run(["objcopy", "--add-section", ".BTF=" + raw, obj, elf])
+        assert p.returncode == 0, p.stderr
+        _set_section_type(elf, b".BTF", 8, flags)	# SHT_NOBITS
+        out = os.path.join(ctx.tmp, "out.btf")
+        p = ctx.run([_bin(ctx), "--base", elf, "-o", out, obj])
+        assert p.returncode == 1, (name, p.returncode, p.stderr)
+        assert _one_line(p.stderr) == \
+            "dwarf2btf: %s: cannot read BTF: No data available" % elf, \
+            p.stderr
+        assert not os.path.exists(out)
+        for args in ([elf, elf], ["--base", raw, elf, elf]):
+            p = ctx.run([_bin(ctx), "diff"] + args)
+            assert p.returncode == 2, (args, p.returncode, p.stderr)
+            assert "%s: cannot read BTF" % elf in p.stderr, p.stderr
+        p = ctx.run([_bin(ctx), "layout", elf])
+        assert p.returncode < 128 and p.returncode >= 0, \
+            (name, p.returncode, p.stderr)
 
 def test_in_place_hard_link(ctx):
     """In place, the input is replaced by a new file under its name (the

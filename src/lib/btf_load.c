@@ -469,10 +469,20 @@ static struct btf *parse_elf_mapped(const char *path, struct btf *base,
 
 	*e = 0;
 	if (elf_sec__open(&s, path, ".BTF", ".BTF.base", &distilled) ||
-	    !s.scn || (s.sh.sh_flags & SHF_COMPRESSED))
+	    !s.scn)
+		goto out;
+	/*
+	 * A SHT_NOBITS section has no bytes whatever its flags say; libbpf
+	 * 1.1 copies from NULL there, compressed flag or not.
+	 */
+	if (s.sh.sh_type == SHT_NOBITS) {
+		*e = -ENODATA;
+		goto out;
+	}
+	if (s.sh.sh_flags & SHF_COMPRESSED)
 		goto out;
 	data = elf_getdata(s.scn, NULL);
-	if (s.sh.sh_type == SHT_NOBITS || !data || !data->d_buf) {
+	if (!data || !data->d_buf) {
 		*e = -ENODATA;
 		goto out;
 	}
