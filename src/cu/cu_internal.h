@@ -266,6 +266,13 @@ struct cu_ctx {
 	uint64_t *imports;	/* keys of the partial units imported */
 	size_t nr_imports, cap_imports;
 	int import_depth;
+	/*
+	 * The DIE the collecting walk met last, in its unit: a walk in DIE
+	 * order only goes forward, so a DW_AT_sibling that leads back into
+	 * the DIEs read (malformed, and each level read again would take
+	 * exponential time) is an error.  NULL at the start of a unit.
+	 */
+	const void *walk_last;
 	Dwarf_Off cu_start;	/* for CU-relative references */
 	Dwarf_Die *subprogs;
 	size_t nr_subprogs, cap_subprogs;

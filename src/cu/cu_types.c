@@ -374,6 +374,7 @@ static int cu_ctx__collect_composite(struct cu_ctx *ctx, Dwarf_Die *die,
  */
 static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 {
+	const void *last;
 	Dwarf_Attribute attr;
 	Dwarf_Die unit;
 	uint64_t key;
@@ -406,7 +407,10 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 	 * there is a variable of this CU.
 	 */
 	ctx->import_depth++;
+	last = ctx->walk_last;
+	ctx->walk_last = NULL;	/* a walk of its own, in another place */
 	err = cu_ctx__collect(ctx, &unit, depth, SIZE_MAX);
+	ctx->walk_last = last;
 	ctx->import_depth--;
 	return err;
 }
@@ -445,6 +449,13 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		size_t keyed = SIZE_MAX;
 		enum node_kind kind;
 		bool is_type, descend = false;
+
+		if (ctx->walk_last &&
+		    (const char *)child.addr <= (const char *)ctx->walk_last) {
+			cu_err(ctx, parent, "a DW_AT_sibling leads back to DIEs read already");
+			return -EINVAL;
+		}
+		ctx->walk_last = child.addr;
 
 		kind = die_node_kind(&child, tag, &is_type);
 		if (tag == DW_TAG_imported_unit) {
@@ -621,9 +632,13 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 		return err;
 	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	     tag == DW_TAG_class_type) && dwarf_haschildren(die)) {
+		const void *last = ctx->walk_last;
+
 		was = ctx->in_foreign;
 		ctx->in_foreign = true;
+		ctx->walk_last = NULL;	/* another unit's DIEs */
 		err = cu_ctx__collect_composite(ctx, die, 1, node);
+		ctx->walk_last = last;
 		ctx->in_foreign = was;
 	}
 	*idx = node;
