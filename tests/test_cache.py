@@ -260,6 +260,12 @@ def test_cache_checked_beyond_checksum(ctx):
     # next[5] = 7: 7 -> ... may come back to 5
     data[nxt + 4 * 5:nxt + 4 * 5 + 4] = (7).to_bytes(4, "little")
     data[nxt + 4 * 7:nxt + 4 * 7 + 4] = (5).to_bytes(4, "little")
+    _rewrite_rejected(ctx, entry, data, base, objs, want, cache, out)
+
+
+def _rewrite_rejected(ctx, entry, data, base, objs, want, cache, out):
+    """Writes @data as @entry with its checksum made right, and checks
+    that a run rejects it: the output of no cache, the entry not read."""
     data[_CHECKSUM_AT:_CHECKSUM_AT + 8] = \
         _hash_bytes(bytes(data[_HDR:])).to_bytes(8, "little")
     with open(entry, "wb") as f:
@@ -285,12 +291,7 @@ def test_cache_full_string_table(ctx):
     assert nb >= 16 and at + 4 * nb <= len(data), (nb, at)
     # every slot the empty string's (offset 0, + 1)
     data[at:at + 4 * nb] = (1).to_bytes(4, "little") * nb
-    data[_CHECKSUM_AT:_CHECKSUM_AT + 8] = \
-        _hash_bytes(bytes(data[_HDR:])).to_bytes(8, "little")
-    with open(entry, "wb") as f:
-        f.write(data)
-    got, hit = _run(ctx, base, objs[0], out, cache)
-    assert got == want and not hit
+    _rewrite_rejected(ctx, entry, data, base, objs, want, cache, out)
 
 
 def test_cache_staged_entries(ctx):
