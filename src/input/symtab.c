@@ -278,9 +278,10 @@ static int elf_symtab__build_keys(struct elf_symtab *st)
 				k->ambiguous = true;
 			addr = ks[j].sym->addr;
 		}
-		k->key = name[ks[i].keylen] ? str_arena__dupn(&st->key_strs, name,
-							       ks[i].keylen) :
-					      name;
+		k->key = name;
+		if (name[ks[i].keylen])
+			k->key = str_arena__dupn(&st->key_strs, name,
+						 ks[i].keylen);
 		if (!k->key) {
 			free(ks);
 			return -ENOMEM;

@@ -1393,9 +1393,9 @@ static uint32_t type_max_str(const struct btf_type *t)
 /*
  * A whole BTF's output, as raw BTF that libbpf reads back: the canonical
  * types renumbered, and the input's strings as they are, up to the last
- * one a kept type names (interned already, so offsets stay).  Copying types one
- * by one with btf__add_type() would intern every string again, a third
- * of the cost of a dedup.
+ * one a kept type names (interned already, so offsets stay).  Copying
+ * types one by one with btf__add_type() would intern every string again,
+ * a third of the cost of a dedup.
  */
 static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 {
@@ -1437,7 +1437,9 @@ static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 	 * The strings are one run of bytes in a BTF (from offset 0), and
 	 * two in a concatenation: its borrowed ones, then its own.
 	 */
-	lo = ds->btf ? str_len : (str_len < ds->base_len ? str_len : ds->base_len);
+	lo = str_len;
+	if (!ds->btf && ds->base_len < str_len)
+		lo = ds->base_len;
 	memcpy(p, dedup_strs__at(ds, 0), lo);
 	if (str_len > lo)
 		memcpy(p + lo, ds->hi, str_len - lo);

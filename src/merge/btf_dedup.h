@@ -42,6 +42,7 @@ void btf_dedup__free(struct btf_dedup *d);
  */
 void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 		      struct key_set *resolved);
+
 /*
  * MOD is standalone BTF whose strings libbpf interned (built with
  * btf__add_*()); its type ids are rewritten (it is not usable afterwards).
