@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -410,6 +411,7 @@ static void test_hooks__from_env(struct test_hooks *h)
 	h->libdw_attrs = getenv("DWARF2BTF_LIBDW_ATTRS");
 	h->own_distill = getenv("DWARF2BTF_OWN_DISTILL");
 	h->batch_dedup = getenv("DWARF2BTF_BATCH_DEDUP");
+	h->merge_dedup = getenv("DWARF2BTF_MERGE_DEDUP");
 	h->no_reuse = getenv("DWARF2BTF_NO_REUSE");
 	h->rerun_outgrown = getenv("DWARF2BTF_RERUN_OUTGROWN");
 	h->fault_write = 0;
@@ -845,6 +847,15 @@ int main(int argc, char **argv)
 
 	if (run_as_pahole(argv[0]) && !pahole_args__ours(argc, argv))
 		return pahole__forward(argv);
+	/*
+	 * Blocks of 512 KiB and more get mappings of their own, given back
+	 * when freed.  glibc would raise that threshold to each larger block
+	 * freed (up to 32 MiB), and then the batches' buffers and the
+	 * dedups' scratch, freed one after another, stay in the heaps in
+	 * pieces: a tenth more peak memory on a vmlinux, for no time saved
+	 * (docs/performance.md).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 512 * 1024);
 	c.opts.jobs = ncpu > 0 ? (ncpu > JOBS_MAX ? JOBS_MAX : ncpu) : 1;
 	features__set_default(&c.opts.enc);
 	if (argc > 1 && !strcmp(argv[1], "diff"))

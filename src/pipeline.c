@@ -80,6 +80,13 @@ struct consumer {
  * in memory to do it all (see run__encode()).
  */
 #define ONE_DEDUP_BELOW	(16u << 20)
+/*
+ * The merged types are deduplicated again once they doubled and grew by
+ * at least this many since the last dedup: most types a vmlinux's batches
+ * bring are types an earlier batch brought, and the final dedup then
+ * reads a third of what it would (docs/performance.md).
+ */
+#define MERGE_DEDUP_GROWTH	(1u << 16)
 
 /* These hear of the function decisions of one run (pipeline_opts). */
 struct hearing {
@@ -495,7 +502,7 @@ static void run__release_dwarf(struct run *r)
 /*
  * run__encode() has the workers encode the CUs and merges their BTF in CU
  * order.  Batches already come deduplicated, so the merged BTF is
- * deduplicated again only per 512 Ki (1u << 19) new types.  Over a base,
+ * deduplicated again only per MERGE_DEDUP_GROWTH new types.  Over a base,
  * standalone BTF is merged without any dedup, and btf_dedup.c does it all
  * at the end in the module's type order, as libbpf's split dedup
  * (btf__dedup()) would, because its decisions depend on that order.  Below
@@ -507,6 +514,7 @@ static int run__encode(struct run *r)
 	const struct pipeline_opts *opts = r->opts;
 	struct merge_state *m = &r->cons.m;
 	size_t nr = r->units.nr;
+	uint32_t growth;
 	int err;
 
 	r->split = opts->base != NULL;
@@ -516,8 +524,13 @@ static int run__encode(struct run *r)
 	    (size_t)(r->secs.info_end - r->secs.info_start) < ONE_DEDUP_BELOW &&
 	    !(r->enc.hooks && r->enc.hooks->batch_dedup))
 		r->enc.plain_dedup = true;
-	err = merge_state__init(m, r->enc.plain_dedup || r->split ?
-				UINT32_MAX : 1u << 19, r->src->ptr_size);
+	if (r->enc.plain_dedup || r->split)
+		growth = UINT32_MAX;
+	else if (r->enc.hooks && r->enc.hooks->merge_dedup)
+		growth = 0;
+	else
+		growth = MERGE_DEDUP_GROWTH;
+	err = merge_state__init(m, growth, r->src->ptr_size);
 	if (err)
 		return err;
 	m->keep_fwds = r->enc.keep_fwds;
@@ -558,12 +571,13 @@ static int run__encode(struct run *r)
 	run__release_dwarf(r);
 	/*
 	 * The decisions read the merged types and add their own types to
-	 * r->added.
+	 * r->added.  Only a report (explain) reads them through a libbpf
+	 * BTF: for it they are flushed into acc.btf.
 	 */
-	err = merge_state__open(m, &r->added);
+	err = merge_state__open(m, r->opts->report != NULL, &r->added);
 	if (err)
 		pr_err("%s: cannot merge BTF: %s", r->path, strerror(-err));
-	r->btf = m->acc.btf;
+	r->btf = r->opts->report ? m->acc.btf : NULL;
 	if (err)
 		return err;
 	stats__phase_end(r->st, PHASE_ENCODE);
@@ -606,6 +620,7 @@ static int run__decide(struct run *r)
 	int err, n;
 
 	st->nr_types_in = m->acc.nr_types_in;
+	st->nr_merge_dedups = m->nr_dedups;
 	if (r->opts->enc.type_keys) {
 		st->type_keys = true;
 		type_key_count__tally(&m->acc.type_keys, &st->keys);

@@ -109,6 +109,8 @@ void stats__print(const struct stats *st, FILE *f)
 		st->nr_cus, st->nr_epochs);
 	fprintf(f, "stats: types %zu before dedup, %zu after\n",
 		st->nr_types_in, st->nr_types);
+	fprintf(f, "stats: merged types deduplicated %zu times while merging\n",
+		st->nr_merge_dedups);
 	fprintf(f, "stats: functions %zu encoded of %zu candidates\n",
 		st->nr_funcs, st->nr_func_cands);
 	stats__print_verdicts(st, f);

@@ -40,6 +40,7 @@ struct stats {
 	size_t nr_cus;
 	size_t nr_epochs;	/* The CUs were read through this many libdw. */
 	size_t nr_types_in;	/* The number of types before the dedup. */
+	size_t nr_merge_dedups;	/* Dedups of the merged types before it. */
 	size_t nr_types;	/* The number of types in the output. */
 	size_t nr_funcs;
 	size_t nr_func_cands;

@@ -11,6 +11,9 @@ import os
 BATCHES = dict(os.environ, DWARF2BTF_BATCH_DEDUP="1")
 # a run made again given up as if its batches had outgrown the first run's
 OUTGROWN = dict(BATCHES, DWARF2BTF_RERUN_OUTGROWN="1")
+# the merged types deduplicated after every batch, as a vmlinux's are
+# once they have grown enough
+MERGED = dict(BATCHES, DWARF2BTF_MERGE_DEDUP="1")
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "fixtures")
@@ -72,14 +75,16 @@ def test_batches_leave_ambiguous_declarations(ctx):
                     ("plain", ["--plain-dedup"], None),
                     ("j1", ["-j1", "--stats"], BATCHES),
                     ("j2", ["-j2", "--stats"], BATCHES),
+                    ("merged1", ["-j1", "--stats"], MERGED),
+                    ("merged2", ["-j2", "--stats"], MERGED),
                     ("outgrown1", ["-j1", "--stats"], OUTGROWN),
                     ("outgrown2", ["-j2", "--stats"], OUTGROWN)):
                 outs[name] = os.path.join(ctx.tmp, name + ".btf")
                 p = ctx.run([ctx.bin] + extra + ["-o", outs[name], lib],
                             env=env)
                 assert p.returncode == 0, p.stderr
-                want = "stats: runs again 1 " if env is BATCHES else \
-                    "stats: runs again 2 "
+                want = "stats: runs again 2 " if env is OUTGROWN else \
+                    "stats: runs again 1 "
                 if env and want not in p.stderr:
                     bad.append("%s DWARF %d %s: not %r:\n%s"
                                % (cc, dwarf, name, want, p.stderr))
@@ -98,12 +103,14 @@ def test_batches_leave_ambiguous_declarations(ctx):
             # what was said of the functions is said once, as without
             # the run made again
             said = {}
-            for name, env in (("plain", None), ("batches", BATCHES)):
+            for name, env in (("plain", None), ("batches", BATCHES),
+                              ("merged", MERGED)):
                 v = ctx.run([ctx.bin, "--verbose", "-o",
                              os.path.join(ctx.tmp, "v.btf"), lib], env=env)
                 e = ctx.run([ctx.bin, "explain", "--all", lib], env=env)
                 said[name] = (v.stdout, e.stdout)
             if said["plain"] != said["batches"] or \
+                    said["plain"] != said["merged"] or \
                     "skipping BTF encoding" not in said["plain"][0]:
                 bad.append("%s DWARF %d: --verbose or explain differ when "
                            "run again:\n%s\n%s" % (cc, dwarf, said["plain"],
@@ -111,9 +118,12 @@ def test_batches_leave_ambiguous_declarations(ctx):
             p = ctx.run([ctx.bin, "diff", outs["plain"], outs["j2"]])
             if p.returncode != 0:
                 bad.append("%s DWARF %d:\n%s" % (cc, dwarf, p.stdout[-1500:]))
-            with open(outs["j1"], "rb") as a, open(outs["j2"], "rb") as b:
-                if a.read() != b.read():
-                    bad.append("%s DWARF %d: -j1 and -j2 differ" % (cc, dwarf))
+            for name in ("j2", "merged1", "merged2"):
+                with open(outs["j1"], "rb") as a, \
+                        open(outs[name], "rb") as b:
+                    if a.read() != b.read():
+                        bad.append("%s DWARF %d: -j1 and %s differ"
+                                   % (cc, dwarf, name))
             # the pattern really is there: two struct wide, one FWD-free
             names = [t.name for t in ctx.btf(outs["plain"]).all_types()
                      if t.kind == "struct"]

@@ -107,7 +107,8 @@ static int match_kind(const struct btf_type *t)
  * are checked by dedup anyway, and a const on one side only is skipped.
  * This mirrors pahole's types__match() in btf_encoder.c.
  */
-static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth)
+static bool types_match(const struct btf_concat *types, uint32_t a, uint32_t b,
+			int depth)
 {
 	const struct btf_type *ta, *tb;
 	const char *na, *nb;
@@ -116,19 +117,21 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 		return true;
 	if (!a || !b || depth > MATCH_DEPTH)
 		return false;
-	ta = btf__type_by_id(btf, a);
-	tb = btf__type_by_id(btf, b);
+	ta = btf_concat__type_by_id(types, a);
+	tb = btf_concat__type_by_id(types, b);
 	if (!ta || !tb)
 		return false;
 	if (match_kind(ta) != match_kind(tb)) {
 		if (btf_is_const(ta))
-			return types_match(btf, ta->type, b, depth + 1);
+			return types_match(types, ta->type, b, depth + 1);
 		if (btf_is_const(tb))
-			return types_match(btf, a, tb->type, depth + 1);
+			return types_match(types, a, tb->type, depth + 1);
 		return false;
 	}
-	na = btf__name_by_offset(btf, ta->name_off);
-	nb = btf__name_by_offset(btf, tb->name_off);
+	na = btf_concat__name_by_offset(types, ta->name_off);
+	nb = btf_concat__name_by_offset(types, tb->name_off);
+	if (!na || !nb)
+		return false;
 	switch (match_kind(ta)) {
 	case BTF_KIND_INT:
 		return ta->size == tb->size &&
@@ -147,20 +150,20 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		return types_match(btf, ta->type, tb->type, depth + 1);
+		return types_match(types, ta->type, tb->type, depth + 1);
 	case BTF_KIND_ARRAY:
 		return btf_array(ta)->nelems == btf_array(tb)->nelems &&
-		       types_match(btf, btf_array(ta)->type,
+		       types_match(types, btf_array(ta)->type,
 				   btf_array(tb)->type, depth + 1);
 	case BTF_KIND_FUNC_PROTO: {
 		const struct btf_param *pa = btf_params(ta), *pb = btf_params(tb);
 		int i;
 
 		if (btf_vlen(ta) != btf_vlen(tb) ||
-		    !types_match(btf, ta->type, tb->type, depth + 1))
+		    !types_match(types, ta->type, tb->type, depth + 1))
 			return false;
 		for (i = 0; i < btf_vlen(ta); i++)
-			if (!types_match(btf, pa[i].type, pb[i].type, depth + 1))
+			if (!types_match(types, pa[i].type, pb[i].type, depth + 1))
 				return false;
 		return true;
 	}
@@ -174,7 +177,7 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
  * order of pahole's funcs__match(): the parameter count, the result, then
  * each parameter, whose 0-based index then goes to *PARAM.
  */
-static enum func_mismatch protos_match(const struct btf *btf,
+static enum func_mismatch protos_match(const struct btf_concat *types,
 				       const struct func_param *params,
 				       const struct func_cand *a,
 				       const struct func_cand *b,
@@ -184,10 +187,10 @@ static enum func_mismatch protos_match(const struct btf *btf,
 
 	if (a->nr_params != b->nr_params)
 		return FUNC_MISMATCH_NR_PARAMS;
-	if (!types_match(btf, a->ret_type, b->ret_type, 0))
+	if (!types_match(types, a->ret_type, b->ret_type, 0))
 		return FUNC_MISMATCH_RETURN;
 	for (i = 0; i < a->nr_params; i++)
-		if (!types_match(btf, params[a->first_param + i].type_id,
+		if (!types_match(types, params[a->first_param + i].type_id,
 				 params[b->first_param + i].type_id, 0)) {
 			*param = i;
 			return FUNC_MISMATCH_PARAM;
@@ -297,7 +300,8 @@ static bool elf_symtab__skip_optimized(const struct elf_symtab *st,
  * called: the key, or with true_signature the clone symbol whose code the
  * chosen candidate describes.
  */
-static void decide_group(const struct btf *btf, const struct elf_symtab *st,
+static void decide_group(const struct btf_concat *types,
+			 const struct elf_symtab *st,
 			 const struct encode_opts *opts,
 			 const struct func_param *params,
 			 struct func_cand **g, size_t n,
@@ -335,7 +339,7 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
 		if (shared & (FUNC_CAND_BAD_REG | FUNC_CAND_INCONSISTENT |
 			      FUNC_CAND_REORDERED))
 			continue;
-		d->mismatch = protos_match(btf, params, first, b, &d->param);
+		d->mismatch = protos_match(types, params, first, b, &d->param);
 		if (d->mismatch) {
 			first->flags |= FUNC_CAND_INCONSISTENT;
 			d->other = b;
@@ -419,10 +423,9 @@ static void decide_group(const struct btf *btf, const struct elf_symtab *st,
  * a tag) -> what PTR pointed to: how pahole's attributes feature marks
  * the pointers of kfuncs that work on BPF arena memory.
  */
-static int arena_ptr(const struct btf *btf, struct btf_concat *out,
-		     uint32_t ptr)
+static int arena_ptr(struct btf_concat *out, uint32_t ptr)
 {
-	const struct btf_type *t = btf__type_by_id(btf, ptr);
+	const struct btf_type *t = btf_concat__type_by_id(out, ptr);
 	int tag;
 
 	if (!t || !btf_is_ptr(t))
@@ -439,7 +442,7 @@ static int arena_ptr(const struct btf *btf, struct btf_concat *out,
  * a negative errno; -EINVAL if such a type is no pointer or such an
  * argument does not exist.
  */
-static int arena_types(const struct btf *btf, struct btf_concat *out,
+static int arena_types(struct btf_concat *out,
 		       const struct elf_kfunc *k, uint32_t *ret, uint32_t *args,
 		       uint32_t nr_args)
 {
@@ -448,7 +451,7 @@ static int arena_types(const struct btf *btf, struct btf_concat *out,
 	int id;
 
 	if (k->flags & KF_ARENA_RET) {
-		id = arena_ptr(btf, out, *ret);
+		id = arena_ptr(out, *ret);
 		if (id < 0)
 			return id;
 		*ret = id;
@@ -456,7 +459,7 @@ static int arena_types(const struct btf *btf, struct btf_concat *out,
 	for (i = 0; i < 2; i++) {
 		if (!(k->flags & arg_flag[i]))
 			continue;
-		id = i < nr_args ? arena_ptr(btf, out, args[i]) : -EINVAL;
+		id = i < nr_args ? arena_ptr(out, args[i]) : -EINVAL;
 		if (id < 0)
 			return id;
 		args[i] = id;
@@ -470,7 +473,7 @@ static int arena_types(const struct btf *btf, struct btf_concat *out,
  * and the first two parameters may become arena pointers (arena_types()).
  * Returns the FUNC's id or a negative errno.
  */
-static int add_func(const struct btf *btf, struct btf_concat *out,
+static int add_func(struct btf_concat *out,
 		    const struct func_param *params,
 		    const struct decl_tag *tags, const struct func_cand *c,
 		    const char *name, const struct elf_kfunc *arena)
@@ -481,7 +484,7 @@ static int add_func(const struct btf *btf, struct btf_concat *out,
 	for (i = 0; i < 2 && i < c->nr_params; i++)
 		args[i] = params[c->first_param + i].type_id;
 	if (arena) {
-		err = arena_types(btf, out, arena, &ret, args, c->nr_params);
+		err = arena_types(out, arena, &ret, args, c->nr_params);
 		if (err)
 			return err;
 	}
@@ -563,7 +566,7 @@ int funcs__emit(const struct btf *btf, struct btf_concat *out,
 
 		for (j = i + 1; j < nr && !strcmp(sorted[j]->key, sorted[i]->key); j++)
 			;
-		decide_group(btf, syms, opts, params, &sorted[i], j - i, &d);
+		decide_group(out, syms, opts, params, &sorted[i], j - i, &d);
 		if (!d.key)
 			continue;
 		if (rep) {
@@ -584,7 +587,7 @@ int funcs__emit(const struct btf *btf, struct btf_concat *out,
 
 		if (kfunc && opts->attributes)
 			k = elf_symtab__find_kfunc(syms, c->key);
-		id = add_func(btf, out, params, tags, c, name, k);
+		id = add_func(out, params, tags, c, name, k);
 		if (id >= 0 && kfunc)
 			id = add_kfunc_tags(out, syms, c->key, id);
 		if (id < 0) {

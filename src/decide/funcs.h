@@ -89,8 +89,9 @@ const char *func_verdict__text(enum func_verdict v);
 
 /*
  * Decide and append the BTF FUNCs to @out, sorted by name.  @cands are in
- * CU order and their type ids are ids of @btf (read only: the types @out
- * comes after); their flags are updated.
+ * CU order and their type ids are ids of the types @out held when it was
+ * indexed (btf_concat__index_types()); their flags are updated.  @btf is
+ * only passed on to @rep: the same types as a libbpf BTF, or NULL.
  * @rep (may be NULL) hears of every decision.  Returns the number of FUNCs
  * added or -errno.
  */

@@ -14,6 +14,9 @@
  *                                  (0, unset or not a number: none)
  *   DWARF2BTF_BATCH_DEDUP   (set)  batches deduplicated whatever the size
  *                                  of the input (pipeline.c)
+ *   DWARF2BTF_MERGE_DEDUP   (set)  the merged types deduplicated after
+ *                                  every batch, not once they doubled
+ *                                  (pipeline.c)
  *   DWARF2BTF_NO_REUSE      (set)  every CU builds all of its types,
  *                                  none taken from an earlier CU of its
  *                                  batch (cu/type_reuse.h)
@@ -30,6 +33,7 @@ struct test_hooks {
 	bool libdw_attrs;
 	bool own_distill;
 	bool batch_dedup;
+	bool merge_dedup;
 	bool no_reuse;
 	bool rerun_outgrown;
 	long fault_write;

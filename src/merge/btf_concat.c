@@ -250,6 +250,7 @@ static int concat__set_base(struct btf_concat *c, const struct btf *btf)
 	c->types_len = c->strs_len = 0;
 	c->has_last = false;
 	c->nr_types = btf__type_cnt(btf) - 1;
+	c->nr_offs = 0;		/* indexed again when asked */
 	return 0;
 }
 
@@ -563,45 +564,93 @@ void btf_concat__drop_index(struct btf_concat *c)
 {
 	free(c->slots);
 	free(c->xlat);
+	free(c->offs);
 	c->slots = NULL;
 	c->xlat = NULL;
+	c->offs = NULL;
 	c->nr_slots = c->nr_used = c->cap_xlat = 0;
+	c->nr_offs = 0;
 }
 
 /*
- * Points @types[@at...] at the records of @len bytes at @p, @room of them
- * at most; returns their count, or -1.
+ * Walks the records of @len bytes at @p, @room of them at most, and puts
+ * where each starts into @types[i] or, counted from @start, into @offs[i];
+ * returns their count, or -1.
  */
-static long concat__ptrs(const unsigned char *p, size_t len,
-			 struct btf_type **types, size_t at, size_t room)
+static long concat__records(const unsigned char *p, size_t len, size_t room,
+			    struct btf_type **types, uint32_t *offs,
+			    size_t start)
 {
-	const unsigned char *end;
-	size_t n = 0, size;
+	size_t n = 0, off = 0, size;
 
-	/* NULL with 0 bytes: nothing borrowed, or nothing of our own. */
-	if (!len)
-		return 0;
-	end = p + len;
-	while (p < end) {
-		if ((size_t)(end - p) < sizeof(struct btf_type) || n == room)
+	while (off < len) {
+		if (len - off < sizeof(struct btf_type) || n == room)
 			return -1;
-		size = btf_type__size((const struct btf_type *)p);
-		if (size > (size_t)(end - p))
+		size = btf_type__size((const struct btf_type *)(p + off));
+		if (size > len - off)
 			return -1;
-		types[at + n++] = (struct btf_type *)p;
-		p += size;
+		if (types)
+			types[n] = (struct btf_type *)(p + off);
+		else
+			offs[n] = start + off;
+		n++;
+		off += size;
 	}
 	return n;
 }
 
 int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types)
 {
-	long lo = concat__ptrs(c->base_types, c->base_types_len, types, 0,
-			       c->nr_types);
-	long hi = lo < 0 ? -1 : concat__ptrs(c->types, c->types_len, types, lo,
-					     c->nr_types - lo);
+	long lo = concat__records(c->base_types, c->base_types_len,
+				  c->nr_types, types, NULL, 0);
+	long hi = lo < 0 ? -1 : concat__records(c->types, c->types_len,
+						c->nr_types - lo, types + lo,
+						NULL, 0);
 
 	return hi < 0 || (size_t)(lo + hi) != c->nr_types ? -EINVAL : 0;
+}
+
+int btf_concat__index_types(struct btf_concat *c)
+{
+	long lo, hi;
+
+	free(c->offs);
+	c->nr_offs = 0;
+	c->offs = malloc((c->nr_types ? c->nr_types : 1) * sizeof(*c->offs));
+	if (!c->offs)
+		return -ENOMEM;
+	/* One offset space, borrowed records first: the raw bytes' order. */
+	if ((uint64_t)c->base_types_len + c->types_len > UINT32_MAX)
+		return -E2BIG;
+	lo = concat__records(c->base_types, c->base_types_len, c->nr_types,
+			     NULL, c->offs, 0);
+	hi = lo < 0 ? -1 : concat__records(c->types, c->types_len,
+					   c->nr_types - lo, NULL,
+					   c->offs + lo, c->base_types_len);
+	if (hi < 0 || (size_t)(lo + hi) != c->nr_types)
+		return -EINVAL;
+	c->nr_offs = c->nr_types;
+	return 0;
+}
+
+const struct btf_type *btf_concat__type_by_id(const struct btf_concat *c,
+					      uint32_t id)
+{
+	uint32_t off;
+
+	if (!id || id > c->nr_offs)
+		return NULL;
+	off = c->offs[id - 1];
+	if (off < c->base_types_len)
+		return (const struct btf_type *)(c->base_types + off);
+	return (const struct btf_type *)(c->types + (off - c->base_types_len));
+}
+
+const char *btf_concat__name_by_offset(const struct btf_concat *c,
+				       uint32_t off)
+{
+	return off < c->base_strs_len + c->strs_len ? concat__str(c, off) :
+	       NULL;
 }
 
 void btf_concat__strs(const struct btf_concat *c, const char **lo,
@@ -619,5 +668,6 @@ void btf_concat__free(struct btf_concat *c)
 	free(c->strs);
 	free(c->slots);
 	free(c->xlat);
+	free(c->offs);
 	memset(c, 0, sizeof(*c));
 }

@@ -37,6 +37,9 @@ struct btf_concat {
 	const unsigned char *base_types;
 	const char *base_strs;
 	size_t base_types_len, base_strs_len;
+	/* btf_concat__index_types(): where each type's record starts */
+	uint32_t *offs;
+	uint32_t nr_offs;
 };
 
 /*
@@ -91,11 +94,26 @@ int btf_concat__add_datasec_var_info(struct btf_concat *c, uint32_t var,
 int btf_concat__to_btf(const struct btf_concat *c, unsigned int ptr_size,
 		       struct btf **out);
 /*
- * Frees what appending needs and reading does not (the strings' index):
+ * Frees what appending needs and reading in place does not (the strings'
+ * index, and the index of types by id):
  * @c is then fit only for reading, btf_concat__reset() or
  * btf_concat__free().
  */
 void btf_concat__drop_index(struct btf_concat *c);
+/*
+ * Reading the types there are now, by id, as libbpf's btf__type_by_id()
+ * and btf__name_by_offset() read a BTF, without flushing them into one
+ * (a copy of all of them): btf_concat__index_types() finds where each
+ * record starts, once; types added afterwards are not found by id.
+ * Returns 0, -ENOMEM, or -EINVAL when the records do not add up.
+ */
+int btf_concat__index_types(struct btf_concat *c);
+/* Type @id (1..), or NULL: void, or not indexed. */
+const struct btf_type *btf_concat__type_by_id(const struct btf_concat *c,
+					      uint32_t id);
+/* The string at @off, or NULL past the end. */
+const char *btf_concat__name_by_offset(const struct btf_concat *c,
+				       uint32_t off);
 /* What btf_concat__to_btf() makes, as raw bytes (btf_load__raw()). */
 int btf_concat__raw(const struct btf_concat *c, unsigned char **out);
 /*

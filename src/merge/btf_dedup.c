@@ -1668,11 +1668,11 @@ int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 }
 
 int btf_dedup__run_concat(struct btf_dedup *d, const struct btf_concat *cat,
-			  unsigned char **raw)
+			  uint32_t *const *ids, size_t nr, unsigned char **raw)
 {
 	struct btf *none;
 
 	if (d->idx)
 		return -EINVAL;
-	return bd__run(d, NULL, cat, NULL, NULL, 0, &none, raw);
+	return bd__run(d, NULL, cat, NULL, ids, nr, &none, raw);
 }

@@ -54,13 +54,14 @@ void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out);
 /*
- * The same as a whole dedup without ids, of the merged types still in
- * @cat (btf_concat.h), which are rewritten (neither @cat nor the BTF it
+ * The same as a whole dedup, of the merged types still in @cat
+ * (btf_concat.h), which are rewritten (neither @cat nor the BTF it
  * borrows from is usable afterwards): *@raw becomes the output's raw
  * bytes (btf_load__raw()), so that the caller can free all of the input
- * before libbpf copies them.
+ * before libbpf copies them.  The type ids *@ids[0..@nr) of @cat become
+ * those of the output.
  */
 int btf_dedup__run_concat(struct btf_dedup *d, const struct btf_concat *cat,
-			  unsigned char **raw);
+			  uint32_t *const *ids, size_t nr, unsigned char **raw);
 
 #endif

@@ -26,7 +26,7 @@ int merge_state__init(struct merge_state *m, uint32_t min_growth,
 	btf__set_pointer_size(m->acc.btf, ptr_size);
 	m->ptr_size = ptr_size;
 	m->min_growth = min_growth;
-	m->dedup_at = min_growth;
+	m->dedup_at = min_growth ? min_growth : 1;
 	return 0;
 }
 
@@ -53,18 +53,26 @@ int merge_state__flush(struct merge_state *m)
 	return btf_load__raw(raw, m->ptr_size, &m->acc.btf);
 }
 
-int merge_state__open(struct merge_state *m, struct btf_concat **out)
+int merge_state__open(struct merge_state *m, bool flush,
+		      struct btf_concat **out)
 {
-	int err = merge_state__flush(m);
+	int err = 0;
 
 	/*
-	 * The decisions read acc.btf, and the types they add go after its
-	 * bytes, which are borrowed rather than copied.  Strings are looked
-	 * up as libbpf looks them up in a BTF it adds to: every string is
-	 * indexed, and the first of equal strings is kept.
+	 * The decisions read the merged types by id, and the types they add
+	 * go after them.  Without a flush they stay where the merge put
+	 * them.  Flushed, acc.btf's bytes are borrowed rather than copied,
+	 * and strings are looked up as libbpf looks them up in a BTF it
+	 * adds to: every string is indexed, and the first of equal strings
+	 * is kept, which is what the concatenation's own index holds too.
 	 */
+	if (flush || !m->cat_live) {
+		err = merge_state__flush(m);
+		if (!err)
+			err = btf_concat__borrow(&m->cat, m->acc.btf);
+	}
 	if (!err)
-		err = btf_concat__borrow(&m->cat, m->acc.btf);
+		err = btf_concat__index_types(&m->cat);
 	if (err)
 		return err;
 	m->cat_live = true;
@@ -115,14 +123,12 @@ static int merge_state__append(struct merge_state *m, const struct btf *src,
 int merge_state__dedup(struct merge_state *m)
 {
 	struct cu_fragment *a = &m->acc;
+	unsigned char *raw = NULL;
 	uint32_t **ids, cnt;
 	struct btf *out;
 	size_t n = 0, i;
 	int err;
 
-	err = merge_state__flush(m);
-	if (err)
-		return err;
 	if (!m->dedup && !(m->dedup = btf_dedup__new(NULL, false)))
 		return -ENOMEM;
 	/*
@@ -143,15 +149,38 @@ int merge_state__dedup(struct merge_state *m)
 		ids[n++] = &a->params[i].type_id;
 	for (i = 0; i < a->nr_vars; i++)
 		ids[n++] = &a->vars[i].type_id;
-	err = btf_dedup__run(m->dedup, a->btf, NULL, ids, n, &out);
-	free(ids);
+	if (m->cat_live) {
+		/*
+		 * The merged types are read where they are, not flushed into
+		 * one BTF first (a copy of all of them while the dedup's
+		 * scratch is there too), and the concatenation starts again
+		 * from the output at the next append.
+		 */
+		btf_concat__drop_index(&m->cat);
+		err = btf_dedup__run_concat(m->dedup, &m->cat, ids, n, &raw);
+		btf_concat__free(&m->cat);
+		m->cat_live = false;
+		btf__free(a->btf);
+		a->btf = NULL;
+		free(ids);
+		if (err)
+			return err;
+		err = btf_load__raw(raw, m->ptr_size, &out);
+	} else {
+		err = btf_dedup__run(m->dedup, a->btf, NULL, ids, n, &out);
+		free(ids);
+	}
 	if (err)
 		return err;
 	btf__free(a->btf);
 	a->btf = out;
 	m->nr_dedups++;
 	cnt = btf__type_cnt(a->btf);
-	m->dedup_at = cnt > m->min_growth ? cnt * 2 : cnt + m->min_growth;
+	if (!m->min_growth)
+		m->dedup_at = cnt + 1;
+	else
+		m->dedup_at = cnt > m->min_growth ? cnt * 2 :
+			      cnt + m->min_growth;
 	return 0;
 }
 
@@ -263,7 +292,7 @@ int merge_state__dedup_final(struct merge_state *m, struct btf_dedup *d,
 	/* Nothing is added any more: the strings' index goes. */
 	btf_concat__drop_index(&m->cat);
 	if (m->cat_live)
-		err = btf_dedup__run_concat(d, &m->cat, &raw);
+		err = btf_dedup__run_concat(d, &m->cat, NULL, 0, &raw);
 	else
 		err = btf_dedup__run(d, m->acc.btf, NULL, NULL, 0, out);
 	/* Either way the merged types were rewritten: they go now. */

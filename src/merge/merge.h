@@ -22,7 +22,10 @@ struct merge_state {
 	size_t cap_funcs, cap_params, cap_vars, cap_tags, cap_var_notes;
 	/* A dedup runs when the type count reaches dedup_at. */
 	uint32_t dedup_at;
-	/* Between two dedups, at least this many types are added. */
+	/*
+	 * Between two dedups, at least this many types are added; 0: a
+	 * dedup after every fragment that adds types (a test hook's).
+	 */
 	uint32_t min_growth;
 	size_t nr_dedups;
 	/* The dedups' scratch space, made when the first dedup runs. */
@@ -63,10 +66,14 @@ int merge_state__dedup(struct merge_state *m);
 
 int merge_state__flush(struct merge_state *m);
 /*
- * For adding types after the merge (the decisions): acc.btf to read what
- * was merged, *@out to add to (btf_concat.h), until merge_state__flush().
+ * For adding types after the merge (the decisions): *@out to read what
+ * was merged (btf_concat__type_by_id()) and to add to, until
+ * merge_state__flush().  With @flush, acc.btf holds what was merged as
+ * well, for readers that need a libbpf BTF (btf_dump); without, the
+ * merged types are not copied into one.
  */
-int merge_state__open(struct merge_state *m, struct btf_concat **out);
+int merge_state__open(struct merge_state *m, bool flush,
+		      struct btf_concat **out);
 /*
  * Frees the candidates (functions, parameters, variables, their tags and
  * names) once the decisions have added what they chose: the final dedup

@@ -6,7 +6,8 @@
  * types, strings the merged BTF has already, a name pointing into the
  * middle of a string, a first BTF with a string twice, an empty BTF; and
  * the types the decisions add after it, as libbpf's btf__add_*() add them,
- * after a copy or after the bytes of a BTF borrowed.
+ * after a copy or after the bytes of a BTF borrowed; the types read by id
+ * and their names as libbpf reads them from the same bytes.
  * Split BTF is refused.  Prints "ok" and exits 0, else names the failed
  * check and exits 1.
  */
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/btf_ids.h"
 #include "merge/btf_concat.h"
 #include "check.h"
 
@@ -276,6 +278,48 @@ static int test_added_types(bool borrow)
 	return 0;
 }
 
+/*
+ * Every type read by id and every name read by offset is what libbpf
+ * reads from the same bytes, borrowed or our own; types added after the
+ * index are not found, nor ids and offsets past the end.
+ */
+static int test_read_by_id(bool borrow)
+{
+	const char *name = borrow ? "read_by_id_borrowed" : "read_by_id";
+	struct btf *in[2] = { cu("one"), cu("two") }, *want = by_libbpf(in, 2);
+	struct btf_concat c = { 0 };
+	uint32_t first, n, i, off;
+	const char *s;
+
+	CHECK(want && !btf_concat__reset(&c, in[0]));
+	CHECK(borrow ? !btf_concat__borrow(&c, want) :
+		       !btf_concat__add(&c, in[1], &first));
+	/* not indexed yet */
+	CHECK(!btf_concat__type_by_id(&c, 1));
+	CHECK(!btf_concat__index_types(&c));
+	n = btf__type_cnt(want);
+	CHECK(c.nr_types == n - 1);
+	for (i = 1; i < n; i++) {
+		const struct btf_type *a = btf__type_by_id(want, i);
+		const struct btf_type *b = btf_concat__type_by_id(&c, i);
+
+		CHECK(b && !memcmp(a, b, btf_type__size(a)));
+		s = btf_concat__name_by_offset(&c, b->name_off);
+		CHECK(s && !strcmp(s, btf__name_by_offset(want, a->name_off)));
+	}
+	CHECK(!btf_concat__type_by_id(&c, 0) && !btf_concat__type_by_id(&c, n));
+	CHECK(btf_concat__add_ptr(&c, 1) == (int)n);
+	CHECK(!btf_concat__type_by_id(&c, n));
+	off = c.base_strs_len + c.strs_len;
+	CHECK(btf_concat__name_by_offset(&c, off - 1) &&
+	      !btf_concat__name_by_offset(&c, off));
+	btf_concat__free(&c);
+	btf__free(want);
+	btf__free(in[0]);
+	btf__free(in[1]);
+	return 0;
+}
+
 static int test_refused(void)
 {
 	const char *name = "refused";
@@ -316,7 +360,8 @@ int main(void)
 {
 	if (test_same_as_libbpf() || test_inner_name() ||
 	    test_twice_first() || test_added_types(false) ||
-	    test_added_types(true) || test_refused())
+	    test_added_types(true) || test_read_by_id(false) ||
+	    test_read_by_id(true) || test_refused())
 		return 1;
 	printf("ok\n");
 	return 0;

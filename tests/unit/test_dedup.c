@@ -48,6 +48,15 @@ static struct btf *dedup(struct btf *in, uint32_t *const *ids, size_t nr)
 	return out;
 }
 
+/* The raw bytes of @a and @b are the same. */
+static bool same_raw(const struct btf *a, const struct btf *b)
+{
+	uint32_t na, nb;
+	const void *ra = btf__raw_data(a, &na), *rb = btf__raw_data(b, &nb);
+
+	return ra && rb && na == nb && !memcmp(ra, rb, na);
+}
+
 static struct btf *new_btf(void)
 {
 	struct btf *b = btf__new_empty();
@@ -502,8 +511,9 @@ static int test_batch(void)
 
 /*
  * btf_dedup__run_concat(): the merged types read where the merge left
- * them (a BTF borrowed, types of its own after it) give the bytes a dedup
- * of the same types flushed into one BTF gives.
+ * them (a BTF borrowed, types of its own after it; or all of them its
+ * own) give the bytes, and the candidates' type ids, that a dedup of the
+ * same types flushed into one BTF gives.
  */
 static int test_concat_input(void)
 {
@@ -512,9 +522,10 @@ static int test_concat_input(void)
 	struct btf *flushed = NULL, *out = NULL, *in_place = NULL;
 	struct btf_concat cat = { 0 }, add = { 0 };
 	struct btf_dedup *d = btf_dedup__new(NULL, false);
-	const void *r1, *r2;
 	unsigned char *raw = NULL;
-	uint32_t s1, s2, first;
+	uint32_t first, ids[2], flushed_ids[2];
+	uint32_t *id_ptrs[2] = { &ids[0], &ids[1] };
+	uint32_t *flushed_id_ptrs[2] = { &flushed_ids[0], &flushed_ids[1] };
 	int s, p;
 
 	for (p = 0; p < 2; p++) {
@@ -536,15 +547,27 @@ static int test_concat_input(void)
 	CHECK(p > 0 && btf_concat__add_func_param(&add, "x", 3) == 0);
 	CHECK(btf_concat__add_func(&add, "f", BTF_FUNC_GLOBAL, p) > 0);
 	CHECK(!btf_concat__to_btf(&add, 8, &flushed));
-	CHECK(!btf_dedup__run(d, flushed, NULL, NULL, 0, &out));
+	/* The two "struct s *" move to the one the output keeps. */
+	ids[0] = flushed_ids[0] = 3;
+	ids[1] = flushed_ids[1] = first + 2;
+	CHECK(!btf_dedup__run(d, flushed, NULL, flushed_id_ptrs, 2, &out));
 	btf_concat__drop_index(&add);
-	CHECK(!btf_dedup__run_concat(d, &add, &raw));
+	CHECK(!btf_dedup__run_concat(d, &add, id_ptrs, 2, &raw));
 	CHECK(!btf_load__raw(raw, 8, &in_place));
-	r1 = btf__raw_data(out, &s1);
-	r2 = btf__raw_data(in_place, &s2);
-	CHECK(r1 && r2 && s1 == s2 && !memcmp(r1, r2, s1));
+	CHECK(same_raw(out, in_place));
 	CHECK(count(out, BTF_KIND_STRUCT, "s") == 1 &&
 	      count(out, BTF_KIND_FUNC, "f") == 1);
+	CHECK(ids[0] == flushed_ids[0] && ids[1] == flushed_ids[1] &&
+	      ids[0] == ids[1] && btf_is_ptr(btf__type_by_id(out, ids[0])));
+	/* The merged types, not flushed: the bytes of the flushed ones. */
+	btf__free(out);
+	btf__free(in_place);
+	out = in_place = NULL;
+	CHECK(!btf_dedup__run(d, merged, NULL, NULL, 0, &out));
+	btf_concat__drop_index(&cat);
+	CHECK(!btf_dedup__run_concat(d, &cat, NULL, 0, &raw));
+	CHECK(!btf_load__raw(raw, 8, &in_place));
+	CHECK(same_raw(out, in_place));
 	btf__free(one);
 	btf__free(two);
 	btf__free(merged);
