@@ -373,7 +373,7 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 
 	cu_queue__unit_offs(q, first, end, offs);
 	if (batch_probe__make(probe, q->env->batch_cache, dg, offs,
-			      end - first))
+			      end - first, NULL, NULL))
 		probe->ok = false;
 	t1 = stats__thread_cpu();
 	hit = !batch_cache__load(q->env->batch_cache, probe, frag);
@@ -385,6 +385,29 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 	return hit;
 }
 
+/* The sealing of slot @j's batch: which one, and of which queue. */
+struct seal_ctx {
+	const struct cu_queue *q;
+	size_t j;
+};
+
+/*
+ * CU @i of a batch being sealed is digested: its .debug_info pages go,
+ * not only the batch's after the last, so that a large batch's are not
+ * all back in memory at the end of the encoding, where the peak is.
+ */
+static void cu_queue__sealed_cu(void *ctx, size_t i)
+{
+	const struct seal_ctx *s = ctx;
+	const struct batch_pack *pack = &s->q->slots[s->j].pack;
+	uint64_t from = pack->cu_off[i];
+	uint64_t to = i + 1 < pack->nr_cus ? pack->cu_off[i + 1] :
+		      s->q->slots[s->j].info_to;
+
+	if (s->q->env->debug_info && to > from)
+		elf_file__drop_pages(s->q->env->debug_info + from, to - from);
+}
+
 /*
  * With deferred keys, cu_queue__seal() computes the digests of the batch
  * packed in slot @j, and seals and writes its cache entry with them.
@@ -394,13 +417,15 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 {
 	struct batch_pack *pack = &q->slots[j].pack;
 	struct cache_cpu cpu = { 0 };
+	struct seal_ctx sc = { .q = q, .j = j };
 	bool stored = false;
 	double t0 = stats__thread_cpu();
 	int i;
 
 	/* Without a digester (out of memory), the pack is only freed. */
 	if (!dg || batch_probe__make(probe, q->env->batch_cache, dg,
-				     pack->cu_off, pack->nr_cus))
+				     pack->cu_off, pack->nr_cus,
+				     cu_queue__sealed_cu, &sc))
 		probe->ok = false;
 	cpu.digest = stats__thread_cpu() - t0;
 	if (probe->ok)

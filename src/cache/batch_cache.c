@@ -267,7 +267,8 @@ void batch_cache__free(struct batch_cache *bc)
  * error.
  */
 int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
-		      struct cu_digester *d, const uint64_t *cu_off, size_t nr)
+		      struct cu_digester *d, const uint64_t *cu_off, size_t nr,
+		      void (*done)(void *ctx, size_t i), void *ctx)
 {
 	size_t i;
 	int err;
@@ -304,6 +305,8 @@ int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
 			return -ENOMEM;
 		memcpy(probe->addrs + probe->nr_addrs, a, n * sizeof(*a));
 		probe->nr_addrs += n;
+		if (done)
+			done(ctx, i);
 	}
 	probe->first_addr[nr] = probe->nr_addrs;
 	probe->nr_cus = nr;

@@ -98,10 +98,12 @@ struct batch_probe {
 
 /*
  * batch_probe__make() makes the key of the CUs at @cu_off[0 .. @nr).
- * When probe->ok is false, the batch is not cacheable.
+ * When probe->ok is false, the batch is not cacheable.  @done, unless
+ * NULL, is called with @ctx and i once CU i is digested.
  */
 int batch_probe__make(struct batch_probe *probe, const struct batch_cache *bc,
-		      struct cu_digester *d, const uint64_t *cu_off, size_t nr);
+		      struct cu_digester *d, const uint64_t *cu_off, size_t nr,
+		      void (*done)(void *ctx, size_t i), void *ctx);
 void batch_probe__free(struct batch_probe *probe);
 
 /*
