@@ -557,16 +557,16 @@ static int run__encode(struct run *r)
 	r->st->nr_batches = (nr + CU_BATCH - 1) / CU_BATCH;
 	/*
 	 * A relocatable file's DWARF is in our own copy of it: what the
-	 * encoding read goes before the merged BTF is flushed (a copy of
-	 * it, for a moment), but its strings stay.
+	 * encoding read goes before the decisions and the dedup, but its
+	 * strings stay.
 	 */
 	if (!err && r->in.in_memory && !r->units.split)
 		dwarf_input__discard_read(&r->in, r->src);
 	if (err)
 		return err;
 	/*
-	 * libdw's state goes before the merged BTF is flushed, which holds
-	 * it twice for a moment: that moment was the peak.
+	 * libdw's state goes before the decisions and the final dedup, whose
+	 * scratch would otherwise come on top of it.
 	 */
 	run__release_dwarf(r);
 	/*
