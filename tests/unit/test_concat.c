@@ -320,6 +320,26 @@ static int test_read_by_id(bool borrow)
 	return 0;
 }
 
+/*
+ * A concatenation of no types at all, as a final dedup may read one
+ * (make fuzz): nothing to point at, no pointer formed from NULL.
+ */
+static int test_no_types(void)
+{
+	const char *name = "no_types";
+	struct btf *empty = new_btf();
+	struct btf_concat c = { 0 };
+
+	CHECK(!btf_concat__reset(&c, empty) && c.nr_types == 0);
+	CHECK(!btf_concat__type_ptrs(&c, NULL));
+	CHECK(!btf_concat__index_types(&c) && !btf_concat__type_by_id(&c, 1));
+	CHECK(!btf_concat__borrow(&c, empty));
+	CHECK(!btf_concat__type_ptrs(&c, NULL));
+	btf_concat__free(&c);
+	btf__free(empty);
+	return 0;
+}
+
 static int test_refused(void)
 {
 	const char *name = "refused";
@@ -361,7 +381,7 @@ int main(void)
 	if (test_same_as_libbpf() || test_inner_name() ||
 	    test_twice_first() || test_added_types(false) ||
 	    test_added_types(true) || test_read_by_id(false) ||
-	    test_read_by_id(true) || test_refused())
+	    test_read_by_id(true) || test_no_types() || test_refused())
 		return 1;
 	printf("ok\n");
 	return 0;
