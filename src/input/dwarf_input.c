@@ -203,7 +203,7 @@ int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
 }
 
 size_t dwarf_input__discard_read(const struct dwarf_input *in,
-				 const struct elf_file *ef)
+				 const struct elf_file *ef, bool strings)
 {
 	Elf_Scn *scn = NULL;
 	const char *name;
@@ -216,7 +216,8 @@ size_t dwarf_input__discard_read(const struct dwarf_input *in,
 		if (gelf_getshdr(scn, &sh) &&
 		    (name = elf_strptr(ef->elf, ef->shstrndx, sh.sh_name)) &&
 		    is_dwarf_section(&sh, name) &&
-		    strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str"))
+		    (strings || (strcmp(name, ".debug_str") &&
+				 strcmp(name, ".debug_line_str"))))
 			done += elf_file__discard(ef, sh.sh_offset, sh.sh_size);
 	return done;
 }

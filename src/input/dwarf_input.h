@@ -48,12 +48,13 @@ int dwarf_input__open_alt(struct dwarf_input *in, const struct elf_file *src,
 /*
  * dwarf_input__discard_read() gives back, in @ef's own copy of a
  * relocatable file, the DWARF sections the encoding has read and nothing
- * reads again; it keeps .debug_str and .debug_line_str, into which names
- * point.  Call it once every CU is encoded.  It returns the bytes given
- * back (0 for input not in memory).
+ * reads again; without @strings it keeps .debug_str and .debug_line_str,
+ * into which the candidates' names point.  Call it once every CU is
+ * encoded, and with @strings once nothing points into them any more.  It
+ * returns the bytes given back (0 for input not in memory).
  */
 size_t dwarf_input__discard_read(const struct dwarf_input *in,
-				 const struct elf_file *ef);
+				 const struct elf_file *ef, bool strings);
 
 /*
  * dwarf_input__close() gives back libdw's (and libdwfl's) state and zeroes
