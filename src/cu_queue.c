@@ -119,21 +119,32 @@ struct cu_queue {
 /*
  * A finished CU's .debug_info pages are never read again, and dropping
  * them from our mapping keeps them out of our RSS (the kernel reads them
- * from the file again if they are touched).  Only whole pages inside the
- * CU are dropped.
+ * from the file again if they are touched).  In a relocatable file's own
+ * copy they are given back, where no unit reads another's DIEs.  Only
+ * whole pages inside the CU go.
  */
+/* A unit's header is at most this long (DWARF 5, 64-bit: 24 bytes). */
+#define UNIT_HEADER_MAX	32
+
 static void cu_queue__release(struct cu_queue *q, size_t i)
 {
 	const struct encode_env *env = q->env;
-	size_t start, end;
+	size_t start, end, size;
 
-	if (!env->debug_info)
+	if (!env->debug_info && !env->info_copy_off)
 		return;
+	size = env->debug_info ? env->debug_info_size :
+				 (size_t)(env->info_end - env->info_start);
 	start = dwarf_dieoffset(&q->cus[i]);
-	end = i + 1 < q->nr ? dwarf_dieoffset(&q->cus[i + 1]) :
-			      env->debug_info_size;
-	if (end > start && end <= env->debug_info_size)
+	end = i + 1 < q->nr ? dwarf_dieoffset(&q->cus[i + 1]) : size;
+	if (end <= start || end > size)
+		return;
+	if (env->debug_info)
 		elf_file__drop_pages(env->debug_info + start, end - start);
+	else if (end - start > UNIT_HEADER_MAX)
+		/* The next unit's header stays: libdw may read it again. */
+		elf_file__discard_part(env->ef, env->info_copy_off + start,
+				       end - start - UNIT_HEADER_MAX);
 }
 
 /*

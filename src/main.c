@@ -414,6 +414,7 @@ static void test_hooks__from_env(struct test_hooks *h)
 	h->merge_dedup = getenv("DWARF2BTF_MERGE_DEDUP");
 	h->no_reuse = getenv("DWARF2BTF_NO_REUSE");
 	h->rerun_outgrown = getenv("DWARF2BTF_RERUN_OUTGROWN");
+	h->read_relocs = getenv("DWARF2BTF_READ_RELOCS");
 	h->fault_write = 0;
 	if (s && *s) {
 		errno = 0;

@@ -371,7 +371,10 @@ static int run__open(struct run *r)
 	int err;
 
 	r->dbg.fd = r->alt.fd = -1;
-	err = elf_file__open(&r->ef, r->path);
+	if (r->opts->enc.hooks && r->opts->enc.hooks->read_relocs)
+		err = elf_file__open_whole(&r->ef, r->path);
+	else
+		err = elf_file__open(&r->ef, r->path);
 	if (err)
 		return err;
 	r->src = &r->ef;
@@ -457,6 +460,21 @@ static void run__env(struct run *r)
 	env->opts = &r->enc;
 	env->debug_info = s->debug_info;
 	env->debug_info_size = s->debug_info_size;
+	/*
+	 * A relocatable file's copy of .debug_info goes CU by CU where no
+	 * unit reads another's DIEs and nothing reads them after the
+	 * encoding (a report, explain's, may): a module's largest section
+	 * once its relocations are applied (155 of amdgpu.ko's 596 MB).
+	 */
+	env->info_copy_off = 0;
+	if (r->in.in_memory && !s->debug_info && s->info_start &&
+	    !r->units.split && !r->layout.cross_units &&
+	    !r->layout.partial_units && !r->layout.alt_forms &&
+	    !r->opts->report &&
+	    !elf_file__copy_offset(r->src, s->info_start,
+				   s->info_end - s->info_start,
+				   &env->info_copy_off))
+		env->info_copy_off = 0;
 	memcpy(env->cu_side, s->cu_side, sizeof(env->cu_side));
 	env->nr_cu_side = s->nr_cu_side;
 	env->rel_addr = r->in.rel_addr;

@@ -38,6 +38,13 @@ struct encode_env {
 	const unsigned char *debug_info;
 	size_t debug_info_size;
 	/*
+	 * A relocatable file's own copy of .debug_info, at this file offset
+	 * in ef's copy, whose finished CUs nothing reads again (no unit
+	 * refers to another's DIEs): workers give their bytes back.  0: not
+	 * so.
+	 */
+	uint64_t info_copy_off;
+	/*
 	 * Mapped sections of which each CU reads only its own part (location
 	 * and range lists): given back after each batch.
 	 */

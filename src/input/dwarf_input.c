@@ -12,6 +12,7 @@
 #include "input/debug_file.h"
 #include "input/dwarf_input.h"
 #include "input/dwarf_layout.h"
+#include "input/rel_apply.h"
 #include "lib/log.h"
 
 /*
@@ -130,6 +131,22 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
 					 ef->buf, ef->size);
 	dwfl_report_end(in->dwfl, NULL, NULL);
+	/*
+	 * The relocations of DWARF left out of the copy are applied from
+	 * the file but for those libdwfl must do, or read in for libdwfl
+	 * (rel_apply.h), before it relocates.
+	 */
+	for (i = 0; i < ef->nr_unread; i++) {
+		err = mod ? rel_apply__section(ef, ef->unread[i].shndx) : 1;
+		if (err == 1)
+			err = elf_file__fill(ef, ef->unread[i].shndx);
+		if (err) {
+			pr_err("%s: cannot read its relocations: %s", ef->path,
+			       strerror(-err));
+			dwarf_input__close(in);
+			return err;
+		}
+	}
 	in->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	/*
 	 * libdwfl has applied the DWARF's relocations and marked their

@@ -9,8 +9,12 @@
 #define DWARF2BTF_ELF_FILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <gelf.h>
+
+/* The most relocation sections of DWARF left out of a file's copy. */
+#define ELF_UNREAD_MAX	16
 
 struct elf_file {
 	const char *path;
@@ -18,6 +22,16 @@ struct elf_file {
 	Elf *elf;
 	char *buf;		/* A relocatable file's bytes, or NULL. */
 	size_t size;
+	/*
+	 * The relocation sections of DWARF that buf leaves out, by section
+	 * index: rel_apply.c applies them from the file a piece at a time,
+	 * or elf_file__fill() reads them in for libdwfl.
+	 */
+	struct elf_unread {
+		uint64_t off, size;
+		uint32_t shndx;
+	} unread[ELF_UNREAD_MAX];
+	size_t nr_unread;
 	GElf_Ehdr ehdr;
 	/* This is the real count, with extended numbering resolved. */
 	size_t shnum;
@@ -36,6 +50,12 @@ int elf_file__open(struct elf_file *ef, const char *path);
  * candidate file that may not fit.
  */
 int elf_file__open_quiet(struct elf_file *ef, const char *path);
+/*
+ * elf_file__open_whole() opens it as elf_file__open() does, but reads a
+ * relocatable file whole, its relocations of DWARF too (a test hook's:
+ * the reference for rel_apply.c).
+ */
+int elf_file__open_whole(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
 
 /*
@@ -52,6 +72,25 @@ void elf_file__drop_pages(const void *p, size_t size);
  */
 size_t elf_file__discard(const struct elf_file *ef, uint64_t off,
 			 uint64_t size);
+/*
+ * elf_file__copy_offset() tells where the @size bytes at @p lie in @ef's
+ * own copy: their file offset into *@off, if they are all inside it and
+ * inside one section that no other section overlaps, so that parts of
+ * them may be given back (elf_file__discard_part()).
+ */
+bool elf_file__copy_offset(const struct elf_file *ef, const void *p,
+			   uint64_t size, uint64_t *off);
+/*
+ * elf_file__discard_part() is elf_file__discard() for a part of a range
+ * elf_file__copy_offset() found: no check of the other sections.
+ */
+size_t elf_file__discard_part(const struct elf_file *ef, uint64_t off,
+			      uint64_t size);
+/*
+ * elf_file__fill() reads section @shndx, left out of @ef's copy, into it:
+ * 0 or a negative errno.  Until then its bytes there are not its own.
+ */
+int elf_file__fill(const struct elf_file *ef, size_t shndx);
 Elf_Scn *elf_file__find_section(const struct elf_file *ef, const char *name,
 				GElf_Shdr *shdr);
 const char *elf_file__section_name(const struct elf_file *ef, size_t shndx);

@@ -20,6 +20,10 @@
  *   DWARF2BTF_NO_REUSE      (set)  every CU builds all of its types,
  *                                  none taken from an earlier CU of its
  *                                  batch (cu/type_reuse.h)
+ *   DWARF2BTF_READ_RELOCS   (set)  a relocatable file's relocations of
+ *                                  DWARF read whole and left to libdwfl,
+ *                                  none applied from the file
+ *                                  (input/rel_apply.h; pipeline.c)
  *   DWARF2BTF_RERUN_OUTGROWN (set) a run made again ends at its first
  *                                  batch as one whose batches outgrew
  *                                  the first run's (pipeline.c)
@@ -36,6 +40,7 @@ struct test_hooks {
 	bool merge_dedup;
 	bool no_reuse;
 	bool rerun_outgrown;
+	bool read_relocs;
 	long fault_write;
 };
 
