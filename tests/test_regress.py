@@ -56,6 +56,16 @@ def test_regress_encode(ctx):
     _check_all(ctx, "encode", lambda f: [ctx.bin, "-o", out, f], (0, 1))
 
 
+def test_regress_encode_keys(ctx):
+    """The same with every type's key read (--stats=keys), which the
+    fuzzer's second run does: a small input takes one dedup and reads no
+    keys otherwise."""
+    out = os.path.join(ctx.tmp, "out.btf")
+    _check_all(ctx, "encode",
+               lambda f: [ctx.bin, "--stats=keys", "-j1", "-o", out, f],
+               (0, 1))
+
+
 def test_regress_btf(ctx):
     _check_all(ctx, "btf", lambda f: [ctx.bin, "diff", "-q", f, f],
                (0, 1, 2))

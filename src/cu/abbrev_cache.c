@@ -513,6 +513,13 @@ static int die__next(struct abbrev_cache *c, Dwarf_Die *die, Dwarf_Die *out,
 	p = die__attrs_end(c, die, &children, &sib);
 	if (p && child && !children)
 		return 1;
+	/*
+	 * A DW_AT_sibling must lead past the DIE, as libdw requires too: one
+	 * that leads back would have every walk over siblings go round for
+	 * ever.
+	 */
+	if (p && !child && children && sib && sib <= p)
+		return -1;
 	if (p && !child && children)
 		p = sib ? sib : abbrev_cache__skip_children(c, die->cu, p, 0);
 	ret = p ? abbrev_cache__die_at(c, die, p, out) : -2;

@@ -1282,15 +1282,33 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 		k->bad = true;
 	if (w.err)
 		return w.err;
-	/* An annotation's own chain is its attribute, fed above. */
-	if (!top && tag == DW_TAG_GNU_annotation)
+	/*
+	 * An annotation's own chain is its attribute, fed above.  The walk
+	 * goes on after it: it has no children of its own (or the old way
+	 * reads it).
+	 */
+	if (!top && tag == DW_TAG_GNU_annotation) {
+		if (after && children)
+			k->restart = true;
+		else if (after)
+			*after = p;
 		return 0;
+	}
 	if (after) {
 		while (children && (ret = keys__die_at(k, &p, die, &child)) == 0) {
 			ssize_t nested = keys__node_at(k, p);
 
-			/* A type nested in a struct is a node of its own. */
-			if (nested >= 0 && k->end && k->end[nested]) {
+			/*
+			 * A type nested in a struct is a node of its own.  Its
+			 * end must lie past it: in malformed DWARF (siblings
+			 * that lead back) it may not, and this walk would go
+			 * round for ever; the old way reads such a type.
+			 */
+			if (nested >= 0 && k->end && k->end[nested] &&
+			    k->end[nested] <= p) {
+				k->restart = true;
+				return 0;
+			} else if (nested >= 0 && k->end && k->end[nested]) {
 				p = k->end[nested];
 			} else if (nested >= 0) {
 				if (!keys__skip_die(k, &child, depth + 1, &p))
@@ -1306,7 +1324,8 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 						       depth + 1, &p);
 				if (w.err)
 					return w.err;
-				if (k->restart)
+				/* Neither moved p past the child. */
+				if (k->restart || k->bad)
 					return 0;
 			}
 			if (ret < 0)
