@@ -123,8 +123,11 @@ struct cu_queue {
  * copy they are given back, where no unit reads another's DIEs.  Only
  * whole pages inside the CU go.
  */
-/* A unit's header is at most this long (DWARF 5, 64-bit: 24 bytes). */
-#define UNIT_HEADER_MAX	32
+/*
+ * A unit's header is at most this long (DWARF 5 type unit, 64-bit: 40
+ * bytes).
+ */
+#define UNIT_HEADER_MAX	64
 
 static void cu_queue__release(struct cu_queue *q, size_t i)
 {

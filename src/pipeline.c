@@ -470,6 +470,7 @@ static void run__env(struct run *r)
 	if (r->in.in_memory && !s->debug_info && s->info_start &&
 	    !r->units.split && !r->layout.cross_units &&
 	    !r->layout.partial_units && !r->layout.alt_forms &&
+	    !r->layout.type_sigs &&
 	    !r->opts->report &&
 	    !elf_file__copy_offset(r->src, s->info_start,
 				   s->info_end - s->info_start,

@@ -7,9 +7,10 @@ section of DWARF larger than the 8 KiB below which elf_file.c reads one
 whole (.debug_info's, or clang's DWARF 5 .debug_str_offsets'): the same
 bytes for gcc and clang, DWARF 4 and 5, and the names and functions it
 holds; then copies of it with one relocation made into each kind
-rel_apply.c leaves to libdwfl, and with its relocation section laid over
-another section: the same exit status both ways, and the same bytes when
-it is 0.
+rel_apply.c leaves to libdwfl, with its relocation section laid over
+another section or marked compressed, and with its target laid over the
+ELF header: the same exit status both ways, and the same bytes when it
+is 0.
 """
 
 import os
@@ -83,13 +84,13 @@ def test_rel_apply_same_bytes(ctx):
             s = structs.get("many_137")
             want = ["member_%s137_%d" % (p, i) for p in "abcd"
                     for i in range(10)]
-            if len(structs) != 150 or not s or \
+            if len(structs) != 200 or not s or \
                     [m[0] for m in s.members] != want or \
                     [m[2] for m in s.members] != [32 * i for i in range(40)]:
                 bad.append("%s DWARF %d: %d structs, many_137 %s"
                            % (cc, dwarf, len(structs),
                               s.members if s else None))
-            if len([f for f in funcs if f.startswith("fn_")]) != 150:
+            if len([f for f in funcs if f.startswith("fn_")]) != 200:
                 bad.append("%s DWARF %d: %d functions"
                            % (cc, dwarf, len(funcs)))
     if bad:
@@ -104,6 +105,33 @@ def _broken(data, rela, k, r_offset=None, r_info=None):
                      off if r_offset is None else r_offset,
                      info if r_info is None else r_info)
     return bytes(buf)
+
+
+def test_rel_apply_headers_kept(ctx):
+    """clang's DWARF 5 object has two relocation sections of DWARF left
+    out of the copy: the first one's target laid over the ELF header, with
+    a relocation into e_shoff, must neither be applied (libdwfl refuses
+    such a target) nor move the headers the second one is read by."""
+    obj = ctx.fixture("rel_many", "clang", 5)
+    data = open(obj, "rb").read()
+    secs = _sections(data)
+    relas = [s for s in secs if s[2] == 4 and s[0].startswith(".rela.debug_")
+             and s[4] >= UNREAD_MIN]
+    assert len(relas) >= 2, "want two large relocation sections: %s" % relas
+    rela = relas[0]
+    _, info = struct.unpack_from("<QQ", data, rela[3])
+    blob = bytearray(_broken(data, rela, 0, r_offset=0x28,
+                             r_info=(info >> 32) << 32 | 1))
+    struct.pack_into("<q", blob, rela[3] + 16, 0x40000000)
+    struct.pack_into("<QQ", blob, secs[rela[5]][1] + 24, 0, 0x40)
+    path = os.path.join(ctx.tmp, "headers.o")
+    with open(path, "wb") as f:
+        f.write(blob)
+    (ra, a, ea), (rb, b, eb) = _run_both(ctx, path, "headers")
+    if ra != rb or a != b or ra not in (0, 1):
+        raise AssertionError("exit %d/%d, %s\n%s%s"
+                             % (ra, rb, "same" if a == b else "other",
+                                ea, eb))
 
 
 def test_rel_apply_left_to_libdwfl(ctx):
@@ -131,6 +159,18 @@ def test_rel_apply_left_to_libdwfl(ctx):
     over = bytearray(data)
     struct.pack_into("<Q", over, rela[1] + 24, target[3])
     cases["laid over its target"] = bytes(over)
+    # its target laid over the ELF header, and a relocation into e_shoff:
+    # libdwfl refuses such a target, and nothing may write the headers
+    hdr = bytearray(_broken(data, rela, k, r_offset=0x28,
+                            r_info=sym << 32 | 1))
+    struct.pack_into("<q", hdr, rela[3] + k * 24 + 16, 0x40000000)
+    struct.pack_into("<QQ", hdr, target[1] + 24, 0, 0x40)
+    cases["target over the ELF header"] = bytes(hdr)
+    # a compressed relocation section is libdwfl's to decompress
+    comp = bytearray(data)
+    flags, = struct.unpack_from("<Q", comp, rela[1] + 8)
+    struct.pack_into("<Q", comp, rela[1] + 8, flags | 0x800)
+    cases["relocations compressed"] = bytes(comp)
     bad = []
     for i, (what, blob) in enumerate(sorted(cases.items())):
         path = os.path.join(ctx.tmp, "broken%d.o" % i)

@@ -514,9 +514,9 @@ static int die__next(struct abbrev_cache *c, Dwarf_Die *die, Dwarf_Die *out,
 	if (p && child && !children)
 		return 1;
 	/*
-	 * A DW_AT_sibling must lead past the DIE, as libdw requires too: one
-	 * that leads back would have every walk over siblings go round for
-	 * ever.
+	 * A DW_AT_sibling must lead past the DIE's attributes (libdw asks
+	 * only that it lead past its start): one that leads back would have
+	 * every walk over siblings go round for ever.
 	 */
 	if (p && !child && children && sib && sib <= p)
 		return -1;

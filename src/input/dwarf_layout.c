@@ -56,6 +56,8 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 				out->gnu_annotations = true;
 			if (form == DW_FORM_ref_addr)
 				out->cross_units = true;
+			else if (form == DW_FORM_ref_sig8)
+				out->type_sigs = true;
 			else if (dwarf_form__other_file(form))
 				out->alt_forms = true;
 		}

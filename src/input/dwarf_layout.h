@@ -30,6 +30,11 @@ struct dwarf_layout {
 	/* A table has DW_TAG_partial_unit (dwz). */
 	bool partial_units;
 	/*
+	 * A table has DW_FORM_ref_sig8: a unit refers to a type unit, which
+	 * DWARF 5 may put in .debug_info among the compile units.
+	 */
+	bool type_sigs;
+	/*
 	 * A table has DW_TAG_LLVM_annotation (clang's annotations), or
 	 * DW_AT_GNU_annotation (gcc's).
 	 */

@@ -59,6 +59,31 @@ static bool ranges_meet(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return an && bn && a < b + bn && b < a + an;
 }
 
+/*
+ * Is section @i of the headers @eh and @sh within a file of @size bytes,
+ * and apart from the ELF header, the program and section headers and
+ * every other section?
+ */
+static bool apart(const Elf64_Ehdr *eh, const Elf64_Shdr *sh, size_t i,
+		  uint64_t size)
+{
+	uint64_t off = sh[i].sh_offset, n = sh[i].sh_size;
+	size_t j;
+
+	if (off > size || n > size - off ||
+	    ranges_meet(off, n, 0, sizeof(*eh)) ||
+	    ranges_meet(off, n, eh->e_shoff,
+			(uint64_t)eh->e_shnum * sizeof(*sh)) ||
+	    ranges_meet(off, n, eh->e_phoff,
+			(uint64_t)eh->e_phnum * eh->e_phentsize))
+		return false;
+	for (j = 1; j < eh->e_shnum; j++)
+		if (j != i && sh[j].sh_type != SHT_NOBITS &&
+		    ranges_meet(off, n, sh[j].sh_offset, sh[j].sh_size))
+			return false;
+	return true;
+}
+
 /* Smaller relocation sections are read: two pages are not worth it. */
 #define UNREAD_MIN	(8u << 10)
 
@@ -78,7 +103,7 @@ static void elf_file__plan_unread(struct elf_file *ef, uint64_t size)
 	const char *names;
 	uint64_t names_size, shdrs;
 	Elf64_Ehdr eh;
-	size_t i, j;
+	size_t i;
 
 	ef->nr_unread = 0;
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || size < sizeof(eh) ||
@@ -105,7 +130,7 @@ static void elf_file__plan_unread(struct elf_file *ef, uint64_t size)
 	names = ef->buf + t->sh_offset;
 	for (i = 1; i < eh.e_shnum && ef->nr_unread < ELF_UNREAD_MAX; i++) {
 		r = &sh[i];
-		if (r->sh_type != SHT_RELA ||
+		if (r->sh_type != SHT_RELA || (r->sh_flags & SHF_COMPRESSED) ||
 		    r->sh_entsize != sizeof(Elf64_Rela) ||
 		    r->sh_size % sizeof(Elf64_Rela) || r->sh_size < UNREAD_MIN ||
 		    r->sh_offset > size || r->sh_size > size - r->sh_offset ||
@@ -118,17 +143,12 @@ static void elf_file__plan_unread(struct elf_file *ef, uint64_t size)
 		    t->sh_name >= names_size || names_size - t->sh_name < 8 ||
 		    memcmp(names + t->sh_name, ".debug_", 7))
 			continue;
-		if (ranges_meet(r->sh_offset, r->sh_size, 0, sizeof(eh)) ||
-		    ranges_meet(r->sh_offset, r->sh_size, eh.e_shoff, shdrs) ||
-		    ranges_meet(r->sh_offset, r->sh_size, eh.e_phoff,
-				(uint64_t)eh.e_phnum * eh.e_phentsize))
-			continue;
-		for (j = 1; j < eh.e_shnum; j++)
-			if (j != i && sh[j].sh_type != SHT_NOBITS &&
-			    ranges_meet(r->sh_offset, r->sh_size,
-					sh[j].sh_offset, sh[j].sh_size))
-				break;
-		if (j < eh.e_shnum)
+		/*
+		 * Neither it nor what it writes to may share a byte with the
+		 * headers or another section: libdwfl refuses a target over
+		 * the headers, and rel_apply.c reads them in place.
+		 */
+		if (!apart(&eh, sh, i, size) || !apart(&eh, sh, r->sh_info, size))
 			continue;
 		ef->unread[ef->nr_unread++] = (struct elf_unread){
 			.off = r->sh_offset, .size = r->sh_size, .shndx = i,

@@ -95,8 +95,10 @@ static bool in_copy(const struct elf_file *ef, uint64_t off, uint64_t size)
 
 /*
  * Fills @t for RELA section @rel: false if the section is not one this
- * file applies (libdwfl's then).  elf_file.c picked it from the same
- * headers: they are checked again, since libdwfl may have written them.
+ * file applies (libdwfl's then).  elf_file.c picked it, and its target,
+ * apart from the headers and every other section, so that no relocation
+ * written here changes a header or another section; what libdwfl may
+ * have written since (the loaded sections' addresses) is checked again.
  */
 static bool rel_target__init(struct rel_target *t, const struct elf_file *ef,
 			     const Elf64_Shdr *rel)
@@ -140,7 +142,16 @@ int rel_apply__section(const struct elf_file *ef, size_t shndx)
 	if (shndx >= eh->e_shnum)
 		return 1;
 	rel = (Elf64_Shdr *)(ef->buf + eh->e_shoff) + shndx;
-	if (rel->sh_type != SHT_RELA || rel->sh_entsize != sizeof(Elf64_Rela) ||
+	/*
+	 * libelf reads the section headers of a file in memory in place
+	 * when their byte order and alignment allow (elf_memory(), for us
+	 * and for libdwfl alike): only then does libdwfl see the size set
+	 * below.  Otherwise it would read the section's place whole.
+	 */
+	if (elf64_getshdr(elf_getscn(ef->elf, shndx)) != rel)
+		return 1;
+	if (rel->sh_type != SHT_RELA || (rel->sh_flags & SHF_COMPRESSED) ||
+	    rel->sh_entsize != sizeof(Elf64_Rela) ||
 	    rel->sh_size % sizeof(Elf64_Rela) || !rel_target__init(&t, ef, rel))
 		return 1;
 	buf = malloc(CHUNK_RELAS * sizeof(*buf));
