@@ -35,22 +35,30 @@ static bool elf_file__is_rel(int fd)
 	return type == ET_REL;
 }
 
-/* Reads the file's bytes [@off, @off + @n) into buf, at the same offset. */
-static int elf_file__pread(const struct elf_file *ef, uint64_t off,
-			   uint64_t n)
+int elf_file__read_at(const struct elf_file *ef, void *dst, uint64_t n,
+		      uint64_t off)
 {
+	char *p = dst;
 	ssize_t got;
 
 	while (n) {
-		got = pread(ef->fd, ef->buf + off, n, off);
+		got = pread(ef->fd, p, n, off);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			return got < 0 ? -errno : -EIO;
+		p += got;
 		off += got;
 		n -= got;
 	}
 	return 0;
+}
+
+/* Reads the file's bytes [@off, @off + @n) into buf, at the same offset. */
+static int elf_file__pread(const struct elf_file *ef, uint64_t off,
+			   uint64_t n)
+{
+	return elf_file__read_at(ef, ef->buf + off, n, off);
 }
 
 /* Do [@a, @a + @an) and [@b, @b + @bn) share a byte? */
@@ -422,7 +430,7 @@ size_t elf_file__discard(const struct elf_file *ef, uint64_t off,
 		    sh.sh_size && (sh.sh_offset != off || sh.sh_size != size) &&
 		    sh.sh_offset < off + size && off < sh.sh_offset + sh.sh_size)
 			return 0;
-	return pages__dontneed(ef->buf + off, size);
+	return elf_file__discard_part(ef, off, size);
 }
 
 bool elf_file__copy_offset(const struct elf_file *ef, const void *p,

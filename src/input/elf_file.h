@@ -87,6 +87,12 @@ bool elf_file__copy_offset(const struct elf_file *ef, const void *p,
 size_t elf_file__discard_part(const struct elf_file *ef, uint64_t off,
 			      uint64_t size);
 /*
+ * elf_file__read_at() reads the @n bytes at file offset @off into @dst:
+ * 0, or a negative errno (-EIO at the end of the file).
+ */
+int elf_file__read_at(const struct elf_file *ef, void *dst, uint64_t n,
+		      uint64_t off);
+/*
  * elf_file__fill() reads section @shndx, left out of @ef's copy, into it:
  * 0 or a negative errno.  Until then its bytes there are not its own.
  */

@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <gelf.h>
 
 #include "input/rel_apply.h"
@@ -68,23 +67,6 @@ static void rel_target__apply(struct rel_target *t, const Elf64_Rela *r)
 	v = s->st_value + r->r_addend;
 	/* Little-endian: the low @width bytes, as libdwfl stores them. */
 	memcpy(t->data + r->r_offset, &v, width);
-}
-
-/* Reads @n relocations at file offset @off into @r: 0 or -errno. */
-static int rel_read(int fd, Elf64_Rela *r, size_t n, uint64_t off)
-{
-	size_t want = n * sizeof(*r), done = 0;
-	ssize_t got;
-
-	while (done < want) {
-		got = pread(fd, (char *)r + done, want - done, off + done);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return got < 0 ? -errno : -EIO;
-		done += got;
-	}
-	return 0;
 }
 
 /* Is [@off, @off + @size) inside the copy of @ef? */
@@ -162,8 +144,8 @@ int rel_apply__section(const struct elf_file *ef, size_t shndx)
 	for (done = 0; !err && done < nr; done += CHUNK_RELAS) {
 		size_t n = nr - done < CHUNK_RELAS ? nr - done : CHUNK_RELAS;
 
-		err = rel_read(ef->fd, buf, n,
-			       rel->sh_offset + done * sizeof(*buf));
+		err = elf_file__read_at(ef, buf, n * sizeof(*buf),
+					rel->sh_offset + done * sizeof(*buf));
 		for (i = 0; !err && i < n; i++)
 			rel_target__apply(&t, &buf[i]);
 	}
