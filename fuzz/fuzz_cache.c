@@ -17,10 +17,12 @@
 
 #include "cache/base_cache.h"
 #include "cache/cache_dir.h"
+#include "lib/btf_view.h"
 #include "lib/hash.h"
 #include "merge/dedup_hash.h"
 
 static struct btf *base;
+static struct btf_view view;
 
 static struct btf *make_base(void)
 {
@@ -50,11 +52,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	base = make_base();
-	if (!base)
+	if (!base || btf_view__from_btf(&view, base))
 		abort();
 	if (seed) {
 		cache_dir__init(&c, seed, NULL, NULL, NULL, false, 0);
-		if (base_index__get(base, &c, &idx, NULL))
+		if (base_index__get(&view, &c, &idx, NULL))
 			exit(1);
 		base_index__free(idx);
 		cache_dir__free(&c);
@@ -67,8 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct base_cache_hdr *h;
 	struct base_index *idx;
-	const void *raw;
-	uint32_t raw_size, id;
+	uint32_t id;
 	uint64_t *buf;
 	size_t words = (size + 7) / 8;
 	int k;
@@ -77,18 +78,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
-	raw = btf__raw_data(base, &raw_size);
 	if (size >= sizeof(*h)) {
 		h = (struct base_cache_hdr *)buf;
 		memcpy(h->magic, BASE_CACHE_MAGIC, 8);
 		h->version = BASE_CACHE_VERSION;
 		h->hdr_size = sizeof(*h);
-		h->key = hash_bytes(raw, raw_size);
-		h->base_size = raw_size;
+		h->key = btf_view__hash(&view);
+		h->base_size = (uint64_t)view.types_len + view.str_len;
 		h->file_size = size;
 		h->nr = btf__type_cnt(base);
 	}
-	idx = base_cache__read(base, buf, size, false);
+	idx = base_cache__read(&view, buf, size, false);
 	if (idx) {
 		/* The base's own names, all through its BTF. */
 		struct dedup_strs strs = { .btf = base };

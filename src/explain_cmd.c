@@ -18,6 +18,7 @@
 #include "explain_cmd.h"
 #include "input/elf_file.h"
 #include "lib/btf_load.h"
+#include "lib/btf_view.h"
 #include "lib/hash.h"
 #include "lib/jobs.h"
 #include "lib/key_set.h"
@@ -73,6 +74,7 @@ struct explain_args {
 	struct pipeline_opts opts;
 	struct explain_opts eo;
 	const char *base_path;
+	struct btf_view base_view;	/* Of opts.base. */
 };
 
 /*
@@ -161,13 +163,15 @@ static int explain_cmd__load_base(struct explain_args *a)
 	a->opts.base = btf_load__file(a->base_path, NULL, &err);
 	if (!a->opts.base)
 		return 1;
-	err = pipeline__prepare_base(a->opts.base);
+	err = pipeline__prepare_base(a->opts.base) ?:
+	      btf_view__from_btf(&a->base_view, a->opts.base);
 	if (err) {
 		pr_err("%s: %s", a->base_path, strerror(-err));
 		btf__free(a->opts.base);
 		a->opts.base = NULL;
 		return 1;
 	}
+	a->opts.base_view = &a->base_view;
 	return 0;
 }
 
@@ -194,6 +198,7 @@ int explain_cmd__main(int argc, char **argv)
 	if (!e) {
 		pr_err("explain: %s", strerror(ENOMEM));
 		btf__free(a.opts.base);
+		btf_view__free(&a.base_view);
 		return 1;
 	}
 	/* The encoder notes the fate of each variable DIE of these names. */
@@ -216,5 +221,6 @@ out:
 	key_set__free(&names);
 	explain__free(e);
 	btf__free(a.opts.base);
+	btf_view__free(&a.base_view);
 	return n ? 1 : 0;
 }

@@ -352,7 +352,7 @@ int file_set__run(char *const *files, int nr, const struct pipeline_opts *opts,
 			return -ENOMEM;
 		}
 		if (!opts->enc.plain_dedup) {
-			err = base_index__get(opts->base, opts->cache, &idx,
+			err = base_index__get(opts->base_view, opts->cache, &idx,
 					      NULL);
 			if (err) {
 				pr_err("cannot index the base BTF: %s",

@@ -27,6 +27,7 @@
 
 #include "file_set.h"
 #include "lib/btf_load.h"
+#include "lib/btf_view.h"
 #include "diff/diff_cmd.h"
 #include "explain_cmd.h"
 #include "layout_cmd.h"
@@ -517,6 +518,7 @@ struct cli {
 	struct file_list list;
 	struct cache_dir cache;
 	const char *base_path;
+	struct btf_view base_view;	/* The base (pipeline_opts). */
 	const char *cache_path;
 	bool batch;		/* With --files-from, -o is a directory. */
 	bool out_dir;		/* -o names a directory. */
@@ -800,6 +802,38 @@ static int cli__check(struct cli *c)
 }
 
 /*
+ * cli__load_base() reads the base: in place (btf_view.h) where that is
+ * enough, as it is for one module changed in place or written beside;
+ * libbpf's BTF of it where more than that runs over it (a file set, whose
+ * threads each copy it, a distilled base, relocating), or where the view
+ * does not take the file (libbpf then says what is wrong with it).  It
+ * returns 0 or the exit status 1.
+ */
+static int cli__load_base(struct cli *c)
+{
+	struct pipeline_opts *opts = &c->opts;
+	bool lone = c->list.nr == 1 && !c->out_dir && !c->relocate &&
+		    !opts->enc.distilled_base;
+	bool viewed = !btf_load__view(c->base_path, &c->base_view);
+	int err = 0;
+
+	if (!lone || !viewed) {
+		opts->base = btf_load__file(c->base_path, NULL, &err);
+		if (!opts->base)
+			return 1;
+	}
+	if (!viewed)
+		err = btf_view__from_btf(&c->base_view, opts->base);
+	if (err) {
+		pr_err("%s: %s", c->base_path, strerror(-err));
+		return 1;
+	}
+	opts->base_view = &c->base_view;
+	opts->base_path = c->base_path;
+	return 0;
+}
+
+/*
  * cli__run() reads the base and sets up the cache, then encodes (or
  * relocates) the files.  It returns the exit status.
  */
@@ -809,9 +843,9 @@ static int cli__run(struct cli *c)
 	int err;
 
 	if (c->base_path) {
-		opts->base = btf_load__file(c->base_path, NULL, &err);
-		if (!opts->base)
-			return 1;
+		err = cli__load_base(c);
+		if (err)
+			return err;
 	}
 	err = main__cache(&c->cache, c->cache_path, c->no_cache);
 	if (err)
@@ -878,6 +912,7 @@ int main(int argc, char **argv)
 		ret = cli__run(&c);
 	file_list__free(&c.list);
 	btf__free(c.opts.base);
+	btf_view__free(&c.base_view);
 	cache_dir__free(&c.cache);
 	return ret;
 }

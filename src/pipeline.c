@@ -30,6 +30,8 @@
 #include "input/dwarf_units.h"
 #include "input/elf_file.h"
 #include "input/symtab.h"
+#include "lib/btf_ids.h"
+#include "lib/btf_load.h"
 #include "lib/key_set.h"
 #include "lib/log.h"
 #include "merge/btf_dedup.h"
@@ -135,6 +137,13 @@ struct run {
 	size_t verbose_len;
 	/* This is the merged BTF, and after the dedup its output. */
 	struct btf *btf;
+	/*
+	 * Over a base, the split dedup's output is raw bytes, and only
+	 * becomes libbpf's split BTF (btf) where it must (run__split_btf()),
+	 * over libbpf's BTF of the base: the caller's or own_base.
+	 */
+	unsigned char *split_raw;
+	struct btf *own_base;
 };
 
 static int run__open(struct run *r);
@@ -253,22 +262,22 @@ int pipeline__prepare_base(struct btf *base)
 }
 
 /*
- * pipeline__split_dedup() replaces *@btf, which is standalone and already
- * deduplicated, with split BTF that holds what the base lacks.  A lone
- * file indexes the base here; a file set passes opts->split_dedup, which
- * indexed the base once for all its files.  *@base_hit tells whether the
- * base index came from the cache.
+ * pipeline__split_dedup() matches @btf, which is standalone and already
+ * deduplicated, against the base: *@raw becomes the raw split BTF of what
+ * the base lacks.  A lone file indexes the base here; a file set passes
+ * opts->split_dedup, which indexed the base once for all its files.
+ * *@base_hit tells whether the base index came from the cache.
  */
 static int pipeline__split_dedup(const struct pipeline_opts *opts,
-				struct btf **btf, bool *base_hit)
+				 struct btf *btf, bool *base_hit,
+				 unsigned char **raw)
 {
 	struct base_index *idx = NULL;
 	struct btf_dedup *d = opts->split_dedup;
-	struct btf *out;
 	int err = 0;
 
 	if (!d) {
-		err = base_index__get(opts->base, opts->cache, &idx,
+		err = base_index__get(opts->base_view, opts->cache, &idx,
 				      base_hit);
 		if (err)
 			return err;
@@ -277,9 +286,7 @@ static int pipeline__split_dedup(const struct pipeline_opts *opts,
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = btf_dedup__run(d, *btf, opts->base, NULL, 0, &out);
-	if (!err)
-		*btf = out;
+		err = btf_dedup__run_split(d, btf, raw);
 	if (!opts->split_dedup) {
 		btf_dedup__free(d);
 		base_index__free(idx);
@@ -536,7 +543,7 @@ static int run__encode(struct run *r)
 	uint32_t growth;
 	int err;
 
-	r->split = opts->base != NULL;
+	r->split = opts->base_view != NULL;
 	r->enc = opts->enc;
 	r->enc.defer_dedup = r->split;
 	if (r->secs.info_start &&
@@ -692,6 +699,55 @@ static int run__decide(struct run *r)
 }
 
 /*
+ * run__split_btf() makes the split dedup's raw output libbpf's split BTF
+ * over the base, for what only that can do: C++ members made bytes
+ * (fwd_members.h), another byte order, a distilled base.  libbpf's BTF of
+ * the base is the caller's, or else read now (a module's process reads the
+ * base in place, btf_view.h, and most never need libbpf's).  Returns 0 or
+ * a negative errno, reported.
+ */
+static int run__split_btf(struct run *r)
+{
+	struct btf *base = r->opts->base;
+	int err = 0;
+
+	if (!base && !r->opts->base_path) {
+		pr_err("%s: no BTF of the base to write over", r->path);
+		return -EINVAL;
+	}
+	if (!base)
+		base = r->own_base = btf_load__file(r->opts->base_path, NULL,
+						    &err);
+	if (!base)
+		return err;	/* btf_load__file() said why. */
+	r->btf = btf_load__raw_split(r->split_raw,
+				     btf_dedup__raw_size(r->split_raw), base,
+				     &err);
+	free(r->split_raw);
+	r->split_raw = NULL;
+	if (!r->btf) {
+		pr_err("%s: cannot read the split BTF made: %s", r->path,
+		       strerror(-err));
+		return err;
+	}
+	btf__set_pointer_size(r->btf, r->ef.ptr_size);
+	return 0;
+}
+
+/* The number of types in raw BTF that a dedup made. */
+static uint32_t raw_type_cnt(const unsigned char *raw)
+{
+	const struct btf_header *h = (const void *)raw;
+	const unsigned char *p = raw + h->hdr_len + h->type_off;
+	const unsigned char *end = p + h->type_len;
+	uint32_t n = 0;
+
+	for (; p < end; n++)
+		p += btf_type__size((const struct btf_type *)p);
+	return n;
+}
+
+/*
  * run__dedup() runs the final dedup, or over a base the split dedup.
  * Names a batch resolved that the output defines twice set r->again and
  * go to r->conflicts (fwd_names.h); the split dedup cannot have them,
@@ -700,6 +756,7 @@ static int run__decide(struct run *r)
  */
 static int run__dedup(struct run *r)
 {
+	const struct encode_opts *enc = &r->opts->enc;
 	struct stats *st = r->st;
 	const struct btf *base;
 	int err, n;
@@ -707,14 +764,25 @@ static int run__dedup(struct run *r)
 	err = r->split ? 0 : pipeline__dedup(&r->cons.m, &r->btf);
 	if (!err && r->split) {
 		stats__phase_end(st, PHASE_DEDUP);
-		err = pipeline__split_dedup(r->opts, &r->btf, &st->base_cached);
-		if (!err)
-			btf__set_pointer_size(r->btf, r->ef.ptr_size);
+		err = pipeline__split_dedup(r->opts, r->btf, &st->base_cached,
+					    &r->split_raw);
+		/* The merged BTF was the input; acc.btf is freed later. */
+		r->btf = NULL;
 	}
 	if (err) {
 		pr_err("%s: BTF dedup failed: %s", r->path, err == -ELOOP ?
 		       "types nested too deeply" : strerror(-err));
 		return err;
+	}
+	if (r->split) {
+		if (r->opts->base || r->cons.m.acc.cxx || r->ef.big_endian ||
+		    (enc->distilled_base && !r->opts->out_path))
+			err = run__split_btf(r);
+		else
+			st->nr_types = raw_type_cnt(r->split_raw);
+		stats__phase_end(st, PHASE_BASE);
+		if (err || r->split_raw)
+			return err;
 	}
 	n = r->split ? 0 : fwd_names__conflicts(&r->cons.m.acc.fwd_names,
 						r->btf, r->conflicts);
@@ -742,9 +810,17 @@ static int run__write(struct run *r)
 	const struct pipeline_opts *opts = r->opts;
 	int err = 0;
 
-	if (r->ef.big_endian)
+	if (r->split_raw && !opts->dry_run)
+		err = output__write_btf_bytes(r->path, opts->out_path,
+					      opts->writes, &opts->enc,
+					      r->split_raw,
+					      btf_dedup__raw_size(r->split_raw),
+					      &r->st->out_bytes);
+	else if (r->split_raw)
+		r->st->out_bytes = btf_dedup__raw_size(r->split_raw);
+	if (r->btf && r->ef.big_endian)
 		btf__set_endianness(r->btf, BTF_BIG_ENDIAN);
-	if (!opts->dry_run)
+	if (r->btf && !opts->dry_run)
 		err = output__write_btf(r->path, opts->out_path,
 					opts->writes, &opts->enc, r->btf,
 					&r->st->out_bytes);
@@ -783,6 +859,8 @@ static void run__finish(struct run *r, int err)
 	if (r->btf != r->cons.m.acc.btf)
 		btf__free(r->btf);
 	r->btf = NULL;
+	free(r->split_raw);
+	r->split_raw = NULL;
 	merge_state__free(&r->cons.m);
 	run__end_queue(r, err);
 	stats__phase_end(r->st, PHASE_STORES);
@@ -806,6 +884,8 @@ static void run__free(struct run *r, int err)
 	free(r->verbose_buf);
 	if (r->btf != r->cons.m.acc.btf)
 		btf__free(r->btf);	/* This is the split dedup's output. */
+	free(r->split_raw);
+	btf__free(r->own_base);
 	merge_state__free(&r->cons.m);
 	batch_cache__free(r->bcache);
 	dwarf_units__free(&r->units);

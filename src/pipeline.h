@@ -40,6 +40,13 @@ struct pipeline_opts {
 	 */
 	struct btf *base;
 	/*
+	 * The base read in place (btf_view.h), set whenever there is a base;
+	 * base may then be NULL, and a run that needs libbpf's BTF of the
+	 * base reads it from base_path (a module's process mostly does not).
+	 */
+	const struct btf_view *base_view;
+	const char *base_path;
+	/*
 	 * This is the scratch memory for matching types against an indexed
 	 * base, shared by a file set's files; when it is NULL, the run makes
 	 * its own.

@@ -241,7 +241,7 @@ def _hash_bytes(data):
 # struct base_cache_hdr (src/cache/base_cache.h)
 _OFF_AT = 8 + 4 + 4 + 8 * 4 + 4 * 6
 # then libbpf's table after the base: sizes, growths and their ids
-_HDR = _OFF_AT + 8 * 8 + 8 * 2 + 4 * 2 + 4 * 40
+_HDR = _OFF_AT + 8 * 7 + 8 * 2 + 4 * 2 + 4 * 40
 _CHECKSUM_AT = 8 + 4 + 4 + 8 + 8
 _TYPES_NEXT = 1
 
@@ -275,7 +275,7 @@ def _rewrite_rejected(ctx, entry, data, base, objs, want, cache, out):
 
 
 _STR_NB_AT = 8 + 4 + 4 + 8 * 4 + 4 * 4
-_STR_SLOTS = 7
+_STR_SLOTS = 6
 
 
 def test_cache_full_string_table(ctx):

@@ -9,11 +9,12 @@
 
 #include "lib/hash.h"
 #include "cache/base_cache.h"
+#include "lib/btf_view.h"
 
 /*
  * part_sizes() computes the bytes of each part from the header's counts:
- * heads and nexts are u32 ids, hashes are u64, and the strings end in one
- * more NUL.
+ * heads and nexts are u32 ids, hashes are u64.  The strings are the
+ * base's own, which the slots point into.
  */
 static void part_sizes(const struct base_cache_hdr *h, size_t *len)
 {
@@ -23,7 +24,6 @@ static void part_sizes(const struct base_cache_hdr *h, size_t *len)
 	len[PART_NAMES_HEAD] = (size_t)h->names_nb * 4;
 	len[PART_NAMES_NEXT] = (size_t)h->nr * 4;
 	len[PART_NAMES_HASH] = (size_t)h->nr * 8;
-	len[PART_STRS] = (size_t)h->str_len + 1;
 	len[PART_STR_SLOTS] = (size_t)h->str_nb * 4;
 }
 
@@ -114,7 +114,7 @@ static bool growths_valid(const struct base_cache_hdr *h)
  * of KEY and SIZE, and returns its index, which points into MAP, or NULL
  * when the entry does not check out.
  */
-static struct base_index *base_index__from_map(const struct btf *base,
+static struct base_index *base_index__from_map(const struct btf_view *base,
 					       void *map, size_t len,
 					       uint64_t key, uint64_t size,
 					       bool check_sum)
@@ -123,15 +123,14 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	size_t plen[NR_PARTS];
 	unsigned char *p = map;
 	struct base_index *idx;
-	const char *strs;
 	const uint32_t *slots;
 	int i;
 
 	if (len < sizeof(*h) || memcmp(h->magic, BASE_CACHE_MAGIC, 8) ||
 	    h->version != BASE_CACHE_VERSION || h->hdr_size != sizeof(*h) ||
 	    h->key != key || h->base_size != size || h->file_size != len ||
-	    h->nr != btf__type_cnt(base) || !pow2(h->types_nb) ||
-	    !pow2(h->names_nb) || !pow2(h->str_nb) || h->str_len >= UINT32_MAX ||
+	    h->nr != base->nr || h->str_len != base->str_len ||
+	    !pow2(h->types_nb) || !pow2(h->names_nb) || !pow2(h->str_nb) ||
 	    !growths_valid(h))
 		return NULL;
 	part_sizes(h, plen);
@@ -146,10 +145,8 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	 * A checksum only finds accidents, so everything that is read as an
 	 * index is checked too.
 	 */
-	strs = (const char *)p + h->off[PART_STRS];
 	slots = (const uint32_t *)(p + h->off[PART_STR_SLOTS]);
-	if (strs[h->str_len] ||
-	    !ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_HEAD]),
+	if (!ids_in_range((const uint32_t *)(p + h->off[PART_TYPES_HEAD]),
 			  h->types_nb, h->nr) ||
 	    !chains_descend((const uint32_t *)(p + h->off[PART_TYPES_NEXT]),
 			    h->nr) ||
@@ -162,7 +159,7 @@ static struct base_index *base_index__from_map(const struct btf *base,
 	idx = calloc(1, sizeof(*idx));
 	if (!idx)
 		return NULL;
-	idx->btf = base;
+	idx->view = base;
 	idx->nr = h->nr;
 	/*
 	 * The mapping is read-only, which is safe because nothing adds to a
@@ -182,8 +179,8 @@ static struct base_index *base_index__from_map(const struct btf *base,
 		.mask = h->names_nb - 1, .first = 0, .cap = h->nr,
 		.nr_buckets = h->names_nb,
 	};
-	idx->strs = (char *)strs;
-	idx->str_len = h->str_len;
+	idx->strs = base->strs;
+	idx->str_len = base->str_len;
 	idx->str_slots = (uint32_t *)slots;
 	idx->str_mask = h->str_nb - 1;
 	idx->sim = (struct libbpf_map_sim){ h->sim_sz, h->sim_cap,
@@ -209,7 +206,7 @@ static void base_index__store(const struct base_index *idx,
 	const void *src[NR_PARTS] = {
 		idx->types.head, idx->types.next, idx->types.hash,
 		idx->names.head, idx->names.next, idx->names.hash,
-		idx->strs, idx->str_slots,
+		idx->str_slots,
 	};
 	unsigned char *body;
 	int i;
@@ -252,16 +249,22 @@ static void base_index__store(const struct base_index *idx,
 	free(body);
 }
 
+/* The key and size an entry of BASE is named and checked by. */
+static uint64_t base_cache__key(const struct btf_view *base, uint64_t *size)
+{
+	*size = (uint64_t)base->types_len + base->str_len;
+	return btf_view__hash(base);
+}
+
 /*
  * base_index__get() names the entry after the hash and size of the base's
- * raw BTF, so that a different vmlinux never finds this one's entry.
+ * types and strings, so that a different vmlinux never finds this one's
+ * entry.
  */
-int base_index__get(const struct btf *base, const struct cache_dir *cache,
+int base_index__get(const struct btf_view *base, const struct cache_dir *cache,
 		    struct base_index **out, bool *hit)
 {
-	const void *raw;
-	uint32_t size;
-	uint64_t key;
+	uint64_t key, size;
 	char name[64];
 	void *map;
 	size_t len;
@@ -269,11 +272,10 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
 
 	if (hit)
 		*hit = false;
-	raw = cache && cache->path ? btf__raw_data(base, &size) : NULL;
-	if (!raw)
+	if (!cache || !cache->path)
 		return base_index__new(base, out);
-	key = hash_bytes(raw, size);
-	snprintf(name, sizeof(name), "base-%016" PRIx64 "-%08" PRIx32, key,
+	key = base_cache__key(base, &size);
+	snprintf(name, sizeof(name), "base-%016" PRIx64 "-%08" PRIx64, key,
 		 size);
 	if (!cache_dir__map(cache, name, &map, &len)) {
 		*out = base_index__from_map(base, map, len, key, size, true);
@@ -294,18 +296,14 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
  * base_cache__read() reads an entry as base_index__get() does, but the
  * index only borrows MAP, which the caller keeps.
  */
-struct base_index *base_cache__read(const struct btf *base, void *map,
+struct base_index *base_cache__read(const struct btf_view *base, void *map,
 				    size_t len, bool check_sum)
 {
-	const void *raw;
-	uint32_t size;
 	struct base_index *idx;
+	uint64_t key, size;
 
-	raw = btf__raw_data(base, &size);
-	if (!raw)
-		return NULL;
-	idx = base_index__from_map(base, map, len, hash_bytes(raw, size),
-				   size, check_sum);
+	key = base_cache__key(base, &size);
+	idx = base_index__from_map(base, map, len, key, size, check_sum);
 	if (idx)
 		idx->map_borrowed = true;
 	return idx;

@@ -17,23 +17,25 @@
 #include "cache/cache_dir.h"
 #include "merge/base_index.h"
 
+struct btf_view;
+
 /* An entry is this header, then the parts it locates. */
 #define BASE_CACHE_MAGIC	"D2BTFIDX"
 /* The version must change whenever the index or the hashes in it change. */
-#define BASE_CACHE_VERSION	3
+#define BASE_CACHE_VERSION	4
 
 enum {
 	PART_TYPES_HEAD, PART_TYPES_NEXT, PART_TYPES_HASH,
 	PART_NAMES_HEAD, PART_NAMES_NEXT, PART_NAMES_HASH,
-	PART_STRS, PART_STR_SLOTS, NR_PARTS
+	PART_STR_SLOTS, NR_PARTS
 };
 
 struct base_cache_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t hdr_size;
-	uint64_t key;		/* hash_bytes() of the base's raw BTF. */
-	uint64_t base_size;	/* The size of the base's raw BTF. */
+	uint64_t key;		/* btf_view__hash() of the base. */
+	uint64_t base_size;	/* The bytes of its types and strings. */
 	uint64_t checksum;	/* hash_bytes() of what follows the header. */
 	uint64_t file_size;
 	uint32_t nr;		/* The base's btf__type_cnt(). */
@@ -53,7 +55,7 @@ struct base_cache_hdr {
  * stored (only built when CACHE's path is NULL).  *HIT (HIT may be NULL)
  * says which.  It returns 0 or -errno; only building can fail.
  */
-int base_index__get(const struct btf *base, const struct cache_dir *cache,
+int base_index__get(const struct btf_view *base, const struct cache_dir *cache,
 		    struct base_index **out, bool *hit);
 
 /*
@@ -62,7 +64,7 @@ int base_index__get(const struct btf *base, const struct cache_dir *cache,
  * checksum checked.  It returns the index, or NULL when the entry is
  * rejected.
  */
-struct base_index *base_cache__read(const struct btf *base, void *map,
+struct base_index *base_cache__read(const struct btf_view *base, void *map,
 				    size_t len, bool check_sum);
 
 #endif

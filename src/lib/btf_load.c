@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "lib/btf_load.h"
+#include "lib/btf_view.h"
 #include "lib/libbpf_compat.h"
 #include "lib/log.h"
 
@@ -29,6 +30,7 @@
  */
 struct btf_check {
 	const struct btf *btf;
+	const struct btf_view *view;	/* Read instead of btf when set. */
 	const char *path;
 	uint32_t cnt;
 	uint64_t str_end;
@@ -68,7 +70,8 @@ static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
  */
 static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	const struct btf_type *t = c->view ? btf_view__type(c->view, id) :
+				   btf__type_by_id(c->btf, id);
 	uint16_t i, vlen;
 	int err;
 
@@ -567,6 +570,67 @@ fail:
 	if (err)
 		*err = (int)e;
 	return NULL;
+}
+
+/*
+ * Views the .BTF section of ELF file @path at its offset in @map, the
+ * file mapped whole: 0, or -EINVAL where parse_elf_mapped() would leave
+ * the section to libbpf or report it (no .BTF, no bytes, compressed, a
+ * .BTF.base beside it, not 4-aligned in the file).
+ */
+static int view_elf(const char *path, const unsigned char *map, size_t size,
+		    struct btf_view *v)
+{
+	struct elf_sec s;
+	bool distilled;
+	int err = -EINVAL;
+
+	if (!elf_sec__open(&s, path, ".BTF", ".BTF.base", &distilled) &&
+	    s.scn && !distilled && s.sh.sh_type != SHT_NOBITS &&
+	    !(s.sh.sh_flags & SHF_COMPRESSED) && s.sh.sh_offset <= size &&
+	    s.sh.sh_size <= size - s.sh.sh_offset && s.sh.sh_offset % 4 == 0)
+		err = btf_view__from_raw(v, map + s.sh.sh_offset, s.sh.sh_size);
+	elf_sec__close(&s);
+	return err;
+}
+
+int btf_load__view(const char *path, struct btf_view *v)
+{
+	struct btf_check c = { .path = NULL, .view = v };
+	unsigned char *map;
+	struct stat st;
+	uint32_t id;
+	int fd, err;
+
+	memset(v, 0, sizeof(*v));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)sizeof(struct btf_header)) {
+		close(fd);
+		return -EINVAL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	if (!memcmp(map, ELFMAG, SELFMAG))
+		err = view_elf(path, map, st.st_size, v);
+	else
+		err = btf_view__from_raw(v, map, st.st_size);
+	c.cnt = v->nr;
+	c.str_end = v->str_len;
+	for (id = 1; !err && id < c.cnt; id++)
+		err = btf_check__validate_type(&c, id);
+	if (err) {
+		btf_view__free(v);
+		munmap(map, st.st_size);
+		return err;
+	}
+	v->map = map;
+	v->map_len = st.st_size;
+	return 0;
 }
 
 /*

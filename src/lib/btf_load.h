@@ -16,6 +16,18 @@ struct btf;
  */
 struct btf *btf_load__file(const char *path, struct btf *base, int *err);
 
+struct btf_view;
+
+/*
+ * View the standalone BTF of @path (raw, or an ELF file's .BTF) where the
+ * file's pages are, without libbpf's copy, with the checks
+ * btf_load__file() makes.  Returns 0, or a negative errno and prints
+ * nothing: a file the view does not take (another byte order, a
+ * compressed section, ...) or a bad one is for btf_load__file() to read
+ * and report on.  btf_view__free() unmaps it.
+ */
+int btf_load__view(const char *path, struct btf_view *v);
+
 /*
  * Check the types of @btf that are not in its base: referenced type ids
  * and name offsets must be in range.  Returns 0 or -EINVAL after printing

@@ -11,6 +11,8 @@
 #include <sys/mman.h>
 #include <bpf/btf.h>
 
+#include "lib/btf_view.h"
+
 #include "merge/base_index.h"
 #include "merge/dedup_hash.h"
 #include "lib/hash.h"
@@ -20,8 +22,7 @@
  * Indexes the base's string section, so that a module's name is compared
  * with a base name as one offset with another (btf_dedup.c's bd__xlat())
  * rather than by strcmp() at every comparison.  Of equal strings, the
- * first in the section is indexed.  Returns 0, -EINVAL for a bad header,
- * or -ENOMEM.  The table is not a u32_map: it is sized
+ * first in the section is indexed.  Returns 0 or -ENOMEM.  The table is not a u32_map: it is sized
  * once from the number of strings, its slots are 4 bytes (offset + 1),
  * and base_cache.c writes them to the cache as they are.  Through u32_map
  * (16-byte slots grown by 4, a lookup before each add) a run without the
@@ -30,30 +31,12 @@
  */
 static int base_index__strings(struct base_index *idx)
 {
-	const struct btf_header *h;
-	const char *raw, *p, *end;
-	uint32_t size, n = 0, nb = 16, i, hdr_len, str_off;
-	bool swap;
+	const char *p, *end;
+	uint32_t n = 0, nb = 16, i;
 
-	raw = btf__raw_data(idx->btf, &size);
-	if (!raw || size < sizeof(*h))
-		return -EINVAL;
-	h = (const void *)raw;
-	swap = h->magic != BTF_MAGIC;
-	hdr_len = swap ? __builtin_bswap32(h->hdr_len) : h->hdr_len;
-	str_off = swap ? __builtin_bswap32(h->str_off) : h->str_off;
-	idx->str_len = swap ? __builtin_bswap32(h->str_len) : h->str_len;
-	if ((uint64_t)hdr_len + str_off + idx->str_len > size)
-		return -EINVAL;
-	/*
-	 * The strings are copied, because libbpf may serialize the base
-	 * anew and free the raw data that this points into.
-	 */
-	idx->strs = malloc(idx->str_len + 1);
-	if (!idx->strs)
-		return -ENOMEM;
-	memcpy(idx->strs, raw + hdr_len + str_off, idx->str_len);
-	idx->strs[idx->str_len] = 0;
+	/* The base's strings end in a NUL (btf_view.h). */
+	idx->strs = idx->view->strs;
+	idx->str_len = idx->view->str_len;
 	end = idx->strs + idx->str_len;
 	for (p = idx->strs; p < end; p += strnlen(p, end - p) + 1)
 		n++;
@@ -96,18 +79,20 @@ uint32_t base_index__str_off(const struct base_index *idx,
  * before which it grows.  Returns 0 with the index in *OUT, or -errno
  * with *OUT NULL.
  */
-int base_index__new(const struct btf *base, struct base_index **out)
+int base_index__new(const struct btf_view *base, struct base_index **out)
 {
 	struct base_index *idx = calloc(1, sizeof(*idx));
-	const struct dedup_strs strs = { .btf = base };
+	const struct dedup_strs strs = {
+		.base = base->strs, .base_len = base->str_len,
+	};
 	uint32_t id;
 	int err;
 
 	*out = NULL;
 	if (!idx)
 		return -ENOMEM;
-	idx->btf = base;
-	idx->nr = btf__type_cnt(base);
+	idx->view = base;
+	idx->nr = base->nr;
 	err = id_chains__init(&idx->types, 0, idx->nr) ?:
 	      id_chains__init(&idx->names, 0, idx->nr);
 	if (err) {
@@ -123,7 +108,7 @@ int base_index__new(const struct btf *base, struct base_index **out)
 	memset(idx->names.next, 0, idx->nr * sizeof(*idx->names.next));
 	memset(idx->names.hash, 0, idx->nr * sizeof(*idx->names.hash));
 	for (id = 1; id < idx->nr; id++) {
-		const struct btf_type *t = btf__type_by_id(base, id);
+		const struct btf_type *t = btf_view__type(base, id);
 		uint64_t h;
 
 		if (dedup_hash__type(&strs, t, &h)) {
@@ -168,6 +153,5 @@ void base_index__free(struct base_index *idx)
 	id_chains__free(&idx->types);
 	id_chains__free(&idx->names);
 	free(idx->str_slots);
-	free(idx->strs);
 	free(idx);
 }

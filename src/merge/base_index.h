@@ -13,7 +13,7 @@
 
 #include "merge/id_chains.h"
 
-struct btf;
+struct btf_view;
 
 /*
  * libbpf's dedup table is a hash map (hashmap.c) whose buckets are lists:
@@ -52,7 +52,7 @@ static inline unsigned int libbpf_map_sim__add(struct libbpf_map_sim *m)
 #define BASE_MAX_GROWTHS	40
 
 struct base_index {
-	const struct btf *btf;
+	const struct btf_view *view;	/* The base, read in place. */
 	uint32_t nr;		/* The base's btf__type_cnt(). */
 	struct id_chains types;	/* Dedup candidates by shallow hash. */
 	struct id_chains names;	/* Structs and unions by name. */
@@ -65,10 +65,10 @@ struct base_index {
 	uint32_t nr_growths;
 	uint32_t grow_id[BASE_MAX_GROWTHS];
 	/*
-	 * Every string of the base: a copy of the section, and a table of
+	 * Every string of the base: the view's section, and a table of
 	 * offset + 1 by the string's hash (0 marks a free slot).
 	 */
-	char *strs;
+	const char *strs;
 	uint32_t str_len;
 	uint32_t *str_slots;
 	uint32_t str_mask;
@@ -97,7 +97,7 @@ static inline unsigned int base_index__parity(const struct base_index *idx,
 uint32_t base_index__str_off(const struct base_index *idx, const char *s);
 
 /* Indexes BASE into a new *OUT; 0, or -errno with *OUT NULL. */
-int base_index__new(const struct btf *base, struct base_index **out);
+int base_index__new(const struct btf_view *base, struct base_index **out);
 /* Frees IDX, made or read from the cache; NULL is allowed. */
 void base_index__free(struct base_index *idx);
 

@@ -33,6 +33,7 @@
 #include "merge/fwd_names.h"
 #include "lib/grow.h"
 #include "merge/btf_dedup.h"
+#include "lib/btf_view.h"
 #include "lib/u32_map.h"
 #include "lib/zalloc.h"
 
@@ -74,7 +75,7 @@ struct xlat_cache {
 
 struct btf_dedup {
 	const struct base_index *idx;
-	const struct btf *base;
+	const struct btf_view *base;
 	struct btf *mod;
 	/*
 	 * Where the names of the module's types are: over a base, those the
@@ -154,7 +155,7 @@ struct btf_dedup *btf_dedup__new(const struct base_index *idx,
 		return NULL;
 	d->idx = idx;
 	d->base_typedefs = base_typedefs;
-	d->base = idx ? idx->btf : NULL;
+	d->base = idx ? idx->view : NULL;
 	d->start = idx ? idx->nr : 1;
 	d->xlat = calloc(1, sizeof(*d->xlat));
 	if (!d->xlat) {
@@ -198,7 +199,9 @@ static struct btf_type *bd__type(const struct btf_dedup *d, uint32_t id)
 	static struct btf_type void_type;
 
 	if (id < d->start)
-		return d->base ? btf_mut_type(d->base, id) : &void_type;
+		/* Nothing writes to the base's types, which may be read-only. */
+		return d->base ? (struct btf_type *)btf_view__type(d->base, id) :
+				 &void_type;
 	return d->types[id - d->start];
 }
 
@@ -502,10 +505,35 @@ static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
 #define for_each_cand(d, k, n, id) \
 	for (k = 0; k < n && ((id = (d)->cands[k]) || 1); k++)
 
+/*
+ * d->map and d->hypot hold their entries so that zero is where they start:
+ * a map entry is the id it maps to XOR the id itself (a base id starts
+ * mapped to itself), an assumption XOR ID_NONE.
+ */
+static inline uint32_t map_get(const struct btf_dedup *d, uint32_t id)
+{
+	return d->map[id] ^ id;
+}
+
+static inline void map_put(struct btf_dedup *d, uint32_t id, uint32_t to)
+{
+	d->map[id] = to ^ id;
+}
+
+static inline uint32_t hypot_get(const struct btf_dedup *d, uint32_t id)
+{
+	return d->hypot[id] ^ ID_NONE;
+}
+
+static inline void hypot_put(struct btf_dedup *d, uint32_t id, uint32_t to)
+{
+	d->hypot[id] = to ^ ID_NONE;
+}
+
 /* Has ID a map entry that is an id rather than ID_NONE or ID_BUSY? */
 static bool bd__mapped(const struct btf_dedup *d, uint32_t id)
 {
-	return d->map[id] <= ID_MAX;
+	return map_get(d, id) <= ID_MAX;
 }
 
 /*
@@ -514,8 +542,8 @@ static bool bd__mapped(const struct btf_dedup *d, uint32_t id)
  */
 static uint32_t bd__resolve(const struct btf_dedup *d, uint32_t id)
 {
-	while (bd__mapped(d, id) && d->map[id] != id)
-		id = d->map[id];
+	while (bd__mapped(d, id) && map_get(d, id) != id)
+		id = map_get(d, id);
 	return id;
 }
 
@@ -540,13 +568,13 @@ static uint32_t bd__resolve_fwd(const struct btf_dedup *d, uint32_t id)
  */
 static int bd__set_map(struct btf_dedup *d, uint32_t id, uint32_t to)
 {
-	if (id < d->start && d->map[id] == id) {
+	if (id < d->start && map_get(d, id) == id) {
 		if (grow_array((void **)&d->dirty, &d->cap_dirty,
 			       d->nr_dirty + 1, sizeof(uint32_t), 256))
 			return -ENOMEM;
 		d->dirty[d->nr_dirty++] = id;
 	}
-	d->map[id] = to;
+	map_put(d, id, to);
 	return 0;
 }
 
@@ -560,7 +588,7 @@ static int bd__hypot_add(struct btf_dedup *d, uint32_t canon, uint32_t cand)
 		       sizeof(uint32_t), 256))
 		return -ENOMEM;
 	d->hypot_list[d->nr_hypot++] = canon;
-	d->hypot[canon] = cand;
+	hypot_put(d, canon, cand);
 	return 0;
 }
 
@@ -570,7 +598,7 @@ static void bd__hypot_clear(struct btf_dedup *d)
 	size_t i;
 
 	for (i = 0; i < d->nr_hypot; i++)
-		d->hypot[d->hypot_list[i]] = ID_NONE;
+		hypot_put(d, d->hypot_list[i], ID_NONE);
 	d->nr_hypot = 0;
 	d->adjust_canon = false;
 }
@@ -714,7 +742,7 @@ static int bd__equiv_one(struct btf_dedup *d, uint32_t cand, uint32_t canon)
 	if (bd__resolve(d, cand) == bd__resolve(d, canon))
 		return 1;
 	canon = bd__resolve_fwd(d, canon);
-	h = d->hypot[canon];
+	h = hypot_get(d, canon);
 	/*
 	 * A canonical type already assumed to correspond to a candidate
 	 * matches only that candidate or an identical copy of it.
@@ -823,7 +851,7 @@ static int bd__merge_hypot(struct btf_dedup *d)
 
 	for (i = 0; i < d->nr_hypot; i++) {
 		uint32_t c = bd__resolve(d, d->hypot_list[i]);
-		uint32_t t = bd__resolve(d, d->hypot[d->hypot_list[i]]);
+		uint32_t t = bd__resolve(d, hypot_get(d, d->hypot_list[i]));
 		int tk = btf_kind(bd__type(d, t));
 		int ck = btf_kind(bd__type(d, c));
 
@@ -932,7 +960,7 @@ static int bd__prim(struct btf_dedup *d, uint32_t id)
 	default:
 		return 0;
 	}
-	d->map[id] = to;
+	map_put(d, id, to);
 	if (to == id)
 		bd__add_cand(d, id, h);
 	return 0;
@@ -1002,7 +1030,7 @@ static int bd__composite(struct btf_dedup *d, uint32_t id)
 		to = cand;
 		break;
 	}
-	d->map[id] = to;
+	map_put(d, id, to);
 	if (to == id)
 		bd__add_cand(d, id, h);
 	return 0;
@@ -1032,7 +1060,7 @@ static uint32_t bd__unique_named(const struct btf_dedup *d, uint32_t id)
 		return found;
 	for (c = id_chains__next(&d->idx->names, h, 0); c;
 	     c = id_chains__next(&d->idx->names, h, c)) {
-		if (d->map[c] != c ||
+		if (map_get(d, c) != c ||
 		    !str_eq(t->name_off, bd__type(d, c)->name_off))
 			continue;
 		if (found)
@@ -1059,7 +1087,7 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 	 * the types and the chains are sized by their number.
 	 */
 	for (id = d->start; id < d->end; id++)
-		n += btf_is_composite(bd__type(d, id)) && d->map[id] == id;
+		n += btf_is_composite(bd__type(d, id)) && map_get(d, id) == id;
 	if (n > d->cap_name_ids) {
 		free(d->name_ids);
 		d->name_ids = malloc(n * sizeof(*d->name_ids));
@@ -1073,7 +1101,7 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 	for (n = 0, id = d->start; id < d->end; id++) {
 		const struct btf_type *t = bd__type(d, id);
 
-		if (!btf_is_composite(t) || d->map[id] != id)
+		if (!btf_is_composite(t) || map_get(d, id) != id)
 			continue;
 		d->name_ids[n++] = id;
 		id_chains__add(&d->names, n, dedup_hash__name(&d->strs, t->name_off));
@@ -1081,7 +1109,7 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 	for (id = d->start; id < d->end; id++) {
 		const struct btf_type *t = bd__type(d, id);
 
-		if (!btf_is_fwd(t) || d->map[id] != id)
+		if (!btf_is_fwd(t) || map_get(d, id) != id)
 			continue;
 		if (!bd__may_resolve(d, id))
 			continue;
@@ -1090,7 +1118,7 @@ static int bd__resolve_fwds(struct btf_dedup *d)
 			err = bd__resolved(d, id);
 			if (err)
 				return err;
-			d->map[id] = c;
+			map_put(d, id, c);
 		}
 	}
 	return 0;
@@ -1135,12 +1163,12 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 	uint64_t h;
 	int i, err = 0;
 
-	if (d->map[id] == ID_BUSY)
+	if (map_get(d, id) == ID_BUSY)
 		return -ELOOP;
 	if (bd__mapped(d, id))
 		return bd__resolve(d, id);
 	t = bd__type(d, id);
-	d->map[id] = ID_BUSY;
+	map_put(d, id, ID_BUSY);
 
 	switch (btf_kind(t)) {
 	case BTF_KIND_CONST:
@@ -1187,7 +1215,7 @@ static int64_t bd__ref(struct btf_dedup *d, uint32_t id)
 			break;
 		}
 	}
-	d->map[id] = to;
+	map_put(d, id, to);
 	if (to == id)
 		bd__add_cand(d, id, h);
 	return to;
@@ -1301,16 +1329,21 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod,
 		cap = d->end + d->end / 4;
 		free(d->map);
 		free(d->hypot);
-		d->map = malloc(cap * sizeof(*d->map));
-		d->hypot = malloc(cap * sizeof(*d->hypot));
+		/*
+		 * Zeroes are each base id mapped to itself and no
+		 * assumption (map_get()).  Over a base they come from
+		 * calloc(): pages of base ids that a module never reaches
+		 * are never touched, most of them for a small module.  A
+		 * whole dedup writes them at once (zalloc.h says why).
+		 */
+		d->map = d->idx ? calloc(cap, sizeof(*d->map)) :
+				  zalloc(cap, sizeof(*d->map));
+		d->hypot = d->idx ? calloc(cap, sizeof(*d->hypot)) :
+				    zalloc(cap, sizeof(*d->hypot));
 		if (!d->map || !d->hypot) {
 			d->cap = 0;
 			return -ENOMEM;
 		}
-		for (i = 0; i < d->start; i++)
-			d->map[i] = i;
-		for (i = 0; i < cap; i++)
-			d->hypot[i] = ID_NONE;
 		d->cap = cap;
 	}
 	if (n > d->cap_new) {
@@ -1368,7 +1401,7 @@ static int bd__prepare(struct btf_dedup *d, struct btf *mod,
 			err = bd__split_names(d, t);
 		if (err)
 			return err;
-		d->map[i] = btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE;
+		map_put(d, i, btf_is_var(t) || btf_is_datasec(t) ? i : ID_NONE);
 	}
 	return 0;
 }
@@ -1409,7 +1442,7 @@ static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 		const struct btf_type *t = bd__type(d, i);
 		uint32_t m;
 
-		if (d->map[i] != i)
+		if (map_get(d, i) != i)
 			continue;
 		types += btf_type__size(t);
 		m = type_max_str(t);
@@ -1426,7 +1459,7 @@ static int bd__emit_whole(struct btf_dedup *d, unsigned char **out)
 	for (i = d->start; i < d->end; i++) {
 		size_t n;
 
-		if (d->map[i] != i)
+		if (map_get(d, i) != i)
 			continue;
 		n = btf_type__size(bd__type(d, i));
 		memcpy(p, bd__type(d, i), n);
@@ -1514,32 +1547,29 @@ static int bd__split_type_strs(struct btf_dedup *d, struct split_strs *ss,
 }
 
 /*
- * The canonical module types as split BTF over BASE, assembled raw and
- * read back by libbpf.  Through btf__add_type(), libbpf would look every
- * string up in the base, and for that build an index of all the base's
- * strings and copy it: most of the time of a small module.  Ours is the
- * base index's.
+ * The canonical module types as split BTF over the base, assembled raw
+ * into *RAW.  Through btf__add_type(), libbpf would look every string up
+ * in the base, and for that build an index of all the base's strings and
+ * copy it: most of the time of a small module.  Ours is the base index's.
  */
-static int bd__emit_split(struct btf_dedup *d, struct btf *base,
-			  struct btf **out)
+static int bd__emit_split(struct btf_dedup *d, unsigned char **raw)
 {
 	struct split_strs ss = { 0 };
 	size_t types = 0, total, n;
 	unsigned char *buf = NULL, *p;
 	struct btf_header *h;
-	struct btf *btf;
 	uint32_t i;
 	int err = 0;
 
 	for (i = d->start; i < d->end; i++)
-		if (d->map[i] == i)
+		if (map_get(d, i) == i)
 			types += btf_type__size(bd__type(d, i));
 	buf = malloc(sizeof(*h) + types);
 	if (!buf)
 		return -ENOMEM;
 	p = buf + sizeof(*h);
 	for (i = d->start; !err && i < d->end; i++) {
-		if (d->map[i] != i)
+		if (map_get(d, i) != i)
 			continue;
 		n = btf_type__size(bd__type(d, i));
 		memcpy(p, bd__type(d, i), n);
@@ -1567,9 +1597,8 @@ static int bd__emit_split(struct btf_dedup *d, struct btf *base,
 		.hdr_len = sizeof(*h), .type_off = 0, .type_len = types,
 		.str_off = types, .str_len = ss.len,
 	};
-	btf = btf_load__raw_split(buf, total, base, &err);
-	if (btf)
-		*out = btf;
+	*raw = buf;
+	buf = NULL;
 out:
 	free(buf);
 	free(ss.buf);
@@ -1578,20 +1607,19 @@ out:
 }
 
 /*
- * The canonical module types, renumbered: as split BTF over BASE into
- * *@out, or without a base as raw BTF into *@raw.
+ * The canonical module types, renumbered, as raw BTF into *@raw: split
+ * over the indexed base, else whole.
  */
-static int bd__emit(struct btf_dedup *d, struct btf *base, struct btf **out,
-		    unsigned char **raw)
+static int bd__emit(struct btf_dedup *d, unsigned char **raw)
 {
 	uint32_t i, next = d->start;
 
 	for (i = d->start; i < d->end; i++)
-		if (d->map[i] == i)
+		if (map_get(d, i) == i)
 			d->new_id[i - d->start] = next++;
-	if (!base)
+	if (!d->idx)
 		return bd__emit_whole(d, raw);
-	return bd__emit_split(d, base, out);
+	return bd__emit_split(d, raw);
 }
 
 /*
@@ -1604,7 +1632,7 @@ static void bd__reset(struct btf_dedup *d)
 
 	bd__hypot_clear(d);
 	for (i = 0; i < d->nr_dirty; i++)
-		d->map[d->dirty[i]] = d->dirty[i];
+		map_put(d, d->dirty[i], d->dirty[i]);
 	d->nr_dirty = 0;
 	d->mod = NULL;
 	/* Module string offsets mean nothing in the next module. */
@@ -1616,20 +1644,17 @@ static void bd__reset(struct btf_dedup *d)
 /*
  * Runs the passes in libbpf's order over MOD, or without MOD over CAT
  * (btf_dedup.h has the contract): D is reset for the next module whether
- * or not they succeed.  A whole dedup's output is left in *RAW, as raw
- * bytes.
+ * or not they succeed.  The output is left in *RAW, as raw bytes.
  */
 static int bd__run(struct btf_dedup *d, struct btf *mod,
-		   const struct btf_concat *cat, struct btf *base,
-		   uint32_t *const *ids, size_t nr, struct btf **out,
-		   unsigned char **raw)
+		   const struct btf_concat *cat, uint32_t *const *ids,
+		   size_t nr, unsigned char **raw)
 {
 	uint32_t id;
 	int64_t r;
 	size_t i;
 	int err;
 
-	*out = NULL;
 	*raw = NULL;
 	err = bd__prepare(d, mod, cat);
 	for (id = d->start; !err && id < d->end; id++)
@@ -1643,7 +1668,7 @@ static int bd__run(struct btf_dedup *d, struct btf *mod,
 		err = r < 0 ? r : 0;
 	}
 	if (!err)
-		err = bd__emit(d, base, out, raw);
+		err = bd__emit(d, raw);
 	for (i = 0; !err && i < nr; i++) {
 		to_split_id(ids[i], d);
 		to_output_id(ids[i], d);
@@ -1656,23 +1681,41 @@ static int bd__run(struct btf_dedup *d, struct btf *mod,
 	return err;
 }
 
+size_t btf_dedup__raw_size(const unsigned char *raw)
+{
+	const struct btf_header *h = (const void *)raw;
+
+	return (size_t)h->hdr_len + h->str_off + h->str_len;
+}
+
 int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out)
 {
 	unsigned char *raw;
-	int err = bd__run(d, mod, NULL, base, ids, nr, out, &raw);
+	int err = bd__run(d, mod, NULL, ids, nr, &raw);
 
-	if (!err && raw)
-		err = btf_load__raw(raw, btf__pointer_size(mod), out);
+	*out = NULL;
+	if (err)
+		return err;
+	if (!d->idx)
+		return btf_load__raw(raw, btf__pointer_size(mod), out);
+	*out = btf_load__raw_split(raw, btf_dedup__raw_size(raw), base, &err);
+	free(raw);
 	return err;
+}
+
+int btf_dedup__run_split(struct btf_dedup *d, struct btf *mod,
+			 unsigned char **raw)
+{
+	if (!d->idx)
+		return -EINVAL;
+	return bd__run(d, mod, NULL, NULL, 0, raw);
 }
 
 int btf_dedup__run_concat(struct btf_dedup *d, const struct btf_concat *cat,
 			  uint32_t *const *ids, size_t nr, unsigned char **raw)
 {
-	struct btf *none;
-
 	if (d->idx)
 		return -EINVAL;
-	return bd__run(d, NULL, cat, NULL, ids, nr, &none, raw);
+	return bd__run(d, NULL, cat, ids, nr, raw);
 }

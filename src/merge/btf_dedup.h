@@ -46,13 +46,22 @@ void btf_dedup__batch(struct btf_dedup *d, const struct key_set *keep,
 /*
  * MOD is standalone BTF whose strings libbpf interned (built with
  * btf__add_*()); its type ids are rewritten (it is not usable afterwards).
- * *OUT becomes its deduplicated types: with a base, split BTF over BASE (a
- * modifiable copy of the indexed base: libbpf adds strings to it while
- * looking them up) holding the types the base lacks; without, standalone
- * BTF.  The type ids *IDS[0..NR) of MOD become those of *OUT.
+ * *OUT becomes its deduplicated types: with a base index, split BTF over
+ * BASE (libbpf's BTF of the indexed base) holding the types the base
+ * lacks; without, standalone BTF.  The type ids *IDS[0..NR) of MOD become
+ * those of *OUT.
  */
 int btf_dedup__run(struct btf_dedup *d, struct btf *mod, struct btf *base,
 		   uint32_t *const *ids, size_t nr, struct btf **out);
+/*
+ * The same over a base index, without libbpf's BTF of the base: *@raw
+ * becomes the split BTF's raw bytes (header, types, strings; the caller
+ * frees them), btf_dedup__raw_size() of them long.
+ */
+int btf_dedup__run_split(struct btf_dedup *d, struct btf *mod,
+			 unsigned char **raw);
+/* The length of raw BTF that a dedup made, from its header. */
+size_t btf_dedup__raw_size(const unsigned char *raw);
 /*
  * The same as a whole dedup, of the merged types still in @cat
  * (btf_concat.h), which are rewritten (neither @cat nor the BTF it

@@ -54,6 +54,17 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size,
 	return err;
 }
 
+int output__write_btf_bytes(const char *path, const char *out_path,
+			    struct write_set *ws, const struct encode_opts *enc,
+			    const void *data, size_t sz, size_t *size)
+{
+	*size = sz;
+	if (out_path)
+		return output__write_raw_set(out_path, data, sz, ws,
+					     enc->hooks);
+	return output__write_elf_section(path, ".BTF", data, sz, enc->hooks);
+}
+
 /*
  * output__write_btf() picks the way to write @btf (write_btf.h): a
  * distilled base, a layout section, or neither, then raw or in place.
@@ -88,12 +99,8 @@ int output__write_btf(const char *path, const char *out_path,
 		}
 		data = with_layout;
 	}
-	if (out_path)
-		err = output__write_raw_set(out_path, data, *size, ws,
-					      enc->hooks);
-	else
-		err = output__write_elf_section(path, ".BTF", data, *size,
-						enc->hooks);
+	err = output__write_btf_bytes(path, out_path, ws, enc, data, *size,
+				      size);
 	free(with_layout);
 	return err;
 }

@@ -27,4 +27,13 @@ int output__write_btf(const char *path, const char *out_path,
 		      struct write_set *ws, const struct encode_opts *enc,
 		      struct btf *btf, size_t *size);
 
+/*
+ * output__write_btf_bytes() writes the @sz bytes of raw BTF at @data as
+ * they are, where output__write_btf() would: for split BTF that the
+ * split dedup made (no layout section goes with split BTF).
+ */
+int output__write_btf_bytes(const char *path, const char *out_path,
+			    struct write_set *ws, const struct encode_opts *enc,
+			    const void *data, size_t sz, size_t *size);
+
 #endif

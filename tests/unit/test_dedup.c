@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "lib/btf_load.h"
+#include "lib/btf_view.h"
 #include "merge/base_index.h"
 #include "merge/btf_concat.h"
 #include "merge/btf_dedup.h"
@@ -305,14 +306,18 @@ static struct btf *dedup_split_as(struct btf *in, struct btf *base,
 {
 	struct base_index *idx = NULL;
 	struct btf_dedup *d = NULL;
+	struct btf_view view;
 	struct btf *out = NULL;
 
-	if (base_index__new(base, &idx) ||
+	if (btf_view__from_btf(&view, base))
+		return NULL;
+	if (base_index__new(&view, &idx) ||
 	    !(d = btf_dedup__new(idx, base_typedefs)) ||
 	    btf_dedup__run(d, in, base, NULL, 0, &out))
 		out = NULL;
 	btf_dedup__free(d);
 	base_index__free(idx);
+	btf_view__free(&view);
 	btf__free(in);
 	return out;
 }
