@@ -774,14 +774,16 @@ static int run__dedup(struct run *r)
 		       "types nested too deeply" : strerror(-err));
 		return err;
 	}
-	if (r->split) {
-		if (r->opts->base || r->cons.m.acc.cxx || r->ef.big_endian ||
-		    (enc->distilled_base && !r->opts->out_path))
-			err = run__split_btf(r);
-		else
-			st->nr_types = raw_type_cnt(r->split_raw);
+	/* Most modules are written as the split dedup made them. */
+	if (r->split && !r->opts->base && !r->cons.m.acc.cxx &&
+	    !r->ef.big_endian && !(enc->distilled_base && !r->opts->out_path)) {
+		st->nr_types = raw_type_cnt(r->split_raw);
 		stats__phase_end(st, PHASE_BASE);
-		if (err || r->split_raw)
+		return 0;
+	}
+	if (r->split) {
+		err = run__split_btf(r);
+		if (err)
 			return err;
 	}
 	n = r->split ? 0 : fwd_names__conflicts(&r->cons.m.acc.fwd_names,

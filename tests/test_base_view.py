@@ -205,3 +205,44 @@ def test_base_view_needs_libbpf(ctx):
     p = ctx.run([ctx.bin, "--no-cache", "--base", raw, "-o", out, obj])
     if p.returncode != 0 or open(out, "rb").read()[:2] != b"\xeb\x9f":
         raise AssertionError("s390x: not big-endian BTF: " + p.stderr)
+
+
+def _elf_shdr_at(data, name):
+    """The file offset of section NAME's header in ELF64 little-endian
+    DATA."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    entsize, num, strndx = struct.unpack_from("<HHH", data, 0x3a)
+    stroff, = struct.unpack_from("<Q", data, shoff + strndx * entsize + 24)
+    for i in range(num):
+        at = shoff + i * entsize
+        n, = struct.unpack_from("<I", data, at)
+        end = data.index(b"\0", stroff + n)
+        if data[stroff + n:end] == name:
+            return at
+    raise AssertionError("no section %r" % name)
+
+
+def test_base_view_odd_files(ctx):
+    # A FIFO as the base fails at once (it must not block the open), and a
+    # .BTF whose section type is not PROGBITS (libelf gives no bytes for
+    # it) fails as libbpf's reading says, not taken by the view.
+    obj = ctx.fixture("mod_a", "gcc", 5)
+    fifo = os.path.join(ctx.tmp, "fifo")
+    os.mkfifo(fifo)
+    out = os.path.join(ctx.tmp, "out.btf")
+    p = ctx.run([ctx.bin, "--no-cache", "--base", fifo, "-o", out, obj],
+                timeout=20)
+    if p.returncode != 1 or "not a regular file" not in p.stderr:
+        raise AssertionError("FIFO base: exit %d\n%s"
+                             % (p.returncode, p.stderr))
+    _, elf = _base_forms(ctx, "gcc", 5)
+    data = bytearray(open(elf, "rb").read())
+    struct.pack_into("<I", data, _elf_shdr_at(data, b".BTF") + 4, 2)
+    bad = os.path.join(ctx.tmp, "symtab-btf.o")
+    open(bad, "wb").write(bytes(data))
+    p = ctx.run([ctx.bin, "--no-cache", "--base", bad, "-o", out, obj])
+    if p.returncode != 1 or "cannot read BTF" not in p.stderr:
+        raise AssertionError(".BTF of type SYMTAB: exit %d\n%s"
+                             % (p.returncode, p.stderr))
+    if os.path.exists(out):
+        raise AssertionError("output written over a bad base")

@@ -585,10 +585,18 @@ static int view_elf(const char *path, const unsigned char *map, size_t size,
 	bool distilled;
 	int err = -EINVAL;
 
+	Elf_Data *data;
+
+	/*
+	 * Only a section whose bytes libelf gives as they are in the file:
+	 * of another type it may convert them, or give none.
+	 */
 	if (!elf_sec__open(&s, path, ".BTF", ".BTF.base", &distilled) &&
-	    s.scn && !distilled && s.sh.sh_type != SHT_NOBITS &&
+	    s.scn && !distilled && s.sh.sh_type == SHT_PROGBITS &&
 	    !(s.sh.sh_flags & SHF_COMPRESSED) && s.sh.sh_offset <= size &&
-	    s.sh.sh_size <= size - s.sh.sh_offset && s.sh.sh_offset % 4 == 0)
+	    s.sh.sh_size <= size - s.sh.sh_offset && s.sh.sh_offset % 4 == 0 &&
+	    (data = elf_getdata(s.scn, NULL)) && data->d_buf &&
+	    data->d_size == s.sh.sh_size)
 		err = btf_view__from_raw(v, map + s.sh.sh_offset, s.sh.sh_size);
 	elf_sec__close(&s);
 	return err;
@@ -603,7 +611,8 @@ int btf_load__view(const char *path, struct btf_view *v)
 	int fd, err;
 
 	memset(v, 0, sizeof(*v));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A FIFO would block the open, and is no file for the view. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||

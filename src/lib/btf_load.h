@@ -24,7 +24,8 @@ struct btf_view;
  * btf_load__file() makes.  Returns 0, or a negative errno and prints
  * nothing: a file the view does not take (another byte order, a
  * compressed section, ...) or a bad one is for btf_load__file() to read
- * and report on.  btf_view__free() unmaps it.
+ * and report on.  btf_view__free() unmaps it.  As for an input, which is
+ * mapped too, the file must not change while the run reads it.
  */
 int btf_load__view(const char *path, struct btf_view *v);
 

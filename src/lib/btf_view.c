@@ -94,10 +94,11 @@ int btf_view__from_raw(struct btf_view *v, const void *raw, size_t size)
 int btf_view__from_btf(struct btf_view *v, const struct btf *btf)
 {
 	uint32_t id, n = btf__type_cnt(btf);
-	const unsigned char *first;
-	const struct btf_type *last;
+	const unsigned char *first = NULL;
 	const struct btf_header *h;
+	const char *strs;
 	const void *raw;
+	unsigned char *own;
 	uint32_t size;
 
 	memset(v, 0, sizeof(*v));
@@ -108,33 +109,45 @@ int btf_view__from_btf(struct btf_view *v, const struct btf *btf)
 	/* libbpf keeps the types and strings in the host's order. */
 	v->str_len = h->magic == BTF_MAGIC ? h->str_len :
 		     __builtin_bswap32(h->str_len);
-	v->strs = btf__name_by_offset(btf, 0);
+	strs = btf__name_by_offset(btf, 0);
 	v->offs = malloc(n * sizeof(*v->offs));
-	if (!v->strs || !v->offs) {
-		free(v->offs);
-		v->offs = NULL;
+	if (!strs || !v->offs) {
+		btf_view__free(v);
 		return -ENOMEM;
 	}
 	v->nr = n;
 	v->offs[0] = 0;
-	if (n < 2) {
-		/* No types: the view needs a place, not bytes, for them. */
-		v->types = (const unsigned char *)v->strs;
-		return 0;
-	}
-	first = (const unsigned char *)btf__type_by_id(btf, 1);
-	v->types = first;
+	/* libbpf keeps a BTF's types in one buffer, in id order. */
+	if (n > 1)
+		first = (const unsigned char *)btf__type_by_id(btf, 1);
 	for (id = 1; id < n; id++)
 		v->offs[id] = (const unsigned char *)btf__type_by_id(btf, id) -
 			      first;
-	last = btf__type_by_id(btf, n - 1);
-	v->types_len = v->offs[n - 1] + btf_type__size(last);
+	if (n > 1)
+		v->types_len = v->offs[n - 1] +
+			       btf_type__size(btf__type_by_id(btf, n - 1));
+	/*
+	 * The view has its own copy: libbpf moves a BTF's data when it
+	 * makes it modifiable, which it does even to look a string up.
+	 */
+	own = malloc((size_t)v->types_len + v->str_len + 1);
+	if (!own) {
+		btf_view__free(v);
+		return -ENOMEM;
+	}
+	if (v->types_len)
+		memcpy(own, first, v->types_len);
+	memcpy(own + v->types_len, strs, v->str_len);
+	v->own = own;
+	v->types = own;
+	v->strs = (const char *)own + v->types_len;
 	return 0;
 }
 
 void btf_view__free(struct btf_view *v)
 {
 	free(v->offs);
+	free(v->own);
 	if (v->map)
 		munmap(v->map, v->map_len);
 	memset(v, 0, sizeof(*v));

@@ -5,7 +5,7 @@
  * in the file's page cache, because a kernel build runs one process per
  * module over the same vmlinux and libbpf's btf__new() would copy its
  * 5 MB into fresh memory in each (a fifth of a small module's run).  The
- * view of a libbpf BTF (btf_view__from_btf()) reads libbpf's memory.
+ * view of a libbpf BTF (btf_view__from_btf()) reads a copy of it.
  */
 #ifndef DWARF2BTF_BTF_VIEW_H
 #define DWARF2BTF_BTF_VIEW_H
@@ -25,6 +25,7 @@ struct btf_view {
 	/* The file mapping the view reads, or NULL (btf_view__from_btf()). */
 	void *map;
 	size_t map_len;
+	void *own;			/* btf_view__from_btf()'s copy. */
 };
 
 /*
@@ -38,10 +39,13 @@ struct btf_view {
  */
 int btf_view__from_raw(struct btf_view *v, const void *raw, size_t size);
 
-/* Views the types and strings of standalone BTF that libbpf holds. */
+/*
+ * Views a copy of the types and strings of standalone BTF that libbpf
+ * holds (libbpf may move its own).
+ */
 int btf_view__from_btf(struct btf_view *v, const struct btf *btf);
 
-/* Frees the offsets and unmaps v->map; the view is then empty. */
+/* Frees the offsets and the copy, unmaps v->map; the view is then empty. */
 void btf_view__free(struct btf_view *v);
 
 /* Type ID (< v->nr; 0 is void). */
