@@ -132,6 +132,9 @@ struct btf_dedup {
 	uint32_t cap_par;
 	uint32_t *cands;
 	size_t cap_cands;
+	/* The base's candidates of the other parity, while listing them. */
+	uint32_t *later;
+	size_t cap_later;
 	/* canonical module structs and unions: slots 1.. of name_ids */
 	struct id_chains names;
 	uint32_t *name_ids;
@@ -184,6 +187,7 @@ void btf_dedup__free(struct btf_dedup *d)
 	free(d->types);
 	free(d->par);
 	free(d->cands);
+	free(d->later);
 	free(d->name_ids);
 	id_chains__free(&d->split);
 	id_chains__free(&d->names);
@@ -428,26 +432,61 @@ static void bd__add_cand(struct btf_dedup *d, uint32_t id, uint64_t h)
 }
 
 /*
- * Appends to d->cands the candidates of hash H, latest first, from the
- * module's chains (BASE false) or the base's.  Only those of parity PAR
- * are taken; PAR -1 takes all.  Returns 0 or -ENOMEM.
+ * Appends to d->cands the module's candidates of hash H, latest first.
+ * Only those of parity PAR are taken; PAR -1 takes all.  Returns 0 or
+ * -ENOMEM.
  */
-static int bd__push(struct btf_dedup *d, bool base, uint64_t h, int par,
-		    uint32_t *n)
+static int bd__push(struct btf_dedup *d, uint64_t h, int par, uint32_t *n)
 {
-	const struct id_chains *c = base ? &d->idx->types : &d->split;
 	uint32_t id;
 
-	for (id = id_chains__next(c, h, 0); id; id = id_chains__next(c, h, id)) {
+	for (id = id_chains__next(&d->split, h, 0); id;
+	     id = id_chains__next(&d->split, h, id)) {
 		/* A whole BTF passes PAR -1, since it has no parities. */
-		if (par >= 0 && par != (base ? (int)base_index__parity(d->idx, id) :
-					d->par[id - d->start]))
+		if (par >= 0 && par != d->par[id - d->start])
 			continue;
 		if (grow_array((void **)&d->cands, &d->cap_cands, *n + 1,
 			       sizeof(*d->cands), 16))
 			return -ENOMEM;
 		d->cands[(*n)++] = id;
 	}
+	return 0;
+}
+
+/*
+ * Appends to d->cands the base's candidates of hash H: those of parity G,
+ * latest first, then the others, earliest first, in one walk of the
+ * chain.  The chain runs down the ids, so the number of the table's
+ * growths up to each id only falls (base_index__parity()).  Returns 0 or
+ * -ENOMEM.
+ */
+static int bd__push_base(struct btf_dedup *d, uint64_t h, unsigned int g,
+			 uint32_t *n)
+{
+	const struct base_index *idx = d->idx;
+	uint32_t id, k = idx->nr_growths, m = 0;
+
+	for (id = id_chains__next(&idx->types, h, 0); id;
+	     id = id_chains__next(&idx->types, h, id)) {
+		while (k && idx->grow_id[k - 1] > id)
+			k--;
+		if ((k & 1) == g) {
+			if (grow_array((void **)&d->cands, &d->cap_cands,
+				       *n + 1, sizeof(*d->cands), 16))
+				return -ENOMEM;
+			d->cands[(*n)++] = id;
+		} else {
+			if (grow_array((void **)&d->later, &d->cap_later,
+				       m + 1, sizeof(*d->later), 16))
+				return -ENOMEM;
+			d->later[m++] = id;
+		}
+	}
+	if (grow_array((void **)&d->cands, &d->cap_cands, *n + m + 1,
+		       sizeof(*d->cands), 16))
+		return -ENOMEM;
+	while (m)
+		d->cands[(*n)++] = d->later[--m];
 	return 0;
 }
 
@@ -481,17 +520,12 @@ static int64_t bd__cands(struct btf_dedup *d, uint64_t h)
 	int err;
 
 	if (!d->idx)
-		return bd__push(d, false, h, -1, &n) ?: (int64_t)n;
-	err = bd__push(d, false, h, g, &n) ?: bd__push(d, true, h, g, &n);
+		return bd__push(d, h, -1, &n) ?: (int64_t)n;
+	err = bd__push(d, h, g, &n) ?: bd__push_base(d, h, g, &n);
 	if (err)
 		return err;
 	mark = n;
-	err = bd__push(d, true, h, !g, &n);
-	if (err)
-		return err;
-	reverse_ids(d->cands + mark, n - mark);
-	mark = n;
-	err = bd__push(d, false, h, !g, &n);
+	err = bd__push(d, h, !g, &n);
 	if (err)
 		return err;
 	reverse_ids(d->cands + mark, n - mark);
