@@ -10,7 +10,6 @@
 #ifndef DWARF2BTF_BTF_VIEW_H
 #define DWARF2BTF_BTF_VIEW_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/btf.h>
@@ -56,12 +55,6 @@ static inline const struct btf_type *btf_view__type(const struct btf_view *v,
 
 	return id ? (const struct btf_type *)(v->types + v->offs[id]) :
 		    &void_type;
-}
-
-/* The string at OFF, or NULL past the strings. */
-static inline const char *btf_view__str(const struct btf_view *v, uint32_t off)
-{
-	return off < v->str_len ? v->strs + off : NULL;
 }
 
 /*
