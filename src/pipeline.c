@@ -738,13 +738,9 @@ static int run__split_btf(struct run *r)
 static uint32_t raw_type_cnt(const unsigned char *raw)
 {
 	const struct btf_header *h = (const void *)raw;
-	const unsigned char *p = raw + h->hdr_len + h->type_off;
-	const unsigned char *end = p + h->type_len;
-	uint32_t n = 0;
 
-	for (; p < end; n++)
-		p += btf_type__size((const struct btf_type *)p);
-	return n;
+	return btf_records__index(raw + h->hdr_len + h->type_off,
+				  h->type_len, SIZE_MAX, NULL, NULL, 0, 0);
 }
 
 /*

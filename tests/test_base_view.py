@@ -15,14 +15,12 @@ import shutil
 import struct
 
 import variants
+from test_modules import _base
 
 
 def _base_forms(ctx, cc, dwarf):
     """The fixture base as raw BTF, and as an ELF file with .BTF."""
-    raw = os.path.join(ctx.tmp, "base.btf")
-    p = ctx.run([ctx.bin, "-o", raw, ctx.fixture("mod_base", cc, dwarf)])
-    if p.returncode != 0:
-        raise AssertionError("base: " + p.stderr)
+    raw = _base(ctx, cc, dwarf)
     elf = os.path.join(ctx.tmp, "base.o")
     shutil.copy(ctx.fixture("mod_base", cc, dwarf), elf)
     p = ctx.run([ctx.bin, elf])

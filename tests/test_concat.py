@@ -6,6 +6,6 @@ UBSan."""
 
 def test_concat(ctx):
     ctx.unit("test_concat",
-             ["merge/btf_concat.c", "lib/btf_load.c", "lib/btf_view.c", "lib/grow.c",
-              "lib/u32_map.c"],
+             ["merge/btf_concat.c", "lib/btf_ids.c", "lib/btf_load.c",
+              "lib/btf_view.c", "lib/grow.c", "lib/u32_map.c"],
              ["-lbpf", "-lelf"])

@@ -19,6 +19,18 @@ struct btf_type;
 struct btf_type *btf_mut_type(const struct btf *btf, uint32_t id);
 
 /*
+ * Walks the type records of a type section, @len bytes at @p, @room of
+ * them at most, each of a kind from INT to ENUM64, and notes where each
+ * starts: a pointer in @types[@at + i], or else, counted from @start, an
+ * offset in @offs[@at + i] (both may be NULL: only counted).  Returns
+ * their count, or -1 for a record cut short, of no known kind, or past
+ * @room.
+ */
+long btf_records__index(const unsigned char *p, size_t len, size_t room,
+			struct btf_type **types, uint32_t *offs, size_t at,
+			size_t start);
+
+/*
  * A visitor of one type id or string offset, which it may rewrite; a
  * nonzero return stops the walk.
  */

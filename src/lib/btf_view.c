@@ -9,41 +9,30 @@
 #include "lib/btf_view.h"
 #include "lib/hash.h"
 
-/* libbpf's limits on the ids and on string offsets. */
-#define VIEW_MAX_TYPES	0x7fffffffu
+/* libbpf's limit on string offsets. */
 #define VIEW_MAX_STR	0x7fffffffu
 
 /*
- * Indexes the records of the type section: each of a kind libbpf 1.1
- * knows (INT to ENUM64; not UNKN) and within the section.  The offsets
- * are allocated for the most records the section could hold (12 bytes
- * each) rather than grown: the pages not written to are never touched.
- * Returns 0, -EINVAL or -ENOMEM.
+ * Indexes the records of the type section (btf_records__index(): kinds
+ * libbpf 1.1 knows, records in bounds).  The offsets are allocated for
+ * the most records the section could hold (12 bytes each, so fewer than
+ * libbpf's 2^31 ids) rather than grown: the pages not written to are
+ * never touched.  Returns 0, -EINVAL or -ENOMEM.
  */
 static int btf_view__index(struct btf_view *v)
 {
-	const unsigned char *p = v->types, *end = v->types + v->types_len;
-	uint32_t n = 0;
+	size_t room = v->types_len / sizeof(struct btf_type);
+	long n;
 
-	v->offs = malloc(((size_t)v->types_len / sizeof(struct btf_type) + 1) *
-			 sizeof(*v->offs));
+	v->offs = malloc((room + 1) * sizeof(*v->offs));
 	if (!v->offs)
 		return -ENOMEM;
-	v->offs[n++] = 0;
-	while (p < end) {
-		const struct btf_type *t = (const void *)p;
-		size_t sz;
-
-		if ((size_t)(end - p) < sizeof(*t) || btf_kind(t) == BTF_KIND_UNKN ||
-		    btf_kind(t) > BTF_KIND_ENUM64)
-			return -EINVAL;
-		sz = btf_type__size(t);
-		if (sz > (size_t)(end - p) || n >= VIEW_MAX_TYPES)
-			return -EINVAL;
-		v->offs[n++] = p - v->types;
-		p += sz;
-	}
-	v->nr = n;
+	v->offs[0] = 0;
+	n = btf_records__index(v->types, v->types_len, room, NULL, v->offs,
+			       1, 0);
+	if (n < 0)
+		return -EINVAL;
+	v->nr = n + 1;
 	return 0;
 }
 

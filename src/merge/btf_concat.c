@@ -572,39 +572,11 @@ void btf_concat__drop_index(struct btf_concat *c)
 	c->nr_offs = 0;
 }
 
-/*
- * Walks the records of @len bytes at @p, @room of them at most, and puts
- * where each starts into @types[@at + i] or, counted from @start, into
- * @offs[@at + i]; returns their count, or -1.  (@at rather than a pointer
- * moved by it: @types may be NULL when there is nothing to note.)
- */
-static long concat__records(const unsigned char *p, size_t len, size_t room,
-			    struct btf_type **types, uint32_t *offs,
-			    size_t at, size_t start)
-{
-	size_t n = 0, off = 0, size;
-
-	while (off < len) {
-		if (len - off < sizeof(struct btf_type) || n == room)
-			return -1;
-		size = btf_type__size((const struct btf_type *)(p + off));
-		if (size > len - off)
-			return -1;
-		if (types)
-			types[at + n] = (struct btf_type *)(p + off);
-		else
-			offs[at + n] = start + off;
-		n++;
-		off += size;
-	}
-	return n;
-}
-
 int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types)
 {
-	long lo = concat__records(c->base_types, c->base_types_len,
+	long lo = btf_records__index(c->base_types, c->base_types_len,
 				  c->nr_types, types, NULL, 0, 0);
-	long hi = lo < 0 ? -1 : concat__records(c->types, c->types_len,
+	long hi = lo < 0 ? -1 : btf_records__index(c->types, c->types_len,
 						c->nr_types - lo, types, NULL,
 						lo, 0);
 
@@ -623,9 +595,9 @@ int btf_concat__index_types(struct btf_concat *c)
 	/* One offset space, borrowed records first: the raw bytes' order. */
 	if ((uint64_t)c->base_types_len + c->types_len > UINT32_MAX)
 		return -E2BIG;
-	lo = concat__records(c->base_types, c->base_types_len, c->nr_types,
+	lo = btf_records__index(c->base_types, c->base_types_len, c->nr_types,
 			     NULL, c->offs, 0, 0);
-	hi = lo < 0 ? -1 : concat__records(c->types, c->types_len,
+	hi = lo < 0 ? -1 : btf_records__index(c->types, c->types_len,
 					   c->nr_types - lo, NULL, c->offs, lo,
 					   c->base_types_len);
 	if (hi < 0 || (size_t)(lo + hi) != c->nr_types)
