@@ -38,6 +38,7 @@
 #include "merge/fwd_members.h"
 #include "merge/fwd_names.h"
 #include "merge/merge.h"
+#include "output/out_precopy.h"
 #include "output/write_btf.h"
 #include "pipeline.h"
 #include "stats.h"
@@ -144,6 +145,8 @@ struct run {
 	 */
 	unsigned char *split_raw;
 	struct btf *own_base;
+	/* The copy of the file its .BTF is written into, made ahead. */
+	struct out_precopy *precopy;
 };
 
 static int run__open(struct run *r);
@@ -202,17 +205,25 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 	struct key_set keep = { 0 }, conflicts = { 0 };
 	struct batch_sizes first = { 0 };
 	struct pipeline_opts o = *opts;
+	struct out_precopy *precopy = NULL;
 	struct stats st;
 	int err;
 
 	stats__start(&st);
 	st.jobs = opts->jobs;
 	o.enc.keep_fwds = &keep;
+	/*
+	 * A file whose .BTF is written in place is copied whole into the
+	 * file that replaces it; that copy starts now, beside the encoding.
+	 */
+	if (!opts->out_path && !opts->dry_run)
+		precopy = out_precopy__start(path, opts->enc.hooks);
 	for (;;) {
 		struct run r = {
 			.path = path, .opts = &o, .st = &st,
 			.conflicts = &conflicts,
 			.sizes = st.nr_reruns ? NULL : &first,
+			.precopy = precopy,
 		};
 
 		if (st.nr_reruns && !o.enc.plain_dedup)
@@ -242,6 +253,7 @@ int pipeline__run(const char *path, const struct pipeline_opts *opts)
 		if (++st.nr_reruns + 1 >= MAX_RUNS)
 			o.enc.plain_dedup = true;
 	}
+	out_precopy__free(precopy);
 	key_set__free(&keep);
 	key_set__free(&conflicts);
 	free(first.n);
@@ -810,7 +822,8 @@ static int run__write(struct run *r)
 
 	if (r->split_raw && !opts->dry_run)
 		err = output__write_btf_bytes(r->path, opts->out_path,
-					      opts->writes, &opts->enc,
+					      opts->writes, r->precopy,
+					      &opts->enc,
 					      r->split_raw,
 					      btf_dedup__raw_size(r->split_raw),
 					      &r->st->out_bytes);
@@ -820,7 +833,8 @@ static int run__write(struct run *r)
 		btf__set_endianness(r->btf, BTF_BIG_ENDIAN);
 	if (r->btf && !opts->dry_run)
 		err = output__write_btf(r->path, opts->out_path,
-					opts->writes, &opts->enc, r->btf,
+					opts->writes, r->precopy, &opts->enc,
+					r->btf,
 					&r->st->out_bytes);
 	/*
 	 * The lines are printed only now, at once, because a run made

@@ -48,9 +48,10 @@ def _build(ctx):
          "-fno-omit-frame-pointer",
          os.path.join(root, "tests", "unit", "test_output.c"),
          os.path.join(root, "src", "output", "out_file.c"),
+         os.path.join(root, "src", "output", "out_precopy.c"),
          os.path.join(root, "src", "output", "output_elf.c"),
          os.path.join(root, "src", "lib", "grow.c"), "-o", exe] +
-        flags)
+        flags + ["-pthread"])
     return exe
 
 
@@ -863,6 +864,59 @@ def test_output_fault_injection(ctx):
     rc, err = _run(exe, "elf", g, ".BTF", data_a,
                    env={"DWARF2BTF_FAULT_WRITE": "x1"})
     assert rc == 0, err
+
+
+def test_output_elf_precopy(ctx):
+    """A pre-copy of the file gives the bytes of a copy made at the end;
+    a file changed since (size, or contents and times) is copied again;
+    a failing write fails the same way; no temp file is left."""
+    exe = _build(ctx)
+    obj = _compile(ctx, "gcc", PROG, os.path.join(ctx.tmp, "p.o"),
+                   ("-g", "-c"))
+    prog = _compile(ctx, "gcc", PROG, os.path.join(ctx.tmp, "prog"),
+                    ("-g",))
+    d = os.path.join(ctx.tmp, "w")
+    os.mkdir(d)
+    for orig in (obj, prog):
+        comment = Elf(orig).sec(".comment")
+        assert comment and comment["size"] > 4, "no .comment to change"
+        poke = comment["offset"] + 2
+        for i, n in enumerate((3000, 0, 20000)):
+            data = _write(os.path.join(ctx.tmp, "d%d" % i), _data(n, i))
+            for change in (None, "append", str(poke)):
+                a = shutil.copy(orig, os.path.join(d, "a"))
+                b = shutil.copy(orig, os.path.join(d, "b"))
+                if change == "append":
+                    with open(a, "ab") as f:
+                        f.write(bytes(16))
+                elif change:
+                    ab = bytearray(_read(a))
+                    ab[poke] ^= 0xff
+                    _write(a, bytes(ab))
+                rc, err = _run(exe, "elf", a, ".BTF", data)
+                assert rc == 0, err
+                args = (change,) if change else ()
+                rc, err = _run(exe, "elf-pre", b, ".BTF", data, *args)
+                assert rc == 0, err
+                assert _read(b) == _read(a), (orig, n, change)
+                assert _ls(d) == ["a", "b"], _ls(d)
+                if not change:
+                    _check_elf(orig, a, ".BTF", _read(data))
+    # Every write failing in turn fails as without a pre-copy.
+    data = _write(os.path.join(ctx.tmp, "f"), _data(5000, 7))
+    for n in range(1, 100):
+        env = {"DWARF2BTF_FAULT_WRITE": str(n)}
+        a = shutil.copy(obj, os.path.join(d, "a"))
+        b = shutil.copy(obj, os.path.join(d, "b"))
+        rc_a, err_a = _run(exe, "elf", a, ".BTF", data, env=env)
+        rc_b, err_b = _run(exe, "elf-pre", b, ".BTF", data, env=env)
+        assert (rc_a, err_a.replace(a, b)) == (rc_b, err_b), (n, err_a,
+                                                              err_b)
+        assert _read(b) == _read(a)
+        assert _ls(d) == ["a", "b"], (n, _ls(d))
+        if rc_a == 0:
+            break
+    assert n > 2, "fault hook not effective"
 
 
 def test_output_disk_full(ctx):

@@ -74,6 +74,25 @@ int out_file__fail(const char *path, int err, const char *fmt, ...)
 }
 
 /*
+ * out_file__say() reports a failed system call on @out as out_file__error()
+ * does, unless @out is quiet (a pre-copy, whose failure only means the
+ * copy is made again when the file is written).
+ */
+__attribute__((format(printf, 3, 4)))
+static int out_file__say(const struct out_file *out, int err,
+			 const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->quiet)
+		return -err;
+	va_start(ap, fmt);
+	err = out_file__report(out->path, err, true, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/*
  * out_file__fault() makes the write numbered fault_at fail with ENOSPC,
  * so that tests can make a write fail (DWARF2BTF_FAULT_WRITE,
  * test_hooks.h).
@@ -107,9 +126,9 @@ int out_file__write(struct out_file *out, const void *buf, size_t len,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return out_file__error(out->path, errno, "write failed");
+			return out_file__say(out, errno, "write failed");
 		if (n == 0)
-			return out_file__error(out->path, EIO, "write failed");
+			return out_file__say(out, EIO, "write failed");
 		p += n;
 		len -= n;
 		off += n;
@@ -135,9 +154,11 @@ int out_file__zero(struct out_file *out, uint64_t off, uint64_t len)
 /*
  * out_file__copy() copies the first @len bytes of @in_fd to offset 0 of
  * the output.  It uses copy_file_range() while the kernel supports it for
- * these files, and falls back to reading and writing.
+ * these files, and falls back to reading and writing.  A set *@stop (if
+ * @stop is given) ends it between chunks with -ECANCELED.
  */
-int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
+int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
+		   const atomic_bool *stop)
 {
 	loff_t in_off = 0, out_off = 0;
 	bool kernel_copy = true;
@@ -148,6 +169,10 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 		size_t chunk = len - in_off;
 		ssize_t n;
 
+		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+			err = -ECANCELED;
+			break;
+		}
 		if (kernel_copy) {
 			/*
 			 * The kernel copies the data, and may even share
@@ -166,7 +191,7 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 				continue;
 			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
 			    errno != EINVAL && errno != EOPNOTSUPP) {
-				err = out_file__error(out->path, errno,
+				err = out_file__say(out, errno,
 						 "write failed");
 				break;
 			}
@@ -180,7 +205,7 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 		if (!buf) {
 			buf = malloc(OUTPUT_CHUNK);
 			if (!buf) {
-				err = out_file__error(out->path, ENOMEM, "copy");
+				err = out_file__say(out, ENOMEM, "copy");
 				break;
 			}
 		}
@@ -190,7 +215,7 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			err = out_file__error(out->path, n < 0 ? errno : EIO,
+			err = out_file__say(out, n < 0 ? errno : EIO,
 					 "read failed");
 			break;
 		}
@@ -241,13 +266,13 @@ int out_file__open(struct out_file *out, const struct stat *old)
 	if (!out->target)
 		out->target = strdup(out->path);
 	if (!out->target)
-		return out_file__error(out->path, ENOMEM, "out of memory");
+		return out_file__say(out, ENOMEM, "out of memory");
 	dlen = out_file__dir_len(out->target);
 	base = out->target + dlen;
 	cap = strlen(out->target) + 32;
 	out->tmp = malloc(cap);
 	if (!out->tmp)
-		return out_file__error(out->path, ENOMEM, "out of memory");
+		return out_file__say(out, ENOMEM, "out of memory");
 
 	for (tries = 0; tries < 100; tries++) {
 		uint64_t r;
@@ -271,10 +296,10 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		free(out->tmp);
 		out->tmp = NULL;
 		if (dlen)
-			return out_file__error(out->path, err,
+			return out_file__say(out, err,
 					  "cannot create a file in %.*s",
 					  (int)dlen, out->target);
-		return out_file__error(out->path, err,
+		return out_file__say(out, err,
 				  "cannot create a file in the current directory");
 	}
 	if (old) {
@@ -291,7 +316,7 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		}
 		/* The mode is set after fchown(), which clears set-id bits. */
 		if (fchmod(out->fd, old->st_mode & 07777))
-			return out_file__error(out->path, errno,
+			return out_file__say(out, errno,
 					  "cannot set the file mode");
 	}
 	return 0;
@@ -329,17 +354,17 @@ int out_file__commit(struct out_file *out)
 		err = close(out->fd);
 		out->fd = -1;
 		if (err)
-			return out_file__error(out->path, errno, "write failed");
+			return out_file__say(out, errno, "write failed");
 		return 0;
 	}
 	if (fsync(out->fd))
-		return out_file__error(out->path, errno, "fsync failed");
+		return out_file__say(out, errno, "fsync failed");
 	err = close(out->fd);
 	out->fd = -1;
 	if (err)
-		return out_file__error(out->path, errno, "write failed");
+		return out_file__say(out, errno, "write failed");
 	if (rename(out->tmp, out->target))
-		return out_file__error(out->path, errno, "cannot replace the file");
+		return out_file__say(out, errno, "cannot replace the file");
 	free(out->tmp);
 	out->tmp = NULL;
 	/*
@@ -414,16 +439,16 @@ static int out_file__defer(struct out_file *out, struct write_set *ws)
 	err = close(out->fd);
 	out->fd = -1;
 	if (err)
-		return out_file__error(out->path, errno, "write failed");
+		return out_file__say(out, errno, "write failed");
 	path = strdup(out->path);
 	if (!path)
-		return out_file__error(out->path, ENOMEM, "out of memory");
+		return out_file__say(out, ENOMEM, "out of memory");
 	pthread_mutex_lock(&ws->lock);
 	if (grow_array((void **)&ws->items, &ws->cap, ws->nr + 1,
 		       sizeof(*ws->items), 256)) {
 		pthread_mutex_unlock(&ws->lock);
 		free(path);
-		return out_file__error(out->path, ENOMEM, "out of memory");
+		return out_file__say(out, ENOMEM, "out of memory");
 	}
 	p = &ws->items[ws->nr++];
 	p->path = path;

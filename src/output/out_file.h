@@ -13,6 +13,7 @@
 #ifndef DWARF2BTF_OUT_FILE_H
 #define DWARF2BTF_OUT_FILE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -29,6 +30,7 @@ struct out_file {
 	char *tmp;		/* The temp file, or NULL once renamed. */
 	int fd;
 	bool direct;		/* It is not a regular file: plain write(). */
+	bool quiet;		/* Failures are returned, not reported. */
 	long fault_at;		/* This write (1-based) fails with ENOSPC. */
 	long nwrites;
 };
@@ -54,8 +56,12 @@ int out_file__open(struct out_file *out, const struct stat *old);
 int out_file__write(struct out_file *out, const void *buf, size_t len,
 		    uint64_t off);
 int out_file__zero(struct out_file *out, uint64_t off, uint64_t len);
-/* This copies the first @len bytes of @in_fd to offset 0 of the output. */
-int out_file__copy(struct out_file *out, int in_fd, uint64_t len);
+/*
+ * This copies the first @len bytes of @in_fd to offset 0 of the output;
+ * a set *@stop (NULL: none) ends it early with -ECANCELED.
+ */
+int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
+		   const atomic_bool *stop);
 /* This fsyncs, renames over the target, and syncs its directory. */
 int out_file__commit(struct out_file *out);
 /* This releases everything, and removes the temp file unless committed. */

@@ -68,7 +68,9 @@ int output__write_elf_section(const char *path, const char *name,
 
 /*
  * output__write_elf_sections() writes several sections at once (.BTF and
- * .BTF.base): all are written or none.
+ * .BTF.base): all are written or none.  With @pre (out_precopy.h; NULL:
+ * none), the copy of @path that was started ahead replaces the copy
+ * made here, where it is still the file.
  */
 struct output_section {
 	const char *name;
@@ -76,8 +78,11 @@ struct output_section {
 	size_t size;
 };
 
+struct out_precopy;
+
 int output__write_elf_sections(const char *path,
 			       const struct output_section *secs, int nr,
+			       struct out_precopy *pre,
 			       const struct test_hooks *hooks);
 
 #endif /* DWARF2BTF_OUTPUT_H */

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "output/out_file.h"
+#include "output/out_precopy.h"
 #include "output/output.h"
 
 #include <errno.h>
@@ -722,7 +723,8 @@ static int out_elf__layout(struct out_elf *ef, struct out_plan *pl,
 
 /* out_elf__emit() writes the new file according to @pl into @out. */
 static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
-			  struct out_file *out, const void *data, size_t size)
+			  struct out_file *out, bool copied, const void *data,
+			  size_t size)
 {
 	unsigned char ehdr[sizeof(Elf64_Ehdr)];
 	size_t table_size = pl->new_shnum * pl->shent;
@@ -735,7 +737,7 @@ static int out_elf__emit(struct out_elf *ef, const struct out_plan *pl,
 		free(table);
 		return out_file__fail(ef->path, ENOMEM, "cannot build ELF headers");
 	}
-	err = out_file__copy(out, ef->fd, pl->keep);
+	err = copied ? 0 : out_file__copy(out, ef->fd, pl->keep, NULL);
 	if (!err && pl->str_moved)
 		err = out_file__write(out, ef->strs, ef->strs_size, pl->str_off);
 	if (!err)
@@ -759,16 +761,18 @@ int output__write_elf_section(const char *path, const char *name,
 {
 	struct output_section sec = { name, data, size };
 
-	return output__write_elf_sections(path, &sec, 1, hooks);
+	return output__write_elf_sections(path, &sec, 1, NULL, hooks);
 }
 
 /*
  * output__write_elf_sections() writes each section in turn, each pass
  * reading the previous pass's temp file.  Only the last temp file is
  * renamed over @path, so that all of the sections land together or none.
+ * The first pass takes @pre's copy of the file where it can.
  */
 int output__write_elf_sections(const char *path,
 			       const struct output_section *secs, int nr,
+			       struct out_precopy *pre,
 			       const struct test_hooks *hooks)
 {
 	struct out_elf ef = { .path = path, .fd = -1 };
@@ -799,6 +803,7 @@ int output__write_elf_sections(const char *path,
 	for (i = 0; !err && i < nr; i++) {
 		struct out_file *o = &out[i & 1];
 		struct out_plan pl = { 0 };
+		bool copied = false;
 
 		ef.size = cur.st_size;
 		err = out_elf__read(&ef);
@@ -815,10 +820,12 @@ int output__write_elf_sections(const char *path,
 			/* The pass before last's temp file is not needed now. */
 			out_file__end(o);
 			out_file__init(o, path, hooks);
-			err = out_file__open(o, &st);
+			copied = !i && out_precopy__take(pre, &st, pl.keep, o);
+			if (!copied)
+				err = out_file__open(o, &st);
 		}
 		if (!err)
-			err = out_elf__emit(&ef, &pl, o, secs[i].data,
+			err = out_elf__emit(&ef, &pl, o, copied, secs[i].data,
 					    secs[i].size);
 		free(ef.shdrs);
 		free(ef.phdrs);

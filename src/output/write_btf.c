@@ -19,6 +19,7 @@
  * pahole's does too.  *@size gets the bytes of both sections.
  */
 static int write_distilled(const char *path, struct btf *btf, size_t *size,
+			   struct out_precopy *pre,
 			   const struct test_hooks *hooks)
 {
 	struct output_section secs[2] = {
@@ -47,7 +48,7 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size,
 		secs[0].size = sz[0];
 		secs[1].size = sz[1];
 		*size = sz[0] + sz[1];
-		err = output__write_elf_sections(path, secs, 2, hooks);
+		err = output__write_elf_sections(path, secs, 2, pre, hooks);
 	}
 	btf__free(split);
 	btf__free(dist);
@@ -55,14 +56,17 @@ static int write_distilled(const char *path, struct btf *btf, size_t *size,
 }
 
 int output__write_btf_bytes(const char *path, const char *out_path,
-			    struct write_set *ws, const struct encode_opts *enc,
-			    const void *data, size_t sz, size_t *size)
+			    struct write_set *ws, struct out_precopy *pre,
+			    const struct encode_opts *enc, const void *data,
+			    size_t sz, size_t *size)
 {
+	struct output_section sec = { ".BTF", data, sz };
+
 	*size = sz;
 	if (out_path)
 		return output__write_raw_set(out_path, data, sz, ws,
 					     enc->hooks);
-	return output__write_elf_section(path, ".BTF", data, sz, enc->hooks);
+	return output__write_elf_sections(path, &sec, 1, pre, enc->hooks);
 }
 
 /*
@@ -70,8 +74,9 @@ int output__write_btf_bytes(const char *path, const char *out_path,
  * distilled base, a layout section, or neither, then raw or in place.
  */
 int output__write_btf(const char *path, const char *out_path,
-		      struct write_set *ws, const struct encode_opts *enc,
-		      struct btf *btf, size_t *size)
+		      struct write_set *ws, struct out_precopy *pre,
+		      const struct encode_opts *enc, struct btf *btf,
+		      size_t *size)
 {
 	void *with_layout = NULL;
 	const void *data;
@@ -79,7 +84,7 @@ int output__write_btf(const char *path, const char *out_path,
 	int err;
 
 	if (!out_path && enc->distilled_base && btf__base_btf(btf))
-		return write_distilled(path, btf, size, enc->hooks);
+		return write_distilled(path, btf, size, pre, enc->hooks);
 	data = btf__raw_data(btf, &sz);
 	if (!data) {
 		pr_err("%s: cannot serialize BTF", path);
@@ -99,8 +104,8 @@ int output__write_btf(const char *path, const char *out_path,
 		}
 		data = with_layout;
 	}
-	err = output__write_btf_bytes(path, out_path, ws, enc, data, *size,
-				      size);
+	err = output__write_btf_bytes(path, out_path, ws, pre, enc, data,
+				      *size, size);
 	free(with_layout);
 	return err;
 }

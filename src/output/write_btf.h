@@ -13,19 +13,22 @@
 #include "lib/encode_opts.h"
 
 struct btf;
+struct out_precopy;
 struct write_set;
 
 /*
  * output__write_btf() writes @btf, of the input @path, raw to @out_path
  * (through @ws when a write set commits it, output.h), or, with @out_path
- * NULL, into @path's .BTF section.  @enc says whether a layout section or a
- * distilled base goes with it, and gives the test hooks.  *@size gets the
- * bytes of BTF written.  It returns 0, or a negative errno after saying
- * why.
+ * NULL, into @path's .BTF section, taking @pre's copy of @path where it
+ * can (out_precopy.h; NULL: none).  @enc says whether a layout section or
+ * a distilled base goes with it, and gives the test hooks.  *@size gets
+ * the bytes of BTF written.  It returns 0, or a negative errno after
+ * saying why.
  */
 int output__write_btf(const char *path, const char *out_path,
-		      struct write_set *ws, const struct encode_opts *enc,
-		      struct btf *btf, size_t *size);
+		      struct write_set *ws, struct out_precopy *pre,
+		      const struct encode_opts *enc, struct btf *btf,
+		      size_t *size);
 
 /*
  * output__write_btf_bytes() writes the @sz bytes of raw BTF at @data as
@@ -33,7 +36,8 @@ int output__write_btf(const char *path, const char *out_path,
  * split dedup made (no layout section goes with split BTF).
  */
 int output__write_btf_bytes(const char *path, const char *out_path,
-			    struct write_set *ws, const struct encode_opts *enc,
-			    const void *data, size_t sz, size_t *size);
+			    struct write_set *ws, struct out_precopy *pre,
+			    const struct encode_opts *enc, const void *data,
+			    size_t sz, size_t *size);
 
 #endif

@@ -5,16 +5,23 @@
  *
  *   test_output raw OUT DATAFILE
  *   test_output elf ELF SECTION DATAFILE
+ *   test_output elf-pre ELF SECTION DATAFILE [append|OFFSET]
  *
  * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
+ * elf-pre starts a pre-copy of ELF first (out_precopy.h), waits for it,
+ * then changes ELF as asked (append: 16 bytes more; OFFSET: the byte
+ * there inverted, the size kept), then writes the section.
  * Build: cc -Isrc tests/unit/test_output.c src/output/out_file.c \
- *            src/output/output_elf.c src/lib/grow.c \
- *            $(pkg-config --cflags --libs libelf)
+ *            src/output/out_precopy.c src/output/output_elf.c \
+ *            src/lib/grow.c $(pkg-config --cflags --libs libelf) -pthread
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "output/out_precopy.h"
 #include "output/output.h"
 
 static void *read_all(const char *path, size_t *size)
@@ -44,6 +51,54 @@ static void *read_all(const char *path, size_t *size)
 	return buf;
 }
 
+/* change() alters @path after its pre-copy as @how says. */
+static void change(const char *path, const char *how)
+{
+	static const char more[16];
+	unsigned char c;
+	long off;
+	FILE *f;
+	int fd;
+
+	if (!strcmp(how, "append")) {
+		f = fopen(path, "ab");
+		if (!f || fwrite(more, 1, sizeof(more), f) != sizeof(more) ||
+		    fclose(f))
+			exit(100);
+		return;
+	}
+	off = strtol(how, NULL, 0);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || pread(fd, &c, 1, off) != 1)
+		exit(100);
+	c = ~c;
+	/* The same second may pass: the file's times must still differ. */
+	usleep(20000);
+	if (pwrite(fd, &c, 1, off) != 1 || close(fd))
+		exit(100);
+}
+
+static int write_pre(char **argv, int argc, const struct test_hooks *hooks)
+{
+	struct output_section sec = { argv[3], NULL, 0 };
+	struct out_precopy *pre = out_precopy__start(argv[2], hooks);
+	struct stat st;
+	int err;
+
+	sec.data = read_all(argv[4], &sec.size);
+	if (argc == 6) {
+		/* The copy is whole before the file changes. */
+		if (stat(argv[2], &st))
+			exit(100);
+		out_precopy__take(pre, &st, st.st_size + 1, NULL);
+		change(argv[2], argv[5]);
+	}
+	err = output__write_elf_sections(argv[2], &sec, 1, pre, hooks);
+	out_precopy__free(pre);
+	free((void *)sec.data);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	/* as main.c reads it; garbage or unset: no fault */
@@ -68,9 +123,12 @@ int main(int argc, char **argv)
 		data = read_all(argv[4], &size);
 		err = output__write_elf_section(argv[2], argv[3], data, size,
 						&hooks);
+	} else if ((argc == 5 || argc == 6) && !strcmp(argv[1], "elf-pre")) {
+		data = NULL;
+		err = write_pre(argv, argc, &hooks);
 	} else {
-		fprintf(stderr, "usage: %s raw OUT DATA | elf ELF NAME DATA\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s raw OUT DATA | elf ELF NAME DATA | "
+			"elf-pre ELF NAME DATA [append|OFFSET]\n", argv[0]);
 		return 100;
 	}
 	free(data);
