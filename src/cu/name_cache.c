@@ -45,22 +45,18 @@ static int name_cache__grow(struct name_cache *c)
 	return 0;
 }
 
-/* A name in .debug_str, by its offset there. */
-static int name_cache__by_str_off(struct name_cache *c, struct btf *btf,
-				  const char *s)
+/*
+ * Adds @s to the BTF's strings and remembers its offset in the slots
+ * under @key.  Without memory the name is only not remembered.
+ */
+static int name_cache__put(struct name_cache *c, struct btf *btf,
+			   const char *s, uint32_t key)
 {
-	uint32_t key = s - c->str + 1, i;
-	int off;
+	int off = btf__add_str(btf, s);
+	uint32_t i;
 
-	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
-	     i = (i + 1) & c->mask)
-		if (c->slots[i].str_off == key)
-			return c->slots[i].off;
-	if (!*s)
-		return 0;
-	off = btf__add_str(btf, s);
 	if (off < 0 || ((c->nr + 1) * 2 > c->mask + 1 && name_cache__grow(c)))
-		return off;	/* without memory: only not remembered */
+		return off;
 	for (i = name_slot__at(c->mask, key); c->slots[i].str_off;
 	     i = (i + 1) & c->mask)
 		;
@@ -70,37 +66,38 @@ static int name_cache__by_str_off(struct name_cache *c, struct btf *btf,
 	return off;
 }
 
-/*
- * Adds S to the BTF's strings and remembers its offset under KEY.  A
- * failed u32_map__add() only leaves the name out of the cache.
- */
-static int name_cache__add(struct name_cache *c, struct btf *btf,
-			   const char *s, uint64_t key)
+/* A name in .debug_str, by its offset there. */
+static int name_cache__by_str_off(struct name_cache *c, struct btf *btf,
+				  const char *s)
 {
-	int off = btf__add_str(btf, s);
+	uint32_t key = s - c->str + 1, i;
 
-	if (off >= 0)
-		u32_map__add(&c->map, key, off);
-	return off;
+	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
+	     i = (i + 1) & c->mask)
+		if (c->slots[i].str_off == key)
+			return c->slots[i].off;
+	return *s ? name_cache__put(c, btf, s, key) : 0;
 }
 
 /*
- * Looks S up by its content: every entry of its hash is compared with S,
- * so that equal hashes of unequal names are entries of their own.
+ * Looks @s up by its content: 32 bits of its hash are the slot's key,
+ * and each slot of that key is compared with @s, so that equal hashes of
+ * unequal names are slots of their own.
  */
 static int name_cache__by_content(struct name_cache *c, struct btf *btf,
 				  const char *s)
 {
-	const struct u32_map_slot *slot = NULL;
-	uint64_t key;
+	uint32_t key, i;
 
 	if (!*s)
 		return 0;
-	key = hash_str(s) | 1;	/* 0 is a free slot in a u32_map. */
-	while ((slot = u32_map__next(&c->map, key, slot)))
-		if (!strcmp(btf__str_by_offset(btf, slot->val), s))
-			return slot->val;
-	return name_cache__add(c, btf, s, key);
+	key = hash_str32(s) | 1;	/* 0 is a free slot. */
+	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
+	     i = (i + 1) & c->mask)
+		if (c->slots[i].str_off == key &&
+		    !strcmp(btf__str_by_offset(btf, c->slots[i].off), s))
+			return c->slots[i].off;
+	return name_cache__put(c, btf, s, key);
 }
 
 /*
@@ -113,9 +110,17 @@ static int name_cache__by_address(struct name_cache *c, struct btf *btf,
 	uint64_t key = (uintptr_t)s;
 	uint32_t off;
 
+	int ret;
+
 	if (u32_map__find(&c->map, key, &off))
 		return off;
-	return *s ? name_cache__add(c, btf, s, key) : 0;
+	if (!*s)
+		return 0;
+	/* A failed u32_map__add() only leaves the name out of the cache. */
+	ret = btf__add_str(btf, s);
+	if (ret >= 0)
+		u32_map__add(&c->map, key, ret);
+	return ret;
 }
 
 int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)

@@ -19,7 +19,11 @@
  * - by content: `ld -r` does not merge the strings of a module's objects,
  *   so there each CU has its own copy of each name and keys by address
  *   mostly miss; a hit is one hash of the short name, one probe and one
- *   compare.
+ *   compare.  The same 8-byte slots hold 32 bits of the name's hash, each
+ *   slot of a hash compared by content: in u32_map's 16-byte slots the
+ *   lookups took 0.95 of the CPU of amdgpu.ko's run that they take now.
+ *
+ * Keyed by address, names that are not in .debug_str go to the u32_map.
  *
  * Valid for one BTF while it only grows (no dedup).
  */
@@ -35,13 +39,14 @@
 struct btf;
 
 struct name_slot {
-	uint32_t str_off;	/* in .debug_str, + 1; 0: free */
+	/* In .debug_str, + 1; or the name's hash, | 1.  0: free. */
+	uint32_t str_off;
 	uint32_t off;
 };
 
 struct name_cache {
 	bool by_content;
-	struct u32_map map;	/* Address or name hash -> string offset. */
+	struct u32_map map;	/* Address -> string offset. */
 	const char *str;	/* .debug_str, whose names go to slots. */
 	size_t str_size;
 	struct name_slot *slots;

@@ -21,6 +21,14 @@ static inline uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* hash_str() folded to 32 bits, for tables with 4-byte keys. */
+static inline uint32_t hash_str32(const char *s)
+{
+	uint64_t h = hash_str(s);
+
+	return (uint32_t)(h ^ h >> 32);
+}
+
 /* Rotates V left by R bits; R must be 1 to 63. */
 static inline uint64_t hash_rotl(uint64_t v, int r)
 {
