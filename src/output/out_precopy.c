@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* This file copies a file to be rewritten in place ahead of time. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,6 +26,12 @@ static void *out_precopy__run(void *arg)
 
 	pc->err = out_file__copy(&pc->out, pc->in_fd, pc->st.st_size,
 				 &pc->stop);
+	/*
+	 * The copy's pages are written back from now on, rather than all
+	 * by the fsync() at the end (a best effort: errors show there).
+	 */
+	if (!pc->err)
+		sync_file_range(pc->out.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 	return NULL;
 }
 
