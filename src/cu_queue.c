@@ -772,6 +772,9 @@ void cu_queue__end(struct cu_queue *q, bool abandon,
 		pthread_join(q->tids[i], NULL);
 	if (q->defer && q->counts.stored && !abandon)
 		batch_cache__mark(q->env->batch_cache);
+	/* One trim for all of the run's stores, mark included. */
+	if (q->counts.stored)
+		batch_cache__trim(q->env->batch_cache);
 	if (counts)
 		*counts = q->counts;
 	cu_queue__free(q);

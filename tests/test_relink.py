@@ -127,6 +127,36 @@ def _stored(ctx):
     return cache, lib, want, [os.path.join(cache, e) for e in entries]
 
 
+def test_relink_cache_bound(ctx):
+    """A run that stores batches leaves the directory within
+    DWARF2BTF_CACHE_MAX: the oldest entries go, its own stay."""
+    cache, lib, want, paths = _stored(ctx)
+    total = sum(os.path.getsize(os.path.join(cache, e))
+                for e in _entries(cache))
+    for p in paths:
+        os.unlink(p)
+    old = []
+    for i in range(8):
+        o = os.path.join(cache, "old-%d.d2b" % i)
+        with open(o, "wb") as f:
+            f.write(bytes(total // 4 + 1))
+        os.utime(o, (1000000 + i, 1000000 + i))
+        old.append(o)
+    env = dict(_env(cache), DWARF2BTF_CACHE_MAX=str(2 * total))
+    out = os.path.join(ctx.tmp, "bound.btf")
+    p = ctx.run([ctx.bin, "-o", out, lib], env=env)
+    assert p.returncode == 0, p.stderr
+    with open(out, "rb") as f:
+        assert f.read() == want
+    left = _entries(cache)
+    size = sum(os.path.getsize(os.path.join(cache, e)) for e in left)
+    assert size <= 2 * total, (size, total, left)
+    assert all(os.path.exists(q) for q in paths), left
+    kept = [o for o in old if os.path.exists(o)]
+    # the oldest went first: what is kept is the newest
+    assert kept == old[len(old) - len(kept):] and len(kept) < len(old), left
+
+
 def test_relink_entries_same_bytes(ctx):
     """Two cold runs into two caches write the same entries, byte for
     byte: nothing of a run (padding, addresses) leaks into them.  The

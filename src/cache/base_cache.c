@@ -245,7 +245,8 @@ static void base_index__store(const struct base_index *idx,
 	lens[0] = sizeof(h);
 	parts[1] = body;
 	lens[1] = at - sizeof(h);
-	cache_dir__store(cache, name, parts, lens, 2);
+	if (!cache_dir__store(cache, name, parts, lens, 2))
+		cache_dir__trim(cache);
 	free(body);
 }
 

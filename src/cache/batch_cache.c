@@ -191,6 +191,11 @@ void batch_cache__mark(const struct batch_cache *bc)
 	cache_dir__store(bc->dir, name, parts, lens, 1);
 }
 
+void batch_cache__trim(const struct batch_cache *bc)
+{
+	cache_dir__trim(bc->dir);
+}
+
 /*
  * batch_cache__new() decides whether the run can use the cache at all,
  * and makes the part of the key that every batch shares: the format

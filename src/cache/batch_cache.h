@@ -73,10 +73,12 @@ void batch_cache__free(struct batch_cache *bc);
  * digests, which make the keys, can wait until the batches are encoded:
  * batch_cache__pack() and batch_pack__stage() run then, and
  * batch_pack__seal() when a core is free.  batch_cache__mark() notes the
- * family after a run that stored batches.
+ * family after a run that stored batches.  batch_cache__trim() keeps the
+ * directory within its bound after a run's stores (cache_dir__trim()).
  */
 bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
+void batch_cache__trim(const struct batch_cache *bc);
 
 /* A batch the cache keeps has at most this many CUs (see CU_BATCH). */
 #define BATCH_MAX_CUS	64

@@ -145,7 +145,7 @@ static int entry_cmp(const void *a, const void *b)
  * exceeds the bound.  Only regular files named *.d2b count, and on a
  * failure the trim simply does less.
  */
-static void cache_dir__trim(const struct cache_dir *c)
+void cache_dir__trim(const struct cache_dir *c)
 {
 	struct entry *v = NULL, *nv;
 	size_t n = 0, i, total = 0, sl = strlen(CACHE_DIR_SUFFIX);
@@ -154,6 +154,8 @@ static void cache_dir__trim(const struct cache_dir *c)
 	DIR *d;
 	int dfd;
 
+	if (!c->path)
+		return;
 	d = opendir(c->path);
 	if (!d)
 		return;
@@ -210,7 +212,7 @@ static int write_parts(int fd, const void *const *parts, const size_t *lens,
 
 /*
  * cache_dir__store() writes the entry to a temp file and renames it into
- * place, then trims the directory.
+ * place.
  */
 int cache_dir__store(const struct cache_dir *c, const char *name,
 		     const void *const *parts, const size_t *lens, int nr)
@@ -249,8 +251,6 @@ int cache_dir__store(const struct cache_dir *c, const char *name,
 		err = -errno;
 	if (err)
 		unlink(tmp);
-	else
-		cache_dir__trim(c);
 out:
 	free(tmp);
 	free(path);

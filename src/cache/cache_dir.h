@@ -45,11 +45,18 @@ void cache_dir__unmap(void *p, size_t len);
 /*
  * cache_dir__store() stores entry NAME, the concatenation of NR parts,
  * atomically, so that processes reading or writing it at the same time
- * see all of one entry or none.  Then the oldest entries are removed while
- * the total exceeds the bound.  It returns 0 or -errno.
+ * see all of one entry or none.  It returns 0 or -errno.
  */
 int cache_dir__store(const struct cache_dir *c, const char *name,
 		     const void *const *parts, const size_t *lens, int nr);
+/*
+ * cache_dir__trim() removes the oldest entries while the total exceeds
+ * the bound.  It reads every entry's size and time, so a run calls it
+ * once after its stores, not once a store: the vmlinux's 76 stores into
+ * a directory of 1000 entries took 0.29 s of CPU instead of 0.12.  The
+ * directory may exceed its bound by one run's entries until then.
+ */
+void cache_dir__trim(const struct cache_dir *c);
 
 /*
  * cache_dir__stage() writes an entry whose name is not known yet to a file
