@@ -607,7 +607,7 @@ static uint32_t fn_set__analyze(struct fn_set *fs, struct fn_info *fn,
 				bool clang, bool ts, struct func_why *why)
 {
 	bool optimized = false, unexpected = false, has_struct = false;
-	struct fn_param *ps;
+	struct fn_param *ps = NULL;	/* Only read with parameters. */
 	size_t j;
 
 	/*
