@@ -10,6 +10,7 @@ import errno
 import os
 import random
 import shutil
+import signal
 import stat
 import struct
 import subprocess
@@ -886,6 +887,8 @@ def test_output_elf_precopy(ctx):
             for change in (None, "append", str(poke)):
                 a = shutil.copy(orig, os.path.join(d, "a"))
                 b = shutil.copy(orig, os.path.join(d, "b"))
+                os.chmod(b, 0o640 if i % 2 else 0o751)
+                mode = os.stat(b).st_mode
                 if change == "append":
                     with open(a, "ab") as f:
                         f.write(bytes(16))
@@ -899,6 +902,7 @@ def test_output_elf_precopy(ctx):
                 rc, err = _run(exe, "elf-pre", b, ".BTF", data, *args)
                 assert rc == 0, err
                 assert _read(b) == _read(a), (orig, n, change)
+                assert os.stat(b).st_mode == mode, (oct(mode), change)
                 assert _ls(d) == ["a", "b"], _ls(d)
                 if not change:
                     _check_elf(orig, a, ".BTF", _read(data))
@@ -917,6 +921,26 @@ def test_output_elf_precopy(ctx):
         if rc_a == 0:
             break
     assert n > 2, "fault hook not effective"
+
+
+def test_output_precopy_killed(ctx):
+    """A process killed while its pre-copy is made leaves no file
+    behind: the copy has no name until it is taken (O_TMPFILE)."""
+    exe = _build(ctx)
+    obj = _compile(ctx, "gcc", PROG, os.path.join(ctx.tmp, "p.o"),
+                   ("-g", "-c"))
+    d = os.path.join(ctx.tmp, "w")
+    os.mkdir(d)
+    try:
+        os.close(os.open(d, os.O_TMPFILE | os.O_WRONLY, 0o600))
+    except OSError as e:
+        raise ctx.Skip("no O_TMPFILE in %s: %s" % (d, e))
+    a = shutil.copy(obj, os.path.join(d, "a"))
+    data = _write(os.path.join(ctx.tmp, "d"), _data(3000))
+    p = _sh([exe, "elf-pre", a, ".BTF", data, "kill"], check=False)
+    assert p.returncode == -signal.SIGKILL, (p.returncode, p.stderr)
+    assert _ls(d) == ["a"], _ls(d)
+    assert _read(a) == _read(obj)
 
 
 def test_output_disk_full(ctx):

@@ -250,30 +250,38 @@ static size_t out_file__dir_len(const char *path)
 }
 
 /*
- * out_file__open() creates the temp file next to @path, after following
- * symlinks, so that a link stays a link.  @old is the stat of the existing
- * file, if any, whose mode and owner the new file gets.  The temp file is
- * in the same directory because rename() cannot cross file systems.
+ * out_file__target() finds the file the temp file replaces, following
+ * symlinks so that a link stays a link, and sizes the temp file's name.
  */
-int out_file__open(struct out_file *out, const struct stat *old)
+static int out_file__target(struct out_file *out)
 {
-	size_t dlen, cap;
-	const char *base;
-	int tries, err;
-
 	out->target = realpath(out->path, NULL);
 	/* A new file (or a dangling link) is written as named. */
 	if (!out->target)
 		out->target = strdup(out->path);
 	if (!out->target)
 		return out_file__say(out, ENOMEM, "out of memory");
-	dlen = out_file__dir_len(out->target);
-	base = out->target + dlen;
-	cap = strlen(out->target) + 32;
-	out->tmp = malloc(cap);
+	out->tmp = malloc(strlen(out->target) + 32);
 	if (!out->tmp)
 		return out_file__say(out, ENOMEM, "out of memory");
+	return 0;
+}
 
+/*
+ * out_file__make_name() creates the hidden temp name next to the target:
+ * a new file, or with @anon_fd >= 0 a link to that anonymous file.  It
+ * returns the new file's descriptor (or 0 for a link), or -errno.
+ */
+static int out_file__make_name(struct out_file *out, mode_t mode,
+			       int anon_fd)
+{
+	size_t dlen = out_file__dir_len(out->target);
+	size_t cap = strlen(out->target) + 32;
+	const char *base = out->target + dlen;
+	char proc[64];
+	int tries, fd = -1;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", anon_fd);
 	for (tries = 0; tries < 100; tries++) {
 		uint64_t r;
 
@@ -286,15 +294,71 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		 */
 		snprintf(out->tmp, cap, "%.*s.%.200s.%08x.tmp", (int)dlen,
 			 out->target, base, (unsigned int)r);
-		out->fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			       old ? 0600 : 0644);
-		if (out->fd >= 0 || errno != EEXIST)
+		if (anon_fd < 0)
+			fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL |
+				  O_CLOEXEC, mode);
+		/*
+		 * Through /proc any user may link the file; AT_EMPTY_PATH
+		 * asks for a capability, but needs no /proc.
+		 */
+		else if (!linkat(AT_FDCWD, proc, AT_FDCWD, out->tmp,
+				 AT_SYMLINK_FOLLOW) ||
+			 (errno != EEXIST &&
+			  !linkat(anon_fd, "", AT_FDCWD, out->tmp,
+				  AT_EMPTY_PATH)))
+			fd = 0;
+		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
+	return fd >= 0 ? fd : -errno;
+}
+
+/*
+ * out_file__own() gives the new file the mode and owner of @old, the
+ * existing file, if any.
+ */
+static int out_file__own(struct out_file *out, const struct stat *old)
+{
+	struct stat st;
+
+	if (!old)
+		return 0;
+	/*
+	 * Only root may give files away; for others failing is fine, the
+	 * new file is then simply theirs.
+	 */
+	if (!fstat(out->fd, &st) &&
+	    (st.st_uid != old->st_uid || st.st_gid != old->st_gid)) {
+		if (fchown(out->fd, old->st_uid, old->st_gid))
+			errno = 0;
+	}
+	/* The mode is set after fchown(), which clears set-id bits. */
+	if (fchmod(out->fd, old->st_mode & 07777))
+		return out_file__say(out, errno, "cannot set the file mode");
+	return 0;
+}
+
+/*
+ * out_file__open() creates the temp file next to @path, after following
+ * symlinks, so that a link stays a link.  @old is the stat of the existing
+ * file, if any, whose mode and owner the new file gets.  The temp file is
+ * in the same directory because rename() cannot cross file systems.
+ */
+int out_file__open(struct out_file *out, const struct stat *old)
+{
+	size_t dlen;
+	int err;
+
+	err = out_file__target(out);
+	if (err)
+		return err;
+	out->fd = out_file__make_name(out, old ? 0600 : 0644, -1);
 	if (out->fd < 0) {
-		err = errno;
+		err = -out->fd;
+		out->fd = -1;
 		free(out->tmp);
 		out->tmp = NULL;
+		dlen = out_file__dir_len(out->target);
 		if (dlen)
 			return out_file__say(out, err,
 					  "cannot create a file in %.*s",
@@ -302,23 +366,47 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		return out_file__say(out, err,
 				  "cannot create a file in the current directory");
 	}
-	if (old) {
-		struct stat st;
+	return out_file__own(out, old);
+}
 
-		/*
-		 * Only root may give files away; for others failing is fine,
-		 * the new file is then simply theirs.
-		 */
-		if (!fstat(out->fd, &st) &&
-		    (st.st_uid != old->st_uid || st.st_gid != old->st_gid)) {
-			if (fchown(out->fd, old->st_uid, old->st_gid))
-				errno = 0;
-		}
-		/* The mode is set after fchown(), which clears set-id bits. */
-		if (fchmod(out->fd, old->st_mode & 07777))
-			return out_file__say(out, errno,
-					  "cannot set the file mode");
-	}
+/*
+ * out_file__open_anon() creates the temp file without a name (O_TMPFILE)
+ * in the target's directory, where file systems support it.  It reports
+ * nothing: the caller then opens a named one.
+ */
+int out_file__open_anon(struct out_file *out, const struct stat *old)
+{
+	size_t dlen;
+	char *dir;
+	int err;
+
+	err = out_file__target(out);
+	if (err)
+		return err;
+	dlen = out_file__dir_len(out->target);
+	dir = dlen ? strndup(out->target, dlen) : strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	out->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		       old ? 0600 : 0644);
+	err = out->fd < 0 ? -errno : 0;
+	free(dir);
+	if (err)
+		return err;
+	out->anon = true;
+	return out_file__own(out, old);
+}
+
+int out_file__name(struct out_file *out)
+{
+	int err;
+
+	if (!out->anon)
+		return 0;
+	err = out_file__make_name(out, 0, out->fd);
+	if (err)
+		return out_file__say(out, -err, "cannot name the new file");
+	out->anon = false;
 	return 0;
 }
 
@@ -357,6 +445,9 @@ int out_file__commit(struct out_file *out)
 			return out_file__say(out, errno, "write failed");
 		return 0;
 	}
+	err = out_file__name(out);
+	if (err)
+		return err;
 	if (fsync(out->fd))
 		return out_file__say(out, errno, "fsync failed");
 	err = close(out->fd);
@@ -383,11 +474,13 @@ void out_file__end(struct out_file *out)
 {
 	if (out->fd >= 0)
 		close(out->fd);
-	if (out->tmp)
+	/* An anonymous file's tmp holds no name of it yet. */
+	if (out->tmp && !out->anon)
 		unlink(out->tmp);
 	free(out->tmp);
 	free(out->target);
 	out->fd = -1;
+	out->anon = false;
 	out->tmp = NULL;
 	out->target = NULL;
 }
@@ -436,6 +529,9 @@ static int out_file__defer(struct out_file *out, struct write_set *ws)
 	char *path;
 	int err;
 
+	err = out_file__name(out);
+	if (err)
+		return err;
 	err = close(out->fd);
 	out->fd = -1;
 	if (err)

@@ -31,6 +31,7 @@ struct out_file {
 	int fd;
 	bool direct;		/* It is not a regular file: plain write(). */
 	bool quiet;		/* Failures are returned, not reported. */
+	bool anon;		/* The temp file has no name yet (O_TMPFILE). */
 	long fault_at;		/* This write (1-based) fails with ENOSPC. */
 	long nwrites;
 };
@@ -52,6 +53,15 @@ int out_file__check_writable(const char *path);
  * existing file, if any, whose mode and owner the new file gets.
  */
 int out_file__open(struct out_file *out, const struct stat *old);
+/*
+ * out_file__open_anon() is out_file__open() without a name (O_TMPFILE),
+ * so that nothing is left behind should the process be killed; it
+ * returns a negative errno without reporting where the file system has
+ * no such files.  out_file__name() links it under a temp name, which
+ * out_file__commit() does anyway.
+ */
+int out_file__open_anon(struct out_file *out, const struct stat *old);
+int out_file__name(struct out_file *out);
 /* This writes @len bytes at offset @off of the temp file. */
 int out_file__write(struct out_file *out, const void *buf, size_t len,
 		    uint64_t off);

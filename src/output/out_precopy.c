@@ -60,9 +60,20 @@ struct out_precopy *out_precopy__start(const char *path,
 	if (pc->in_fd < 0)
 		goto fail;
 	if (fstat(pc->in_fd, &pc->st) || !S_ISREG(pc->st.st_mode) ||
-	    faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ||
-	    out_file__open(&pc->out, &pc->st))
+	    faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
 		goto fail;
+	/*
+	 * The copy has no name while the run lasts, so that a run that is
+	 * killed (make interrupted) leaves no copy behind; it gets its temp
+	 * name when it is taken.  Without O_TMPFILE, it is named now.
+	 */
+	if (out_file__open_anon(&pc->out, &pc->st)) {
+		out_file__end(&pc->out);
+		out_file__init(&pc->out, path, hooks);
+		pc->out.quiet = true;
+		if (out_file__open(&pc->out, &pc->st))
+			goto fail;
+	}
 	if (pthread_create(&pc->thread, NULL, out_precopy__run, pc))
 		goto fail;
 	return pc;
@@ -101,6 +112,8 @@ bool out_precopy__take(struct out_precopy *pc, const struct stat *st,
 	while (ftruncate(pc->out.fd, keep))
 		if (errno != EINTR)
 			return false;
+	if (out_file__name(&pc->out))
+		return false;
 	*out = pc->out;
 	out->quiet = false;
 	/* The temporary file is the caller's now. */

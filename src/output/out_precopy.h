@@ -7,6 +7,9 @@
  * no longer waits for the end of the encoding: it runs while one-threaded
  * phases leave a core idle.
  *
+ * The copy has no name until it is taken (O_TMPFILE, where the file
+ * system has it), so that a run that is killed leaves nothing behind.
+ *
  * A pre-copy is only a head start.  Whatever makes it unusable (it could
  * not be made, it failed, the file changed since) is not reported: the
  * write then copies the file as it always does, and reports what fails.

@@ -5,17 +5,18 @@
  *
  *   test_output raw OUT DATAFILE
  *   test_output elf ELF SECTION DATAFILE
- *   test_output elf-pre ELF SECTION DATAFILE [append|OFFSET]
+ *   test_output elf-pre ELF SECTION DATAFILE [append|OFFSET|kill]
  *
  * DATAFILE's bytes are written; the exit status is the errno (0 = ok).
  * elf-pre starts a pre-copy of ELF first (out_precopy.h), waits for it,
  * then changes ELF as asked (append: 16 bytes more; OFFSET: the byte
- * there inverted, the size kept), then writes the section.
+ * there inverted, the size kept; kill: SIGKILL), then writes the section.
  * Build: cc -Isrc tests/unit/test_output.c src/output/out_file.c \
  *            src/output/out_precopy.c src/output/output_elf.c \
  *            src/lib/grow.c $(pkg-config --cflags --libs libelf) -pthread
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,8 @@ static void change(const char *path, const char *how)
 	FILE *f;
 	int fd;
 
+	if (!strcmp(how, "kill"))
+		raise(SIGKILL);
 	if (!strcmp(how, "append")) {
 		f = fopen(path, "ab");
 		if (!f || fwrite(more, 1, sizeof(more), f) != sizeof(more) ||
@@ -128,7 +131,7 @@ int main(int argc, char **argv)
 		err = write_pre(argv, argc, &hooks);
 	} else {
 		fprintf(stderr, "usage: %s raw OUT DATA | elf ELF NAME DATA | "
-			"elf-pre ELF NAME DATA [append|OFFSET]\n", argv[0]);
+			"elf-pre ELF NAME DATA [append|OFFSET|kill]\n", argv[0]);
 		return 100;
 	}
 	free(data);
