@@ -906,21 +906,31 @@ def test_output_elf_precopy(ctx):
                 assert _ls(d) == ["a", "b"], _ls(d)
                 if not change:
                     _check_elf(orig, a, ".BTF", _read(data))
-    # Every write failing in turn fails as without a pre-copy.
-    data = _write(os.path.join(ctx.tmp, "f"), _data(5000, 7))
-    for n in range(1, 100):
-        env = {"DWARF2BTF_FAULT_WRITE": str(n)}
-        a = shutil.copy(obj, os.path.join(d, "a"))
-        b = shutil.copy(obj, os.path.join(d, "b"))
-        rc_a, err_a = _run(exe, "elf", a, ".BTF", data, env=env)
-        rc_b, err_b = _run(exe, "elf-pre", b, ".BTF", data, env=env)
-        assert (rc_a, err_a.replace(a, b)) == (rc_b, err_b), (n, err_a,
-                                                              err_b)
-        assert _read(b) == _read(a)
-        assert _ls(d) == ["a", "b"], (n, _ls(d))
-        if rc_a == 0:
-            break
-    assert n > 2, "fault hook not effective"
+    # Every write failing in turn fails as without a pre-copy, also where
+    # the copy of the whole file takes more chunks than that of the bytes
+    # kept (a 65 MB file whose .BTF at its end is replaced by a bigger one:
+    # 62 MB kept, under one chunk of copy_file_range(), 64 MiB).
+    big = _compile(ctx, "gcc", "char big[62 << 20] = { 1 };\n",
+                   os.path.join(ctx.tmp, "big.o"))
+    with_btf = shutil.copy(big, os.path.join(ctx.tmp, "big-btf.o"))
+    rc, err = _run(exe, "elf", with_btf, ".BTF",
+                   _write(os.path.join(ctx.tmp, "g"), _data(3 << 20, 8)))
+    assert rc == 0, err
+    for src, size in ((obj, 5000), (with_btf, 4 << 20)):
+        data = _write(os.path.join(ctx.tmp, "f"), _data(size, 7))
+        for n in range(1, 100):
+            env = {"DWARF2BTF_FAULT_WRITE": str(n)}
+            a = shutil.copy(src, os.path.join(d, "a"))
+            b = shutil.copy(src, os.path.join(d, "b"))
+            rc_a, err_a = _run(exe, "elf", a, ".BTF", data, env=env)
+            rc_b, err_b = _run(exe, "elf-pre", b, ".BTF", data, env=env)
+            assert (rc_a, err_a.replace(a, b)) == (rc_b, err_b), (
+                src, n, err_a, err_b)
+            assert _read(b) == _read(a)
+            assert _ls(d) == ["a", "b"], (n, _ls(d))
+            if rc_a == 0:
+                break
+        assert n > 2, "fault hook not effective"
 
 
 def test_output_precopy_killed(ctx):

@@ -54,7 +54,7 @@ int cache_dir__store(const struct cache_dir *c, const char *name,
  * the bound.  It reads every entry's size and time, so a run calls it
  * once after its stores, not once a store: the vmlinux's 76 stores into
  * a directory of 1000 entries took 0.29 s of CPU instead of 0.12.  The
- * directory may exceed its bound by one run's entries until then.
+ * directory may exceed its bound by the entries of the runs still storing.
  */
 void cache_dir__trim(const struct cache_dir *c);
 

@@ -109,7 +109,6 @@ static int name_cache__by_address(struct name_cache *c, struct btf *btf,
 {
 	uint64_t key = (uintptr_t)s;
 	uint32_t off;
-
 	int ret;
 
 	if (u32_map__find(&c->map, key, &off))

@@ -10,7 +10,8 @@
  *   DWARF2BTF_OWN_DISTILL   (set)  our distill and relocate even where
  *                                  libbpf has them
  *   DWARF2BTF_FAULT_WRITE=N        the N-th write system call of each
- *                                  output__*() call fails with ENOSPC
+ *                                  output__*() call fails with ENOSPC,
+ *                                  a copy of the input counting as one
  *                                  (0, unset or not a number: none)
  *   DWARF2BTF_BATCH_DEDUP   (set)  batches deduplicated whatever the size
  *                                  of the input (pipeline.c)

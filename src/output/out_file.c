@@ -106,18 +106,19 @@ static bool out_file__fault(struct out_file *out)
 }
 
 /*
- * out_file__write() writes all @len bytes at @off, or, for a direct output
- * such as a FIFO, at the current position.
+ * out_file__put() writes all @len bytes at @off, or, for a direct output
+ * such as a FIFO, at the current position; each write system call counts
+ * for the fault hook if @count.
  */
-int out_file__write(struct out_file *out, const void *buf, size_t len,
-		      uint64_t off)
+static int out_file__put(struct out_file *out, const void *buf, size_t len,
+			 uint64_t off, bool count)
 {
 	const char *p = buf;
 
 	while (len) {
 		ssize_t n;
 
-		if (out_file__fault(out))
+		if (count && out_file__fault(out))
 			n = -1;
 		else if (out->direct)
 			n = write(out->fd, p, len);
@@ -134,6 +135,12 @@ int out_file__write(struct out_file *out, const void *buf, size_t len,
 		off += n;
 	}
 	return 0;
+}
+
+int out_file__write(struct out_file *out, const void *buf, size_t len,
+		    uint64_t off)
+{
+	return out_file__put(out, buf, len, off, true);
 }
 
 /* out_file__zero() writes @len zero bytes at @off. */
@@ -155,7 +162,10 @@ int out_file__zero(struct out_file *out, uint64_t off, uint64_t len)
  * out_file__copy() copies the first @len bytes of @in_fd to offset 0 of
  * the output.  It uses copy_file_range() while the kernel supports it for
  * these files, and falls back to reading and writing.  A set *@stop (if
- * @stop is given) ends it between chunks with -ECANCELED.
+ * @stop is given) ends it between chunks with -ECANCELED.  The whole copy
+ * is one write for the fault hook, however many chunks it takes, so that
+ * a copy of the whole file made ahead (out_precopy.c) counts as the copy
+ * of the bytes kept does.
  */
 int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
 		   const atomic_bool *stop)
@@ -165,6 +175,8 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
 	char *buf = NULL;
 	int err = 0;
 
+	if (len && out_file__fault(out))
+		return out_file__say(out, errno, "write failed");
 	while ((uint64_t)in_off < len) {
 		size_t chunk = len - in_off;
 		ssize_t n;
@@ -180,19 +192,15 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
 			 */
 			if (chunk > 64 * OUTPUT_CHUNK)
 				chunk = 64 * OUTPUT_CHUNK;
-			if (out_file__fault(out))
-				n = -1;
-			else
-				n = copy_file_range(in_fd, &in_off, out->fd,
-						    &out_off, chunk, 0);
+			n = copy_file_range(in_fd, &in_off, out->fd, &out_off,
+					    chunk, 0);
 			if (n > 0)
 				continue;
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
 			    errno != EINVAL && errno != EOPNOTSUPP) {
-				err = out_file__say(out, errno,
-						 "write failed");
+				err = out_file__say(out, errno, "write failed");
 				break;
 			}
 			/*
@@ -216,10 +224,10 @@ int out_file__copy(struct out_file *out, int in_fd, uint64_t len,
 			continue;
 		if (n <= 0) {
 			err = out_file__say(out, n < 0 ? errno : EIO,
-					 "read failed");
+					    "read failed");
 			break;
 		}
-		err = out_file__write(out, buf, n, out_off);
+		err = out_file__put(out, buf, n, out_off, false);
 		if (err)
 			break;
 		in_off += n;
@@ -361,18 +369,18 @@ int out_file__open(struct out_file *out, const struct stat *old)
 		dlen = out_file__dir_len(out->target);
 		if (dlen)
 			return out_file__say(out, err,
-					  "cannot create a file in %.*s",
-					  (int)dlen, out->target);
+					     "cannot create a file in %.*s",
+					     (int)dlen, out->target);
 		return out_file__say(out, err,
-				  "cannot create a file in the current directory");
+				     "cannot create a file in the current directory");
 	}
 	return out_file__own(out, old);
 }
 
 /*
  * out_file__open_anon() creates the temp file without a name (O_TMPFILE)
- * in the target's directory, where file systems support it.  It reports
- * nothing: the caller then opens a named one.
+ * in the target's directory.  Where the file system has no such files it
+ * returns a negative errno without reporting it.
  */
 int out_file__open_anon(struct out_file *out, const struct stat *old)
 {
@@ -385,14 +393,16 @@ int out_file__open_anon(struct out_file *out, const struct stat *old)
 		return err;
 	dlen = out_file__dir_len(out->target);
 	dir = dlen ? strndup(out->target, dlen) : strdup(".");
-	if (!dir)
-		return -ENOMEM;
-	out->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC,
-		       old ? 0600 : 0644);
-	err = out->fd < 0 ? -errno : 0;
+	out->fd = dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC,
+			     old ? 0600 : 0644) : -1;
+	err = out->fd >= 0 ? 0 : dir ? -errno : -ENOMEM;
 	free(dir);
-	if (err)
+	if (err) {
+		/* No name was made, and out_file__end() would unlink one. */
+		free(out->tmp);
+		out->tmp = NULL;
 		return err;
+	}
 	out->anon = true;
 	return out_file__own(out, old);
 }

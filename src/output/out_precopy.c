@@ -65,15 +65,11 @@ struct out_precopy *out_precopy__start(const char *path,
 	/*
 	 * The copy has no name while the run lasts, so that a run that is
 	 * killed (make interrupted) leaves no copy behind; it gets its temp
-	 * name when it is taken.  Without O_TMPFILE, it is named now.
+	 * name when it is taken.  Where the file system has no O_TMPFILE,
+	 * there is no pre-copy: a named one would be left behind.
 	 */
-	if (out_file__open_anon(&pc->out, &pc->st)) {
-		out_file__end(&pc->out);
-		out_file__init(&pc->out, path, hooks);
-		pc->out.quiet = true;
-		if (out_file__open(&pc->out, &pc->st))
-			goto fail;
-	}
+	if (out_file__open_anon(&pc->out, &pc->st))
+		goto fail;
 	if (pthread_create(&pc->thread, NULL, out_precopy__run, pc))
 		goto fail;
 	return pc;
@@ -96,12 +92,13 @@ static bool out_precopy__same(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-bool out_precopy__take(struct out_precopy *pc, const struct stat *st,
-		       uint64_t keep, struct out_file *out)
+/*
+ * out_precopy__usable() tells whether the joined copy can be taken, cut to
+ * @keep bytes, for the file @st.
+ */
+static bool out_precopy__usable(struct out_precopy *pc, const struct stat *st,
+				uint64_t keep)
 {
-	if (!pc || pc->out.fd < 0)
-		return false;
-	out_precopy__join(pc);
 	if (pc->err || !out_precopy__same(&pc->st, st) ||
 	    keep > (uint64_t)pc->st.st_size)
 		return false;
@@ -112,8 +109,20 @@ bool out_precopy__take(struct out_precopy *pc, const struct stat *st,
 	while (ftruncate(pc->out.fd, keep))
 		if (errno != EINTR)
 			return false;
-	if (out_file__name(&pc->out))
+	return !out_file__name(&pc->out);
+}
+
+bool out_precopy__take(struct out_precopy *pc, const struct stat *st,
+		       uint64_t keep, struct out_file *out)
+{
+	if (!pc || pc->out.fd < 0)
 		return false;
+	out_precopy__join(pc);
+	if (!out_precopy__usable(pc, st, keep)) {
+		/* The write copies the file now: this copy's space goes. */
+		out_file__end(&pc->out);
+		return false;
+	}
 	*out = pc->out;
 	out->quiet = false;
 	/* The temporary file is the caller's now. */

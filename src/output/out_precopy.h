@@ -7,8 +7,9 @@
  * no longer waits for the end of the encoding: it runs while one-threaded
  * phases leave a core idle.
  *
- * The copy has no name until it is taken (O_TMPFILE, where the file
- * system has it), so that a run that is killed leaves nothing behind.
+ * The copy has no name until it is taken (O_TMPFILE), so that a run that
+ * is killed leaves nothing behind; where the file system has no O_TMPFILE
+ * there is no pre-copy.
  *
  * A pre-copy is only a head start.  Whatever makes it unusable (it could
  * not be made, it failed, the file changed since) is not reported: the
@@ -35,8 +36,9 @@ struct out_precopy *out_precopy__start(const char *path,
 /*
  * out_precopy__take() waits for the copy.  If the copy is whole and @st
  * (the file as the write opened it) is the file that was copied, it
- * truncates the copy to its first @keep bytes, moves the temporary file
- * into *@out (initialized, not open) and returns true; otherwise false.
+ * truncates the copy to its first @keep bytes, names it, moves it into
+ * *@out (initialized, not open) and returns true; otherwise it removes
+ * the copy and returns false.
  */
 bool out_precopy__take(struct out_precopy *pc, const struct stat *st,
 		       uint64_t keep, struct out_file *out);

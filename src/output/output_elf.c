@@ -820,6 +820,10 @@ int output__write_elf_sections(const char *path,
 			/* The pass before last's temp file is not needed now. */
 			out_file__end(o);
 			out_file__init(o, path, hooks);
+			/*
+			 * The pre-copy is of @path: only the first pass
+			 * reads that, the others the pass before's file.
+			 */
 			copied = !i && out_precopy__take(pre, &st, pl.keep, o);
 			if (!copied)
 				err = out_file__open(o, &st);
