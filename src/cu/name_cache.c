@@ -66,38 +66,25 @@ static int name_cache__put(struct name_cache *c, struct btf *btf,
 	return off;
 }
 
-/* A name in .debug_str, by its offset there. */
-static int name_cache__by_str_off(struct name_cache *c, struct btf *btf,
-				  const char *s)
-{
-	uint32_t key = s - c->str + 1, i;
-
-	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
-	     i = (i + 1) & c->mask)
-		if (c->slots[i].str_off == key)
-			return c->slots[i].off;
-	return *s ? name_cache__put(c, btf, s, key) : 0;
-}
-
 /*
- * Looks @s up by its content: 32 bits of its hash are the slot's key,
- * and each slot of that key is compared with @s, so that equal hashes of
- * unequal names are slots of their own.
+ * Looks @s up in the slots under @key, and adds it there if new.  With
+ * @by_content a key is a hash, so each slot of it is compared with @s,
+ * and equal hashes of unequal names are slots of their own; without, a
+ * key is an offset in .debug_str, which is the name.
  */
-static int name_cache__by_content(struct name_cache *c, struct btf *btf,
-				  const char *s)
+static inline int name_cache__slots(struct name_cache *c, struct btf *btf,
+				    const char *s, uint32_t key,
+				    bool by_content)
 {
-	uint32_t key, i;
+	uint32_t i;
 
-	if (!*s)
-		return 0;
-	key = hash_str32(s) | 1;	/* 0 is a free slot. */
 	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
 	     i = (i + 1) & c->mask)
 		if (c->slots[i].str_off == key &&
-		    !strcmp(btf__str_by_offset(btf, c->slots[i].off), s))
+		    (!by_content ||
+		     !strcmp(btf__str_by_offset(btf, c->slots[i].off), s)))
 			return c->slots[i].off;
-	return name_cache__put(c, btf, s, key);
+	return *s ? name_cache__put(c, btf, s, key) : 0;
 }
 
 /*
@@ -126,10 +113,12 @@ int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
 {
 	if (!s)
 		return 0;
+	/* 32 bits of the hash, | 1: 0 is a free slot. */
 	if (c->by_content)
-		return name_cache__by_content(c, btf, s);
+		return *s ? name_cache__slots(c, btf, s, hash_str32(s) | 1,
+					      true) : 0;
 	if (c->str && s >= c->str && s < c->str + c->str_size)
-		return name_cache__by_str_off(c, btf, s);
+		return name_cache__slots(c, btf, s, s - c->str + 1, false);
 	return name_cache__by_address(c, btf, s);
 }
 

@@ -257,6 +257,14 @@ static size_t out_file__dir_len(const char *path)
 	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
+/* out_file__dir() returns the directory of @path ("." for none), or NULL. */
+static char *out_file__dir(const char *path)
+{
+	size_t dlen = out_file__dir_len(path);
+
+	return dlen ? strndup(path, dlen) : strdup(".");
+}
+
 /*
  * out_file__target() finds the file the temp file replaces, following
  * symlinks so that a link stays a link, and sizes the temp file's name.
@@ -384,15 +392,13 @@ int out_file__open(struct out_file *out, const struct stat *old)
  */
 int out_file__open_anon(struct out_file *out, const struct stat *old)
 {
-	size_t dlen;
 	char *dir;
 	int err;
 
 	err = out_file__target(out);
 	if (err)
 		return err;
-	dlen = out_file__dir_len(out->target);
-	dir = dlen ? strndup(out->target, dlen) : strdup(".");
+	dir = out_file__dir(out->target);
 	out->fd = dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC,
 			     old ? 0600 : 0644) : -1;
 	err = out->fd >= 0 ? 0 : dir ? -errno : -ENOMEM;
@@ -426,8 +432,7 @@ int out_file__name(struct out_file *out)
  */
 static void out_file__sync_dir(const char *target)
 {
-	size_t dlen = out_file__dir_len(target);
-	char *dir = dlen ? strndup(target, dlen) : strdup(".");
+	char *dir = out_file__dir(target);
 	int fd;
 
 	if (!dir)
