@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The CU work queue.  Work comes in batches of CU_BATCH consecutive CUs:
+ * The CU work queue.  Work comes in batches of consecutive CUs (cu_batch.h):
  * a worker encodes each CU of its batch into a fragment, merges them in
  * order and deduplicates the batch, so most of the merging runs in
  * parallel.  The calling thread consumes the batches strictly in order.

@@ -400,15 +400,26 @@ static int read_list(const char *list, struct file_list *fl)
 	return err;
 }
 
+/* A test hook's number: 0 if unset, not a number or negative. */
+static long test_hooks__number(const char *name)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || *end || v < 0 ? 0 : v;
+}
+
 /*
  * This is the only place the test hooks are read (test_hooks.h), so that
  * no other code depends on the environment.
  */
 static void test_hooks__from_env(struct test_hooks *h)
 {
-	const char *s = getenv("DWARF2BTF_FAULT_WRITE");
-	char *end;
-
 	h->libdw_attrs = getenv("DWARF2BTF_LIBDW_ATTRS");
 	h->own_distill = getenv("DWARF2BTF_OWN_DISTILL");
 	h->batch_dedup = getenv("DWARF2BTF_BATCH_DEDUP");
@@ -416,13 +427,8 @@ static void test_hooks__from_env(struct test_hooks *h)
 	h->no_reuse = getenv("DWARF2BTF_NO_REUSE");
 	h->rerun_outgrown = getenv("DWARF2BTF_RERUN_OUTGROWN");
 	h->read_relocs = getenv("DWARF2BTF_READ_RELOCS");
-	h->fault_write = 0;
-	if (s && *s) {
-		errno = 0;
-		h->fault_write = strtol(s, &end, 10);
-		if (errno || *end || h->fault_write < 0)
-			h->fault_write = 0;
-	}
+	h->fault_write = test_hooks__number("DWARF2BTF_FAULT_WRITE");
+	h->large_batch_from = test_hooks__number("DWARF2BTF_LARGE_BATCH_FROM");
 }
 
 /*

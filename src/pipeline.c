@@ -573,6 +573,11 @@ static int run__encode(struct run *r)
 		return err;
 	m->keep_fwds = r->enc.keep_fwds;
 	run__env(r);
+	r->env.batch_cus = cu_batch__size(nr, !r->enc.plain_dedup && !r->split,
+					  r->enc.hooks &&
+					  r->enc.hooks->large_batch_from > 0 ?
+					  (size_t)r->enc.hooks->large_batch_from :
+					  CU_BATCH_LARGE_FROM);
 	r->st->nr_epochs = cu_queue__nr_epochs(&r->env, nr);
 	err = batch_cache__new(&r->env, opts->cache, r->units.cus, nr,
 			       &r->bcache);
@@ -581,7 +586,7 @@ static int run__encode(struct run *r)
 	r->env.batch_cache = r->bcache;
 	r->enc.place_notes = r->bcache != NULL;
 	if (r->sizes) {
-		r->sizes->nr = (nr + CU_BATCH - 1) / CU_BATCH;
+		r->sizes->nr = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
 		r->sizes->n = calloc(r->sizes->nr + 1, sizeof(*r->sizes->n));
 		if (!r->sizes->n)
 			return -ENOMEM;
@@ -592,7 +597,7 @@ static int run__encode(struct run *r)
 	err = cu_queue__run(&r->env, r->units.cus, nr, opts->jobs,
 			    pipeline__consume, &r->cons, &r->queue);
 	r->st->batch_cache = r->bcache != NULL;
-	r->st->nr_batches = (nr + CU_BATCH - 1) / CU_BATCH;
+	r->st->nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
 	/*
 	 * A relocatable file's DWARF is in our own copy of it: what the
 	 * encoding read goes before the decisions and the dedup, but its

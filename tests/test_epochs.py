@@ -8,7 +8,9 @@ small, so these tests link the objects of test_funcs' programs 43 times
 over (258 CUs with DWARF, `-z muldefs`) and check that the epochs were used and
 change nothing: the same bytes for -j1, -j2 and -j5, and the same BTF by
 meaning as the reference path (--plain-dedup, which reads every CU through
-one handle).
+one handle).  The same again with a large input's batches (a test hook
+makes 258 CUs a large input: 3 batches of 128, each an epoch of its own,
+lib/cu_batch.h).
 """
 
 import os
@@ -31,21 +33,28 @@ def _many(ctx, cc, dwarf):
     return exe, sum("-g0" not in extra for _f, extra in tf.ALL_PARTS) * COPIES
 
 
-def _epochs(ctx, cc, dwarf):
+def _epochs(ctx, cc, dwarf, large=False):
     prog, nr = _many(ctx, cc, dwarf)
     outs = {}
+    # batches deduplicated as a large input's are (test_hooks.h)
+    env = dict(os.environ, DWARF2BTF_BATCH_DEDUP="1")
+    # 258 CUs: 9 batches of 32, in epochs of 8 batches; or 3 batches of
+    # 128, each an epoch of its own
+    want = (nr, 2)
+    if large:
+        env["DWARF2BTF_LARGE_BATCH_FROM"] = "100"
+        want = (nr, 3)
     for j in (1, 2, 5):
         out = os.path.join(ctx.tmp, "j%d.btf" % j)
-        # batches deduplicated as a large input's are (test_hooks.h)
         p = ctx.run([ctx.bin, "--stats", "-j%d" % j, "-o", out, prog],
-                    env=dict(os.environ, DWARF2BTF_BATCH_DEDUP="1"))
+                    env=env)
         if p.returncode != 0:
             raise AssertionError("-j%d failed: %s" % (j, p.stderr))
         m = re.search(r"CUs (\d+), libdw epochs (\d+)", p.stderr)
-        # 258 CUs: 9 batches of 32, in epochs of 8 batches
-        if not m or (int(m.group(1)), int(m.group(2))) != (nr, 2):
-            raise AssertionError("-j%d: want %d CUs in 2 epochs, --stats "
-                                 "says %r" % (j, nr, m and m.group(0)))
+        if not m or (int(m.group(1)), int(m.group(2))) != want:
+            raise AssertionError("-j%d: want %d CUs in %d epochs, --stats "
+                                 "says %r" % (j, nr, want[1],
+                                              m and m.group(0)))
         with open(out, "rb") as f:
             outs[j] = f.read()
     for j in (2, 5):
@@ -70,3 +79,11 @@ def test_epochs_gcc_dwarf5(ctx):
 
 def test_epochs_clang_dwarf4(ctx):
     _epochs(ctx, "clang", 4)
+
+
+def test_epochs_large_batches_gcc_dwarf5(ctx):
+    _epochs(ctx, "gcc", 5, large=True)
+
+
+def test_epochs_large_batches_clang_dwarf4(ctx):
+    _epochs(ctx, "clang", 4, large=True)

@@ -508,6 +508,46 @@ def test_relink_cache_shared_and_read_only(ctx):
         os.chmod(cache, stat.S_IRWXU)
 
 
+def test_relink_large_batches(ctx):
+    """A large input's batches (lib/cu_batch.h; a test hook makes the
+    70 CUs one batch of up to 128): the first run stores one entry, the
+    next reads it back, and a changed CU has the whole batch encoded
+    again; each run gives the bytes of a run without cache, which are
+    those of batches of 32 by meaning."""
+    cache = os.path.join(ctx.tmp, "cache-large")
+    lib = _lib(ctx, "gcc", 5, "base")
+    new = _lib(ctx, "gcc", 5, "member", {40: ["-DEXTRA"]})
+    env = dict(_env(cache), DWARF2BTF_LARGE_BATCH_FROM="1")
+    nocache = dict(_env(""), DWARF2BTF_LARGE_BATCH_FROM="1")
+
+    def run(path, cache_env):
+        out = os.path.join(ctx.tmp, "large.btf")
+        args = [] if cache_env is env else ["--no-cache"]
+        p = ctx.run([ctx.bin, "--stats", "-o", out, path] + args,
+                    env=cache_env)
+        assert p.returncode == 0, p.stderr
+        m = re.search(r"batch cache: (\d+) of (\d+) batches read back, "
+                      r"(\d+) stored", p.stderr)
+        with open(out, "rb") as f:
+            return f.read(), m and tuple(int(g) for g in m.groups())
+
+    for path, steps in ((lib, ((0, 1, 1), (1, 1, 0))), (new, ((0, 1, 1),))):
+        want, _ = run(path, nocache)
+        for counts in steps:
+            got, said = run(path, env)
+            assert said == counts, (path, said, counts)
+            assert got == want, path
+    small = _want(ctx, new)
+    a = os.path.join(ctx.tmp, "small.btf")
+    b = os.path.join(ctx.tmp, "large-want.btf")
+    with open(a, "wb") as f:
+        f.write(small)
+    with open(b, "wb") as f:
+        f.write(want)
+    p = ctx.run([ctx.bin, "diff", a, b])
+    assert p.returncode == 0, p.stdout
+
+
 def test_relink_not_for_small_inputs(ctx):
     """Below the size where batches are deduplicated (one dedup of
     everything), and for `explain`, there is nothing to keep."""

@@ -32,7 +32,7 @@ struct batch_cache {
 };
 
 /* This checks that every batch the queue makes fits a probe. */
-_Static_assert(CU_BATCH <= BATCH_MAX_CUS, "CU_BATCH over BATCH_MAX_CUS");
+_Static_assert(CU_BATCH_MAX <= BATCH_MAX_CUS, "CU_BATCH_MAX over BATCH_MAX_CUS");
 
 /* A family record is this magic followed by the family key. */
 #define FAMILY_MAGIC	"D2BTFFAM"
@@ -200,7 +200,8 @@ void batch_cache__trim(const struct batch_cache *bc)
  * batch_cache__new() decides whether the run can use the cache at all,
  * and makes the part of the key that every batch shares: the format
  * version, this binary, the ELF header's machine, type and flags, the
- * pointer size, CU_BATCH, and every option that changes the encoding.
+ * pointer size, the CUs of a batch, and every option that changes the
+ * encoding.
  */
 int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 		     Dwarf_Die *cus, size_t nr_cus, struct batch_cache **out)
@@ -237,7 +238,7 @@ int batch_cache__new(const struct encode_env *env, const struct cache_dir *dir,
 	key_mix(bc->key, env->ef->ehdr.e_type);
 	key_mix(bc->key, env->ef->ehdr.e_flags);
 	key_mix(bc->key, env->ef->ptr_size);
-	key_mix(bc->key, CU_BATCH);
+	key_mix(bc->key, env->batch_cus);
 	key_mix(bc->key, (uint64_t)o->gen_floats | o->skip_enum64 << 1 |
 		o->encode_vars << 2 | o->global_vars << 3 |
 		o->attributes << 4 | o->skip_type_tags << 5 |

@@ -80,8 +80,8 @@ bool batch_cache__defer(const struct batch_cache *bc);
 void batch_cache__mark(const struct batch_cache *bc);
 void batch_cache__trim(const struct batch_cache *bc);
 
-/* A batch the cache keeps has at most this many CUs (see CU_BATCH). */
-#define BATCH_MAX_CUS	64
+/* A batch the cache keeps has at most this many CUs (see CU_BATCH_MAX). */
+#define BATCH_MAX_CUS	128
 
 /*
  * A probe holds one batch's key and the addresses of its CUs' DIEs; a

@@ -62,6 +62,8 @@ struct encode_env {
 	 * DWARF is read from the mapping, no section of it compressed.
 	 */
 	bool dwarf_reopen;
+	/* The CUs of a batch (lib/cu_batch.h), CU_BATCH_MAX at most. */
+	size_t batch_cus;
 	/*
 	 * The bytes of .debug_info as libdw reads them (its copy when it had
 	 * to decompress or relocate): no CU is read past them, whatever its

@@ -28,6 +28,10 @@
  *   DWARF2BTF_RERUN_OUTGROWN (set) a run made again ends at its first
  *                                  batch as one whose batches outgrew
  *                                  the first run's (pipeline.c)
+ *   DWARF2BTF_LARGE_BATCH_FROM=N   an input of N CUs or more takes a
+ *                                  large input's batches
+ *                                  (lib/cu_batch.h; 0, unset or not a
+ *                                  number: CU_BATCH_LARGE_FROM)
  */
 #ifndef DWARF2BTF_TEST_HOOKS_H
 #define DWARF2BTF_TEST_HOOKS_H
@@ -43,6 +47,7 @@ struct test_hooks {
 	bool rerun_outgrown;
 	bool read_relocs;
 	long fault_write;
+	long large_batch_from;
 };
 
 #endif /* DWARF2BTF_TEST_HOOKS_H */
