@@ -85,6 +85,21 @@ static inline void key__feed(struct key128 *k, uint64_t v)
 }
 
 /*
+ * Feeds a key's two halves at once, @a into lane a and @b into lane b, as
+ * hash128_mix() mixes one word into both: a 128-bit key in one step of
+ * the chain, where two steps of key__feed() were its length.  A lane
+ * then holds one half of each key fed; two keys' lanes are equal only if
+ * both halves are.
+ */
+static inline void key__feed2(struct key128 *k, uint64_t a, uint64_t b)
+{
+	k->a = (k->a ^ a) * 0x9e3779b97f4a7c15ull;
+	k->a ^= k->a >> 32;
+	k->b = (k->b + (b ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull;
+	k->b = (k->b << 31) | (k->b >> 33);
+}
+
+/*
  * How the keys read the values of a DIE, in one of two ways that give the
  * same key:
  * - by its abbreviation's plan (struct key_plan), made once per CU and
@@ -1507,33 +1522,30 @@ static void keys__key_component(struct keys *k, size_t base, size_t top,
 	while (qh < qt) {
 		uint32_t v = k->order[qh++];
 
-		key__feed(&h, k->local[v].a);
-		key__feed(&h, k->local[v].b);
+		key__feed2(&h, k->local[v].a, k->local[v].b);
 		for (e = 0; e < k->nr_edges[v]; e++) {
 			uint32_t t = k->edges[k->first_edge[v] + e];
 
 			if (t & EDGE_NAME) {
-				key__feed(&h, k->names[t & ~EDGE_NAME].a);
-				key__feed(&h, k->names[t & ~EDGE_NAME].b);
+				key__feed2(&h, k->names[t & ~EDGE_NAME].a,
+					   k->names[t & ~EDGE_NAME].b);
 			} else if (k->comp[t] == comp) {
 				if (k->index[t] < 0) {
 					k->index[t] = qt;
 					k->order[qt++] = t;
 				}
-				key__feed(&h, KM_INSIDE);
-				key__feed(&h, k->index[t]);
+				key__feed2(&h, KM_INSIDE, k->index[t]);
 			} else {
-				key__feed(&h, k->key[t].a);
-				key__feed(&h, k->key[t].b);
+				key__feed2(&h, k->key[t].a, k->key[t].b);
 			}
 		}
 	}
 	/* Every member of a component is reached from any other. */
-	key__feed(&h, qt);
+	key__feed2(&h, qt, qt);
 	for (j = 0; j < qt; j++) {
 		struct key128 m = h;
 
-		key__feed(&m, j);
+		key__feed2(&m, j, j);
 		k->key[k->order[j]] = m;
 	}
 }
@@ -1556,24 +1568,20 @@ static void keys__key_single(struct keys *k, uint32_t v, uint32_t comp)
 			k->nokey[v] = true;
 	if (k->nokey[v])
 		return;
-	key__feed(&h, k->local[v].a);
-	key__feed(&h, k->local[v].b);
+	key__feed2(&h, k->local[v].a, k->local[v].b);
 	for (e = 0; e < nr; e++) {
 		uint32_t t = edge[e];
 
-		if (t & EDGE_NAME) {
-			key__feed(&h, k->names[t & ~EDGE_NAME].a);
-			key__feed(&h, k->names[t & ~EDGE_NAME].b);
-		} else if (t == v) {
-			key__feed(&h, KM_INSIDE);
-			key__feed(&h, 0);
-		} else {
-			key__feed(&h, k->key[t].a);
-			key__feed(&h, k->key[t].b);
-		}
+		if (t & EDGE_NAME)
+			key__feed2(&h, k->names[t & ~EDGE_NAME].a,
+				   k->names[t & ~EDGE_NAME].b);
+		else if (t == v)
+			key__feed2(&h, KM_INSIDE, 0);
+		else
+			key__feed2(&h, k->key[t].a, k->key[t].b);
 	}
-	key__feed(&h, 1);
-	key__feed(&h, 0);
+	key__feed2(&h, 1, 1);
+	key__feed2(&h, 0, 0);
 	k->key[v] = h;
 }
 
