@@ -207,6 +207,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 {
 	const struct encode_opts *o = q->env->opts;
 	struct type_reuse reuse = { 0 };
+	struct cu_arrays arrays = { 0 };
 	struct name_cache names;
 	struct merge_state m;
 	struct cu_fragment frag;
@@ -232,7 +233,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
 					 &names, reusing ? &reuse : NULL,
-					 &frag, errbuf, ERRLEN);
+					 &arrays, &frag, errbuf, ERRLEN);
 		cu_queue__release(q, i);
 		if (!err)
 			err = cu_queue__check_memory(q, i, errbuf);
@@ -247,6 +248,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	/* The caches can go before the dedup, which moves the ids too. */
 	name_cache__free(&names);
 	type_reuse__free(&reuse);
+	cu_arrays__free(&arrays);
 	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&
 	    (err = merge_state__dedup(&m)))
 		snprintf(errbuf, ERRLEN, "%s: BTF dedup failed: %s",

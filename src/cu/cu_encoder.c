@@ -84,11 +84,53 @@ static unsigned int unit_annots(const struct encode_env *env,
  * the batch: types, then variables and functions, then the types those
  * brought from other units, then the check of everything this CU added.
  */
+void cu_arrays__free(struct cu_arrays *a)
+{
+	free(a->nodes);
+	free(a->node_offs);
+	free(a->members);
+	free(a->scratch);
+	free(a->subprogs);
+	free(a->vars);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Takes the room @a kept into @ctx (an empty struct cu_arrays: none). */
+static void cu_arrays__lend(struct cu_arrays *a, struct cu_ctx *ctx)
+{
+	ctx->nodes = a->nodes;
+	ctx->cap_nodes = a->cap_nodes;
+	ctx->node_offs = a->node_offs;
+	ctx->cap_offs = a->cap_offs;
+	ctx->members = a->members;
+	ctx->cap_members = a->cap_members;
+	ctx->scratch = a->scratch;
+	ctx->cap_scratch = a->cap_scratch;
+	ctx->subprogs = a->subprogs;
+	ctx->cap_subprogs = a->cap_subprogs;
+	ctx->vars = a->vars;
+	ctx->cap_vars = a->cap_vars;
+}
+
+/* Keeps @ctx's arrays in @a for the next CU. */
+static void cu_arrays__keep(struct cu_arrays *a, const struct cu_ctx *ctx)
+{
+	*a = (struct cu_arrays){
+		.nodes = ctx->nodes, .cap_nodes = ctx->cap_nodes,
+		.node_offs = ctx->node_offs, .cap_offs = ctx->cap_offs,
+		.members = ctx->members, .cap_members = ctx->cap_members,
+		.scratch = ctx->scratch, .cap_scratch = ctx->cap_scratch,
+		.subprogs = ctx->subprogs, .cap_subprogs = ctx->cap_subprogs,
+		.vars = ctx->vars, .cap_vars = ctx->cap_vars,
+	};
+}
+
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
-		       struct type_reuse *reuse, struct cu_fragment *out,
-		       char *errbuf, size_t errlen)
+		       struct type_reuse *reuse, struct cu_arrays *arrays,
+		       struct cu_fragment *out, char *errbuf, size_t errlen)
 {
+	struct cu_arrays none = { 0 };
 	struct cu_ctx ctx = {
 		.env = env,
 		.names = names,
@@ -106,6 +148,9 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	int err, i, lang;
 
 	memset(out, 0, sizeof(*out));
+	if (!arrays)
+		arrays = &none;
+	cu_arrays__lend(arrays, &ctx);
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
 	ctx.home_dw = dwarf_cu_getdwarf(cudie->cu);
@@ -183,14 +228,11 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	out->cxx = ctx.c_names;
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
-	free(ctx.nodes);
-	free(ctx.members);
-	free(ctx.scratch);
+	cu_arrays__keep(arrays, &ctx);
+	if (arrays == &none)
+		cu_arrays__free(arrays);
 	free(ctx.dims);
-	free(ctx.node_offs);
 	free(ctx.node_hash);
-	free(ctx.subprogs);
-	free(ctx.vars);
 	free(ctx.imports);
 	cu_ctx__cxx_free(&ctx);
 	cu_ctx__keys_free(&ctx);

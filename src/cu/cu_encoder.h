@@ -82,19 +82,40 @@ struct encode_env {
 	const struct batch_cache *batch_cache;
 };
 
+struct cu_node;
+
+/*
+ * The largest arrays a CU's encoding grows (its nodes, their members, its
+ * functions and variables), kept from one CU to the next of a batch:
+ * grown from nothing for each CU, they were copied as they grew, 4% of
+ * the instructions on a vmlinux.  Only the room is kept; each CU sets
+ * what it reads.  Zeroed at first, freed by cu_arrays__free().
+ */
+struct cu_arrays {
+	struct cu_node *nodes;
+	Dwarf_Off *node_offs;
+	Dwarf_Die *members, *scratch, *subprogs, *vars;
+	size_t cap_nodes, cap_offs, cap_members, cap_scratch, cap_subprogs;
+	size_t cap_vars;
+};
+
+void cu_arrays__free(struct cu_arrays *a);
+
 /*
  * Encode one CU, appending its types to @btf (the worker's batch; nothing
  * else refers to it meanwhile).  @names caches @btf's string offsets
  * (name_cache.h) from one CU to the next; @reuse, when not NULL, holds
  * the types the batch's CUs before this one built, which this CU refers
- * to rather than building again (type_reuse.h).  @out gets the candidates, with type ids of
- * @btf, and out->btf stays NULL.  On failure the one-line message (without
- * "dwarf2btf: ") is in @errbuf, and @btf must be thrown away.
+ * to rather than building again (type_reuse.h); @arrays, when not NULL,
+ * the room the CU before left (struct cu_arrays).  @out gets the
+ * candidates, with type ids of @btf, and out->btf stays NULL.  On failure
+ * the one-line message (without "dwarf2btf: ") is in @errbuf, and @btf
+ * must be thrown away.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
-		       struct type_reuse *reuse, struct cu_fragment *out,
-		       char *errbuf, size_t errlen);
+		       struct type_reuse *reuse, struct cu_arrays *arrays,
+		       struct cu_fragment *out, char *errbuf, size_t errlen);
 
 /*
  * Where a variable named @name at @addr goes: its section and offset, and
