@@ -100,6 +100,16 @@ static inline void key__feed2(struct key128 *k, uint64_t a, uint64_t b)
 }
 
 /*
+ * A reference inside a component, to the member numbered @index: each
+ * lane is given the number, so that lane a alone (the tables' hash, the
+ * counts of --stats=keys) tells components wired apart.
+ */
+static inline uint64_t keys__inside(uint64_t index)
+{
+	return index << 32 | KM_INSIDE;
+}
+
+/*
  * How the keys read the values of a DIE, in one of two ways that give the
  * same key:
  * - by its abbreviation's plan (struct key_plan), made once per CU and
@@ -1534,7 +1544,8 @@ static void keys__key_component(struct keys *k, size_t base, size_t top,
 					k->index[t] = qt;
 					k->order[qt++] = t;
 				}
-				key__feed2(&h, KM_INSIDE, k->index[t]);
+				key__feed2(&h, keys__inside(k->index[t]),
+					   k->index[t]);
 			} else {
 				key__feed2(&h, k->key[t].a, k->key[t].b);
 			}
@@ -1576,7 +1587,7 @@ static void keys__key_single(struct keys *k, uint32_t v, uint32_t comp)
 			key__feed2(&h, k->names[t & ~EDGE_NAME].a,
 				   k->names[t & ~EDGE_NAME].b);
 		else if (t == v)
-			key__feed2(&h, KM_INSIDE, 0);
+			key__feed2(&h, keys__inside(0), 0);
 		else
 			key__feed2(&h, k->key[t].a, k->key[t].b);
 	}
