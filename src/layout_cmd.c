@@ -228,21 +228,10 @@ static void layout_input__close(struct layout_input *li)
 	free(li->dbg_path);
 }
 
-/*
- * Is compile unit @cu of a language @o asks for?  The rule is the
- * encoder's (cu/cu_encoder.c): listed by --lang, or not by
- * --lang_exclude.
- */
+/* Is compile unit @cu of a language @o asks for (the encoder's rule)? */
 static bool lang_wanted(const struct encode_opts *o, Dwarf_Die *cu)
 {
-	int lang = dwarf_srclang(cu), i;
-	bool listed = false;
-
-	if (!o->nr_langs)
-		return true;
-	for (i = 0; i < o->nr_langs; i++)
-		listed |= lang == o->langs[i];
-	return listed != o->langs_exclude;
+	return encode_opts__lang_wanted(o, dwarf_srclang(cu));
 }
 
 /*

@@ -9,6 +9,7 @@
  * phase is one function over the run's state (struct run), and
  * pipeline__run_once() calls them in order.
  */
+#include <dwarf.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -538,6 +539,25 @@ static void run__release_dwarf(struct run *r)
 }
 
 /*
+ * run__rust_named() tells whether the run encodes Rust units under rustc's
+ * names (--rust-enums=pahole): their generic types meet in a batch under
+ * one name in many layouts, which the batch's dedup compares with each
+ * other, so they keep batches of CU_BATCH (lib/cu_batch.h).
+ */
+static bool run__rust_named(const struct run *r, size_t nr)
+{
+	size_t i;
+
+	if (!r->enc.rust_enums_pahole ||
+	    !encode_opts__lang_wanted(&r->enc, DW_LANG_Rust))
+		return false;
+	for (i = 0; i < nr; i++)
+		if (dwarf_srclang(&r->units.cus[i]) == DW_LANG_Rust)
+			return true;
+	return false;
+}
+
+/*
  * run__encode() has the workers encode the CUs and merges their BTF in CU
  * order.  Batches already come deduplicated, so the merged BTF is
  * deduplicated again only per MERGE_DEDUP_GROWTH new types.  Over a base,
@@ -573,7 +593,8 @@ static int run__encode(struct run *r)
 		return err;
 	m->keep_fwds = r->enc.keep_fwds;
 	run__env(r);
-	r->env.batch_cus = cu_batch__size(nr, !r->enc.plain_dedup && !r->split,
+	r->env.batch_cus = cu_batch__size(nr, !r->enc.plain_dedup && !r->split &&
+					  !run__rust_named(r, nr),
 					  r->enc.hooks &&
 					  r->enc.hooks->large_batch_from > 0 ?
 					  (size_t)r->enc.hooks->large_batch_from :
@@ -598,6 +619,7 @@ static int run__encode(struct run *r)
 			    pipeline__consume, &r->cons, &r->queue);
 	r->st->batch_cache = r->bcache != NULL;
 	r->st->nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
+	r->st->batch_cus = r->env.batch_cus;
 	/*
 	 * A relocatable file's DWARF is in our own copy of it: what the
 	 * encoding read goes before the decisions and the dedup, but its

@@ -107,6 +107,9 @@ void stats__print(const struct stats *st, FILE *f)
 	fprintf(f, "stats: peak rss           %8.1f MB\n", ru.ru_maxrss / 1024.0);
 	fprintf(f, "stats: jobs %d, CUs %zu, libdw epochs %zu\n", st->jobs,
 		st->nr_cus, st->nr_epochs);
+	if (st->nr_batches)
+		fprintf(f, "stats: batches %zu, of %zu CUs at most\n",
+			st->nr_batches, st->batch_cus);
 	fprintf(f, "stats: types %zu before dedup, %zu after\n",
 		st->nr_types_in, st->nr_types);
 	fprintf(f, "stats: merged types deduplicated %zu times while merging\n",

@@ -55,6 +55,7 @@ struct stats {
 	 * those stored, and those without a key.
 	 */
 	size_t nr_batches, batches_reused, batches_stored, batches_no_key;
+	size_t batch_cus;	/* The CUs of a batch (lib/cu_batch.h). */
 	struct cache_cpu cache_cpu;
 	/* Batches outgrew the first run's, so the last run was one dedup. */
 	bool rerun_outgrown;

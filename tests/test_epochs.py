@@ -55,6 +55,12 @@ def _epochs(ctx, cc, dwarf, large=False):
             raise AssertionError("-j%d: want %d CUs in %d epochs, --stats "
                                  "says %r" % (j, nr, want[1],
                                               m and m.group(0)))
+        b = re.search(r"batches (\d+), of (\d+) CUs at most", p.stderr)
+        size = 128 if large else 32
+        if not b or (int(b.group(1)), int(b.group(2))) != \
+                (-(-nr // size), size):
+            raise AssertionError("-j%d: want batches of %d, --stats says "
+                                 "%r" % (j, size, b and b.group(0)))
         with open(out, "rb") as f:
             outs[j] = f.read()
     for j in (2, 5):

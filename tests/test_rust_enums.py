@@ -351,3 +351,26 @@ def test_rust_usable(ctx):
                  os.path.join(os.path.dirname(FIXTURE), "rust_types.so")])
     assert p.returncode == 0, p.stderr
     assert usable.kernel_load(ctx, old) != "loaded"
+
+
+def test_rust_names_keep_small_batches(ctx):
+    """Rust units under rustc's names (--rust-enums=pahole) meet generic
+    types of one name in many layouts, which a batch's dedup compares
+    with each other: an input with such units keeps batches of 32 CUs
+    even where it would take a large input's of 128 (lib/cu_batch.h; a
+    test hook makes the fixture a large input), unless its Rust units
+    are left out."""
+    import re
+    env = dict(os.environ, DWARF2BTF_LARGE_BATCH_FROM="1",
+               DWARF2BTF_BATCH_DEDUP="1")
+    for extra, want in (((), 128), (("--rust-enums=pahole",), 32),
+                        (("--rust-enums=pahole", "--lang_exclude=rust"),
+                         128)):
+        out = os.path.join(ctx.tmp, "batches.btf")
+        p = ctx.run([ctx.bin, "--no-cache", "--stats", "-o", out, FIXTURE] +
+                    list(extra), env=env)
+        assert p.returncode == 0, p.stderr
+        m = re.search(r"stats: batches (\d+), of (\d+) CUs at most",
+                      p.stderr)
+        assert m and (int(m.group(1)), int(m.group(2))) == (1, want), \
+            (extra, m and m.group(0))

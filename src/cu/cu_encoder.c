@@ -145,7 +145,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.errbuf = errbuf,
 		.errlen = errlen,
 	};
-	int err, i, lang;
+	int err, lang;
 
 	memset(out, 0, sizeof(*out));
 	if (!arrays)
@@ -164,14 +164,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	 * --lang and --lang_exclude choose CUs by source language; a CU not
 	 * chosen adds nothing.
 	 */
-	if (env->opts->nr_langs) {
-		bool listed = false;
-
-		for (i = 0; i < env->opts->nr_langs; i++)
-			listed |= lang == env->opts->langs[i];
-		if (listed == env->opts->langs_exclude)
-			return 0;
-	}
+	if (!encode_opts__lang_wanted(env->opts, lang))
+		return 0;
 	ctx.rust = lang == DW_LANG_Rust;
 	ctx.cxx = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
 		  lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;

@@ -62,4 +62,21 @@ struct encode_opts {
 	const struct test_hooks *hooks;	/* NULL: none */
 };
 
+/*
+ * Are the CUs of DW_LANG_* @lang encoded?  Listed by --lang, or not by
+ * --lang_exclude.
+ */
+static inline bool encode_opts__lang_wanted(const struct encode_opts *o,
+					    int lang)
+{
+	bool listed = false;
+	int i;
+
+	if (!o->nr_langs)
+		return true;
+	for (i = 0; i < o->nr_langs; i++)
+		listed |= lang == o->langs[i];
+	return listed != o->langs_exclude;
+}
+
 #endif /* DWARF2BTF_ENCODE_OPTS_H */
