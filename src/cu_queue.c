@@ -52,9 +52,8 @@
 
 /*
  * An epoch is a run of batches read through one libdw: EPOCH_BATCHES, or
- * one of CU_BATCH_LARGE CUs, which is about as many CUs as libdw's state
- * of 256 (measured: 3.8 MB less peak than two of them, for 1.016 of the
- * CPU).
+ * one batch of CU_BATCH_LARGE CUs, whose libdw state then peaks lower
+ * than that of two (docs/performance.md).
  */
 struct cu_epoch {
 	Dwarf *dw;

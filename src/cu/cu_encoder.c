@@ -78,12 +78,6 @@ static unsigned int unit_annots(const struct encode_env *env,
 	       (l.gnu_annotations ? DIE_ANNOT_GNU : 0);
 }
 
-/*
- * cu_encoder.h has the contract.  The passes append to @btf in a fixed
- * order, so that the ids depend only on the CU and the CUs before it in
- * the batch: types, then variables and functions, then the types those
- * brought from other units, then the check of everything this CU added.
- */
 void cu_arrays__free(struct cu_arrays *a)
 {
 	free(a->nodes);
@@ -125,6 +119,12 @@ static void cu_arrays__keep(struct cu_arrays *a, const struct cu_ctx *ctx)
 	};
 }
 
+/*
+ * cu_encoder.h has the contract.  The passes append to @btf in a fixed
+ * order, so that the ids depend only on the CU and the CUs before it in
+ * the batch: types, then variables and functions, then the types those
+ * brought from other units, then the check of everything this CU added.
+ */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct btf *btf, struct name_cache *names,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,

@@ -87,9 +87,9 @@ struct cu_node;
 /*
  * The largest arrays a CU's encoding grows (its nodes, their members, its
  * functions and variables), kept from one CU to the next of a batch:
- * grown from nothing for each CU, they were copied as they grew, 4% of
- * the instructions on a vmlinux.  Only the room is kept; each CU sets
- * what it reads.  Zeroed at first, freed by cu_arrays__free().
+ * grown from nothing for each CU, they were copied as they grew.  Only
+ * the room is kept; each CU sets what it reads.  Zeroed at first, freed
+ * by cu_arrays__free().
  */
 struct cu_arrays {
 	struct cu_node *nodes;

@@ -8,15 +8,14 @@
  * A CU takes the types an earlier CU of its batch built (cu/type_reuse.h),
  * so a larger batch builds fewer types, and its dedup and the merge have
  * fewer to drop: a large input whose batches are deduplicated (a vmlinux,
- * CU_BATCH_LARGE_FROM CUs or more) takes batches of CU_BATCH_LARGE (the
- * 6.12 vmlinux builds 142 k types instead of 326 k, in 0.87 of the time;
- * docs/performance.md).  Smaller inputs keep batches of CU_BATCH, enough
- * of them for every worker, and so do a module's, which are not
- * deduplicated alone, and an input with Rust units under rustc's names,
- * whose generic types of one name in many layouts a batch's dedup
- * compares with each other (the 7.2 vmlinux took 1.35 times as long in
- * batches of 128).  The size depends on the input only, never on -j, so
- * that the output does not either.
+ * CU_BATCH_LARGE_FROM CUs or more) takes batches of CU_BATCH_LARGE
+ * (docs/performance.md has what it saves).  Smaller inputs keep batches
+ * of CU_BATCH, enough of them for every worker, and so do a module's,
+ * which are not deduplicated alone, and an input with Rust units under
+ * rustc's names, whose generic types of one name in many layouts a
+ * batch's dedup compares with each other, more of them in a larger
+ * batch.  The size depends on the input only, never on -j, so that the
+ * output does not either.
  */
 #ifndef DWARF2BTF_CU_BATCH_H
 #define DWARF2BTF_CU_BATCH_H
