@@ -571,7 +571,7 @@ static int run__encode(struct run *r)
 {
 	const struct pipeline_opts *opts = r->opts;
 	struct merge_state *m = &r->cons.m;
-	size_t nr = r->units.nr;
+	size_t nr = r->units.nr, nr_batches;
 	uint32_t growth;
 	int err;
 
@@ -599,6 +599,7 @@ static int run__encode(struct run *r)
 					  r->enc.hooks->large_batch_from > 0 ?
 					  (size_t)r->enc.hooks->large_batch_from :
 					  CU_BATCH_LARGE_FROM);
+	nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
 	r->st->nr_epochs = cu_queue__nr_epochs(&r->env, nr);
 	err = batch_cache__new(&r->env, opts->cache, r->units.cus, nr,
 			       &r->bcache);
@@ -607,7 +608,7 @@ static int run__encode(struct run *r)
 	r->env.batch_cache = r->bcache;
 	r->enc.place_notes = r->bcache != NULL;
 	if (r->sizes) {
-		r->sizes->nr = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
+		r->sizes->nr = nr_batches;
 		r->sizes->n = calloc(r->sizes->nr + 1, sizeof(*r->sizes->n));
 		if (!r->sizes->n)
 			return -ENOMEM;
@@ -618,7 +619,7 @@ static int run__encode(struct run *r)
 	err = cu_queue__run(&r->env, r->units.cus, nr, opts->jobs,
 			    pipeline__consume, &r->cons, &r->queue);
 	r->st->batch_cache = r->bcache != NULL;
-	r->st->nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
+	r->st->nr_batches = nr_batches;
 	r->st->batch_cus = r->env.batch_cus;
 	/*
 	 * A relocatable file's DWARF is in our own copy of it: what the

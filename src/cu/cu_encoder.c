@@ -89,7 +89,7 @@ void cu_arrays__free(struct cu_arrays *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Takes the room @a kept into @ctx (an empty struct cu_arrays: none). */
+/* Takes the room @a kept into @ctx (a zeroed struct cu_arrays: none). */
 static void cu_arrays__lend(struct cu_arrays *a, struct cu_ctx *ctx)
 {
 	ctx->nodes = a->nodes;
@@ -130,7 +130,6 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,
 		       struct cu_fragment *out, char *errbuf, size_t errlen)
 {
-	struct cu_arrays none = { 0 };
 	struct cu_ctx ctx = {
 		.env = env,
 		.names = names,
@@ -148,8 +147,6 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	int err, lang;
 
 	memset(out, 0, sizeof(*out));
-	if (!arrays)
-		arrays = &none;
 	cu_arrays__lend(arrays, &ctx);
 
 	ctx.cu_start = ctx.cu_off - dwarf_cuoffset(cudie);
@@ -223,8 +220,6 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	if (err && !ctx.reported)
 		cu_err(&ctx, cudie, "cannot encode CU: %s", strerror(-err));
 	cu_arrays__keep(arrays, &ctx);
-	if (arrays == &none)
-		cu_arrays__free(arrays);
 	free(ctx.dims);
 	free(ctx.node_hash);
 	free(ctx.imports);

@@ -106,8 +106,8 @@ void cu_arrays__free(struct cu_arrays *a);
  * else refers to it meanwhile).  @names caches @btf's string offsets
  * (name_cache.h) from one CU to the next; @reuse, when not NULL, holds
  * the types the batch's CUs before this one built, which this CU refers
- * to rather than building again (type_reuse.h); @arrays, when not NULL,
- * the room the CU before left (struct cu_arrays).  @out gets the
+ * to rather than building again (type_reuse.h); @arrays holds the room
+ * the CU before left, and gets this CU's (struct cu_arrays).  @out gets the
  * candidates, with type ids of @btf, and out->btf stays NULL.  On failure
  * the one-line message (without "dwarf2btf: ") is in @errbuf, and @btf
  * must be thrown away.

@@ -85,18 +85,14 @@ static inline void key__feed(struct key128 *k, uint64_t v)
 }
 
 /*
- * Feeds a key's two halves at once, @a into lane a and @b into lane b, as
- * hash128_mix() mixes one word into both: a 128-bit key in one step of
- * the chain, where two steps of key__feed() were its length.  A lane
- * then holds one half of each key fed; two keys' lanes are equal only if
- * both halves are.
+ * Feeds a key's two halves at once, @a into lane a and @b into lane b
+ * (hash128_mix2()): a 128-bit key in one step of the chain, where two
+ * steps of key__feed() were its length.  A lane then holds one half of
+ * each key fed; two keys' lanes are equal only if both halves are.
  */
 static inline void key__feed2(struct key128 *k, uint64_t a, uint64_t b)
 {
-	k->a = (k->a ^ a) * 0x9e3779b97f4a7c15ull;
-	k->a ^= k->a >> 32;
-	k->b = (k->b + (b ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull;
-	k->b = (k->b << 31) | (k->b >> 33);
+	hash128_mix2(&k->a, &k->b, a, b);
 }
 
 /*

@@ -161,16 +161,27 @@ static inline uint32_t hash_name32(const void *s, size_t len)
 }
 
 /*
+ * Adds @va to lane *@a and @vb to lane *@b of a 128-bit running hash of
+ * two order-dependent lanes: a step for two words where both lanes are
+ * already the halves of a 128-bit value (the types' keys).
+ */
+static inline void hash128_mix2(uint64_t *a, uint64_t *b, uint64_t va,
+				uint64_t vb)
+{
+	*a = (*a ^ va) * 0x9e3779b97f4a7c15ull;
+	*a ^= *a >> 32;
+	*b = (*b + (vb ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull;
+	*b = (*b << 31) | (*b >> 33);
+}
+
+/*
  * Adds the 64-bit value V to a 128-bit running hash of two order-dependent
  * lanes, *A and *B.  The CU digests and the batch cache's keys use it,
  * because 64 bits could collide across millions of entries over time.
  */
 static inline void hash128_mix(uint64_t *a, uint64_t *b, uint64_t v)
 {
-	*a = (*a ^ v) * 0x9e3779b97f4a7c15ull;
-	*a ^= *a >> 32;
-	*b = (*b + (v ^ 0xc2b2ae3d27d4eb4full)) * 0x165667b19e3779f9ull;
-	*b = (*b << 31) | (*b >> 33);
+	hash128_mix2(a, b, v, v);
 }
 
 #endif
