@@ -135,26 +135,66 @@ struct cu_queue {
  * bytes).
  */
 #define UNIT_HEADER_MAX	64
+/*
+ * Pages of a mapped file go in runs of finished CUs of about this many
+ * bytes, not a CU at a time: each madvise() that takes pages from a
+ * mapping that other threads use waits for their TLBs to be flushed,
+ * while what a run holds back stays a fraction of the RSS.
+ */
+#define RELEASE_RUN	(1u << 20)
 
-static void cu_queue__release(struct cu_queue *q, size_t i)
+/* The offset in .debug_info where CU @i ends. */
+static size_t cu_queue__cu_end(const struct cu_queue *q, size_t i)
 {
 	const struct encode_env *env = q->env;
-	size_t start, end, size;
+
+	if (i + 1 < q->nr)
+		return dwarf_dieoffset(&q->cus[i + 1]);
+	return env->debug_info ? env->debug_info_size :
+				 (size_t)(env->info_end - env->info_start);
+}
+
+/* cu_queue__release() gives back the pages of the finished CUs [i, end). */
+static void cu_queue__release(struct cu_queue *q, size_t i, size_t end)
+{
+	const struct encode_env *env = q->env;
+	size_t start, to, size;
 
 	if (!env->debug_info && !env->info_copy_off)
 		return;
 	size = env->debug_info ? env->debug_info_size :
 				 (size_t)(env->info_end - env->info_start);
 	start = dwarf_dieoffset(&q->cus[i]);
-	end = i + 1 < q->nr ? dwarf_dieoffset(&q->cus[i + 1]) : size;
-	if (end <= start || end > size)
+	to = cu_queue__cu_end(q, end - 1);
+	if (to <= start || to > size)
 		return;
 	if (env->debug_info)
-		elf_file__drop_pages(env->debug_info + start, end - start);
-	else if (end - start > UNIT_HEADER_MAX)
+		elf_file__drop_pages(env->debug_info + start, to - start);
+	else if (to - start > UNIT_HEADER_MAX)
 		/* The next unit's header stays: libdw may read it again. */
 		elf_file__discard_part(env->ef, env->info_copy_off + start,
-				       end - start - UNIT_HEADER_MAX);
+				       to - start - UNIT_HEADER_MAX);
+}
+
+/*
+ * cu_queue__finished() is told that CU @i, the last of a batch if @last,
+ * is finished, and gives back the pages of the run of CUs from *@from on
+ * once it is long enough (RELEASE_RUN); *@from is then the next CU.  The
+ * pages of a relocatable file's own copy go a CU at a time, each leaving
+ * the next unit's header.
+ */
+static void cu_queue__finished(struct cu_queue *q, size_t *from, size_t i,
+			       bool last)
+{
+	if (q->env->debug_info && !last &&
+	    cu_queue__cu_end(q, i) - dwarf_dieoffset(&q->cus[*from]) <
+	    RELEASE_RUN)
+		return;
+	if (q->env->debug_info)
+		cu_queue__release(q, *from, i + 1);
+	else
+		cu_queue__release(q, i, i + 1);
+	*from = i + 1;
 }
 
 /*
@@ -210,7 +250,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	struct name_cache names;
 	struct merge_state m;
 	struct cu_fragment frag;
-	size_t i;
+	size_t i, from = first;
 	int err;
 	/*
 	 * A CU takes the types that the CUs before it in the batch built,
@@ -233,7 +273,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
 					 &names, reusing ? &reuse : NULL,
 					 &arrays, &frag, errbuf, ERRLEN);
-		cu_queue__release(q, i);
+		cu_queue__finished(q, &from, i, i + 1 == end);
 		if (!err)
 			err = cu_queue__check_memory(q, i, errbuf);
 		if (err)
@@ -391,8 +431,8 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 {
 	double t0 = stats__thread_cpu(), t1;
 	uint64_t offs[CU_BATCH_MAX];
+	size_t k, from = first;
 	bool hit;
-	size_t k;
 
 	cu_queue__unit_offs(q, first, end, offs);
 	if (batch_probe__make(probe, q->env->batch_cache, dg, offs,
@@ -402,33 +442,39 @@ static bool cu_queue__cached(struct cu_queue *q, struct cu_digester *dg,
 	hit = !batch_cache__load(q->env->batch_cache, probe, frag);
 	cpu->digest = t1 - t0;
 	cpu->load = stats__thread_cpu() - t1;
-	if (hit)
-		for (k = first; k < end; k++)
-			cu_queue__release(q, k);
+	for (k = first; hit && k < end; k++)
+		cu_queue__finished(q, &from, k, k + 1 == end);
 	return hit;
 }
 
-/* The sealing of slot @j's batch: which one, and of which queue. */
+/*
+ * The sealing of slot @j's batch: which one, of which queue, and where
+ * the pages its digests read and did not give back yet start.
+ */
 struct seal_ctx {
 	const struct cu_queue *q;
 	size_t j;
+	uint64_t from;
 };
 
 /*
- * CU @i of a batch being sealed is digested: its .debug_info pages go,
- * not only the batch's after the last, so that a large batch's are not
- * all back in memory at the end of the encoding, where the peak is.
+ * CU @i of a batch being sealed is digested: its .debug_info pages go in
+ * runs (RELEASE_RUN), not only the batch's after the last, so that a
+ * large batch's are not all back in memory at the end of the encoding,
+ * where the peak is.
  */
 static void cu_queue__sealed_cu(void *ctx, size_t i)
 {
-	const struct seal_ctx *s = ctx;
+	struct seal_ctx *s = ctx;
 	const struct batch_pack *pack = &s->q->slots[s->j].pack;
-	uint64_t from = pack->cu_off[i];
 	uint64_t to = i + 1 < pack->nr_cus ? pack->cu_off[i + 1] :
 		      s->q->slots[s->j].info_to;
 
-	if (s->q->env->debug_info && to > from)
-		elf_file__drop_pages(s->q->env->debug_info + from, to - from);
+	if (!s->q->env->debug_info || to <= s->from ||
+	    to - s->from < RELEASE_RUN)
+		return;
+	elf_file__drop_pages(s->q->env->debug_info + s->from, to - s->from);
+	s->from = to;
 }
 
 /*
@@ -440,7 +486,7 @@ static void cu_queue__seal(struct cu_queue *q, struct cu_digester *dg,
 {
 	struct batch_pack *pack = &q->slots[j].pack;
 	struct cache_cpu cpu = { 0 };
-	struct seal_ctx sc = { .q = q, .j = j };
+	struct seal_ctx sc = { .q = q, .j = j, .from = pack->cu_off[0] };
 	bool stored = false;
 	double t0 = stats__thread_cpu();
 	int i;
