@@ -544,17 +544,11 @@ static void run__release_dwarf(struct run *r)
  * one name in many layouts, which the batch's dedup compares with each
  * other, so they keep batches of CU_BATCH (lib/cu_batch.h).
  */
-static bool run__rust_named(const struct run *r, size_t nr)
+static bool run__rust_named(const struct run *r)
 {
-	size_t i;
-
-	if (!r->enc.rust_enums_pahole ||
-	    !encode_opts__lang_wanted(&r->enc, DW_LANG_Rust))
-		return false;
-	for (i = 0; i < nr; i++)
-		if (dwarf_srclang(&r->units.cus[i]) == DW_LANG_Rust)
-			return true;
-	return false;
+	return r->enc.rust_enums_pahole &&
+	       encode_opts__lang_wanted(&r->enc, DW_LANG_Rust) &&
+	       r->units.rust;
 }
 
 /*
@@ -594,7 +588,7 @@ static int run__encode(struct run *r)
 	m->keep_fwds = r->enc.keep_fwds;
 	run__env(r);
 	r->env.batch_cus = cu_batch__size(nr, !r->enc.plain_dedup && !r->split &&
-					  !run__rust_named(r, nr),
+					  !run__rust_named(r),
 					  r->enc.hooks &&
 					  r->enc.hooks->large_batch_from > 0 ?
 					  (size_t)r->enc.hooks->large_batch_from :
