@@ -15,28 +15,61 @@
 #include "input/elf_file.h"
 
 /*
- * Scans the abbreviation table at @off and sets the flags of @out that its
- * tags and forms call for.  The format is DWARF 5's section 7.5.3 (a code,
+ * The format of an abbreviation table is DWARF 5's section 7.5.3 (a code,
  * a tag, a children byte, then name and form pairs up to 0, 0), which
- * DWARF 2 to 4 share but for DW_FORM_implicit_const.  Returns false if the
- * table cannot be read to its end.
+ * DWARF 2 to 4 share but for DW_FORM_implicit_const.
+ *
+ * abbrev_decl__head() reads a declaration's code, tag and children byte
+ * at *@p; a code of 0 ends the table (and reads nothing more).  It
+ * returns false if they cannot be read.
+ */
+static bool abbrev_decl__head(const unsigned char **p,
+			      const unsigned char *end, uint64_t *code,
+			      uint64_t *tag)
+{
+	if (!uleb_read(p, end, code))
+		return false;
+	if (!*code)
+		return true;
+	if (!uleb_read(p, end, tag) || *p >= end)
+		return false;
+	(*p)++;			/* The DW_CHILDREN_* byte. */
+	return true;
+}
+
+/*
+ * abbrev_spec__next() reads the name and form pair at *@p, and an
+ * implicit constant's value into *@implicit; 0, 0 ends the declaration.
+ * It returns false if they cannot be read.
+ */
+static bool abbrev_spec__next(const unsigned char **p,
+			      const unsigned char *end, uint64_t *name,
+			      uint64_t *form, int64_t *implicit)
+{
+	return uleb_read(p, end, name) && uleb_read(p, end, form) &&
+	       (*form != DW_FORM_implicit_const ||
+		sleb_read(p, end, implicit));
+}
+
+/*
+ * Scans the abbreviation table at @off and sets the flags of @out that its
+ * tags and forms call for.  Returns false if the table cannot be read to
+ * its end.
  */
 static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			       uint64_t off, struct dwarf_layout *out)
 {
 	const unsigned char *p = sec + off, *end = sec + size;
-	uint64_t code, tag, name, form, v;
+	uint64_t code, tag, name, form;
+	int64_t v;
 
 	if (off >= size)
 		return false;
 	for (;;) {
-		if (!uleb_read(&p, end, &code))
+		if (!abbrev_decl__head(&p, end, &code, &tag))
 			return false;
 		if (!code)
 			return true;
-		if (!uleb_read(&p, end, &tag) || p >= end)
-			return false;
-		p++;			/* The DW_CHILDREN_* byte. */
 		if (tag == DW_TAG_imported_unit)
 			out->cross_units = true;
 		else if (tag == DW_TAG_partial_unit)
@@ -44,14 +77,10 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 		else if (tag == DW_TAG_LLVM_annotation)
 			out->llvm_annotations = true;
 		for (;;) {
-			if (!uleb_read(&p, end, &name) ||
-			    !uleb_read(&p, end, &form))
+			if (!abbrev_spec__next(&p, end, &name, &form, &v))
 				return false;
 			if (!name && !form)
 				break;
-			if (form == DW_FORM_implicit_const &&
-			    !uleb_read(&p, end, &v))	/* Skips the SLEB. */
-				return false;
 			if (name == DW_AT_GNU_annotation)
 				out->gnu_annotations = true;
 			if (form == DW_FORM_ref_addr)
@@ -61,6 +90,84 @@ static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			else if (dwarf_form__other_file(form))
 				out->alt_forms = true;
 		}
+	}
+}
+
+/*
+ * abbrev_table__find() returns where the name and form pairs of the
+ * abbreviation with @code begin in the table at @off of @sec (@size
+ * bytes), or NULL if the table cannot be read up to it.
+ */
+static const unsigned char *abbrev_table__find(const unsigned char *sec,
+					       size_t size, uint64_t off,
+					       uint64_t code)
+{
+	const unsigned char *p = sec + off, *end = sec + size;
+	uint64_t c, tag, name, form;
+	int64_t v;
+
+	if (off >= size)
+		return NULL;
+	for (;;) {
+		if (!abbrev_decl__head(&p, end, &c, &tag) || !c)
+			return NULL;
+		if (c == code)
+			return p;
+		do {
+			if (!abbrev_spec__next(&p, end, &name, &form, &v))
+				return NULL;
+		} while (name || form);
+	}
+}
+
+int dwarf_layout__die_lang(const unsigned char *die, const unsigned char *end,
+			   const unsigned char *abbrev, size_t abbrev_size,
+			   uint64_t abbrev_off, unsigned int version,
+			   uint8_t addr_size, uint8_t off_size)
+{
+	const unsigned char *p = die, *spec, *send;
+	uint64_t code, name, form, v;
+	int64_t implicit;
+
+	if (!die || !abbrev || !uleb_read(&p, end, &code))
+		return -1;
+	spec = abbrev_table__find(abbrev, abbrev_size, abbrev_off, code);
+	if (!spec)
+		return -1;
+	send = abbrev + abbrev_size;
+	for (;;) {
+		struct dwarf_form_layout l;
+
+		if (!abbrev_spec__next(&spec, send, &name, &form, &implicit) ||
+		    (!name && !form))
+			return -1;
+		if (form == DW_FORM_implicit_const) {
+			if (name == DW_AT_language)
+				return implicit >= 0 && implicit <= 0xffff ?
+				       (int)implicit : -1;
+			continue;
+		}
+		l = dwarf_form__layout(form, version, addr_size, off_size);
+		if (name != DW_AT_language) {
+			p = dwarf_form__skip(l, p, end);
+			if (!p)
+				return -1;
+			continue;
+		}
+		/* Constants only, as dwarf_srclang() takes them. */
+		if (form == DW_FORM_udata) {
+			if (!uleb_read(&p, end, &v))
+				return -1;
+		} else if (form == DW_FORM_data1 || form == DW_FORM_data2 ||
+			   form == DW_FORM_data4 || form == DW_FORM_data8) {
+			if ((size_t)(end - p) < l.size)
+				return -1;
+			v = 0;
+			memcpy(&v, p, l.size);
+		} else {
+			return -1;
+		}
+		return v <= 0xffff ? (int)v : -1;
 	}
 }
 

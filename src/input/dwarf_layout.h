@@ -4,13 +4,15 @@
  * encoded: whether a unit may refer to DIEs of another unit (LTO's
  * DW_FORM_ref_addr, dwz's imported partial units) or of a supplementary
  * file (dwz -m), read from the abbreviation tables themselves (pahole
- * looks for DW_FORM_ref_addr the same way).
+ * looks for DW_FORM_ref_addr the same way); and each unit's language,
+ * from its DIE and abbreviation.
  */
 #ifndef DWARF2BTF_DWARF_LAYOUT_H
 #define DWARF2BTF_DWARF_LAYOUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <elfutils/libdw.h>
 
 /* clang's DW_TAG_LLVM_annotation (btf_type_tag / btf_decl_tag attributes) */
@@ -70,6 +72,21 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 bool dwarf_layout__scan_table(struct dwarf_layout *l,
 			      const unsigned char *abbrev, size_t size,
 			      uint64_t abbrev_off);
+
+/*
+ * dwarf_layout__die_lang() reads the DW_AT_language of the DIE at @die
+ * (its unit's bytes end at @end) with the abbreviation table at
+ * @abbrev_off of the @abbrev_size bytes of .debug_abbrev at @abbrev, for a
+ * unit of DWARF @version with addresses of @addr_size and offsets of
+ * @off_size bytes: what the listing of the units needs to know of each
+ * before any is encoded (dwarf_units.c).  It returns the language, or -1
+ * when it cannot say: no such attribute, a form that is no constant, or
+ * bytes that cannot be read.
+ */
+int dwarf_layout__die_lang(const unsigned char *die, const unsigned char *end,
+			   const unsigned char *abbrev, size_t abbrev_size,
+			   uint64_t abbrev_off, unsigned int version,
+			   uint8_t addr_size, uint8_t off_size);
 
 /*
  * Gives back the pages the scan read when @mapped: the DWARF is read from

@@ -4,16 +4,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
-#include "input/dwarf_form.h"
 #include "input/dwarf_units.h"
 #include "input/elf_file.h"
 #include "lib/grow.h"
-#include "lib/leb128.h"
 #include "lib/log.h"
 
 /*
@@ -48,43 +45,12 @@ static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 }
 
 /*
- * abbrev_table__find() returns the attribute specifications of the
- * abbreviation with @code in the table at @off of @sec (@size bytes), or
- * NULL if the table cannot be read up to it.
- */
-static const unsigned char *abbrev_table__find(const unsigned char *sec,
-					       size_t size, uint64_t off,
-					       uint64_t code)
-{
-	const unsigned char *p = sec + off, *end = sec + size;
-	uint64_t c, tag, name, form, v;
-
-	if (!sec || off >= size)
-		return NULL;
-	for (;;) {
-		if (!uleb_read(&p, end, &c) || !c ||
-		    !uleb_read(&p, end, &tag) || p >= end)
-			return NULL;
-		p++;			/* The DW_CHILDREN_* byte. */
-		if (c == code)
-			return p;
-		do {
-			if (!uleb_read(&p, end, &name) ||
-			    !uleb_read(&p, end, &form) ||
-			    (form == DW_FORM_implicit_const &&
-			     !uleb_read(&p, end, &v)))
-				return NULL;
-		} while (name || form);
-	}
-}
-
-/*
  * unit_lang() reads the DW_AT_language of the compile unit at @unit_off
- * of @dw, whose DIE is @cudie, from the DIE's bytes and its abbreviation
- * in @layout's .debug_abbrev.  libdw would decode the unit's
+ * of @dw, whose DIE is @cudie, with dwarf_layout__die_lang() from the
+ * DIE's bytes and @layout's .debug_abbrev.  libdw would decode the unit's
  * abbreviations up to the DIE's own (gcc gives it one of the last codes),
  * for every unit of the file at once, and keep them: 12 MB on a vmlinux.
- * What it cannot read it leaves to dwarf_srclang(), which does that.
+ * What that cannot read goes to dwarf_srclang(), which does so.
  */
 static int unit_lang(const struct dwarf_layout *layout, Dwarf *dw,
 		     Dwarf_Off unit_off, Dwarf_Die *cudie)
@@ -92,56 +58,19 @@ static int unit_lang(const struct dwarf_layout *layout, Dwarf *dw,
 	Dwarf_Off next, abbrev_off;
 	uint8_t addr_size, off_size;
 	Dwarf_Half version;
-	const unsigned char *p = cudie->addr, *end, *spec;
-	uint64_t code, name, form, v;
 	size_t hsize;
+	int lang = -1;
 
-	if (dwarf_next_unit(dw, unit_off, &next, &hsize, &version,
-			    &abbrev_off, &addr_size, &off_size, NULL, NULL) ||
-	    !p || next <= dwarf_dieoffset(cudie))
-		goto libdw;
-	end = p + (next - dwarf_dieoffset(cudie));
-	if (!uleb_read(&p, end, &code))
-		goto libdw;
-	spec = abbrev_table__find(layout->abbrev, layout->abbrev_size,
-				  abbrev_off, code);
-	if (!spec)
-		goto libdw;
-	for (;;) {
-		const unsigned char *send = layout->abbrev + layout->abbrev_size;
-		struct dwarf_form_layout l;
-
-		if (!uleb_read(&spec, send, &name) ||
-		    !uleb_read(&spec, send, &form) || (!name && !form))
-			break;
-		if (form == DW_FORM_implicit_const) {
-			int64_t sv;
-
-			if (!sleb_read(&spec, send, &sv))
-				break;
-			if (name == DW_AT_language)
-				return (int)sv;
-			continue;
-		}
-		l = dwarf_form__layout(form, version, addr_size, off_size);
-		if (name == DW_AT_language) {
-			if (l.kind == DWARF_FORM_ULEB &&
-			    uleb_read(&p, end, &v))
-				return (int)v;
-			if (l.kind == DWARF_FORM_FIXED && l.size &&
-			    l.size <= 8 && (size_t)(end - p) >= l.size) {
-				v = 0;
-				memcpy(&v, p, l.size);
-				return (int)v;
-			}
-			break;
-		}
-		p = dwarf_form__skip(l, p, end);
-		if (!p)
-			break;
-	}
-libdw:
-	return dwarf_srclang(cudie);
+	if (!dwarf_next_unit(dw, unit_off, &next, &hsize, &version,
+			     &abbrev_off, &addr_size, &off_size, NULL, NULL) &&
+	    cudie->addr && layout->abbrev && next > dwarf_dieoffset(cudie))
+		lang = dwarf_layout__die_lang(cudie->addr,
+					      (const unsigned char *)cudie->addr +
+					      (next - dwarf_dieoffset(cudie)),
+					      layout->abbrev,
+					      layout->abbrev_size, abbrev_off,
+					      version, addr_size, off_size);
+	return lang >= 0 ? lang : dwarf_srclang(cudie);
 }
 
 /*

@@ -2,7 +2,11 @@
 /*
  * src/input/dwarf_layout.c's scan of one abbreviation table: the forms of
  * annotation it declares (clang's DW_TAG_LLVM_annotation, gcc's
- * DW_AT_GNU_annotation), and tables that cannot be read to their end.
+ * DW_AT_GNU_annotation), and tables that cannot be read to their end; and
+ * a unit's language read from its DIE's bytes and its abbreviation: each
+ * constant form, the attributes before it skipped by their forms, and
+ * what it cannot say (no such attribute, a form that is no constant, a
+ * code not in the table, cut bytes).
  * Prints "ok" and exits 0, else names the failed check and exits 1.
  */
 #include <dwarf.h>
@@ -60,9 +64,91 @@ static int check_unreadable(void)
 	return 0;
 }
 
+#define RUST	0x1c
+#define C11	0x1d
+
+/*
+ * Code 1: a member (no language), with an implicit constant; code 2: the
+ * unit, its name inline, a producer as strp, an udata, then the language
+ * as data2; code 3: the language as data1 after an exprloc; code 4: as
+ * udata; code 5: as an implicit constant; code 6: as strp; code 7: no
+ * language.
+ */
+static const unsigned char abbrev[] = {
+	1, DW_TAG_member, DW_CHILDREN_no,
+	DW_AT_name, DW_FORM_strp, DW_AT_decl_line, DW_FORM_implicit_const, 9,
+	0, 0,
+	2, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_name, DW_FORM_string, DW_AT_producer, DW_FORM_strp,
+	DW_AT_decl_line, DW_FORM_udata, DW_AT_language, DW_FORM_data2, 0, 0,
+	3, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_location, DW_FORM_exprloc, DW_AT_language, DW_FORM_data1, 0, 0,
+	4, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_language, DW_FORM_udata, 0, 0,
+	5, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_language, DW_FORM_implicit_const, RUST, 0, 0,
+	6, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_language, DW_FORM_strp, 0, 0,
+	7, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_name, DW_FORM_string, 0, 0,
+	0,
+};
+
+static const unsigned char die2[] = {
+	2, 'a', '.', 'r', 's', 0, 1, 2, 3, 4, 0x80, 0x01, RUST, 0,
+};
+static const unsigned char die3[] = { 3, 2, 0x91, 0x00, C11 };
+static const unsigned char die4[] = { 4, 0x9c, 0x00 };
+static const unsigned char die5[] = { 5 };
+static const unsigned char die6[] = { 6, RUST, 0, 0, 0 };
+static const unsigned char die7[] = { 7, 'a', 0 };
+static const unsigned char die9[] = { 9, 0 };
+
+static int lang(const unsigned char *die, size_t n, size_t abbrev_size)
+{
+	return dwarf_layout__die_lang(die, die + n, abbrev, abbrev_size, 0, 5,
+				     8, 4);
+}
+
+static int check_lang_forms(void)
+{
+	const char *name = "language forms";
+
+	CHECK(lang(die2, sizeof(die2), sizeof(abbrev)) == RUST);
+	CHECK(lang(die3, sizeof(die3), sizeof(abbrev)) == C11);
+	CHECK(lang(die4, sizeof(die4), sizeof(abbrev)) == RUST);
+	CHECK(lang(die5, sizeof(die5), sizeof(abbrev)) == RUST);
+	return 0;
+}
+
+static int check_lang_unknown(void)
+{
+	const char *name = "language unknown";
+	size_t n;
+
+	CHECK(lang(die6, sizeof(die6), sizeof(abbrev)) == -1);
+	CHECK(lang(die7, sizeof(die7), sizeof(abbrev)) == -1);
+	CHECK(lang(die9, sizeof(die9), sizeof(abbrev)) == -1);
+	/* Every cut of a DIE before its language's last byte. */
+	for (n = 0; n < sizeof(die2); n++)
+		CHECK(lang(die2, n, sizeof(abbrev)) == (n >= 14 ? RUST : -1));
+	for (n = 0; n < sizeof(die3); n++)
+		CHECK(lang(die3, n, sizeof(abbrev)) == -1);
+	/* Every cut of the table before the unit's language in it. */
+	for (n = 0; n < 21; n++)
+		CHECK(lang(die2, sizeof(die2), n) == -1);
+	CHECK(dwarf_layout__die_lang(die2, die2 + sizeof(die2), NULL, 0, 0, 5,
+				    8, 4) == -1);
+	CHECK(dwarf_layout__die_lang(die2, die2 + sizeof(die2), abbrev,
+				    sizeof(abbrev), sizeof(abbrev), 5, 8,
+				    4) == -1);
+	return 0;
+}
+
 int main(void)
 {
-	if (check_annotations() || check_unreadable())
+	if (check_annotations() || check_unreadable() || check_lang_forms() ||
+	    check_lang_unknown())
 		return 1;
 	printf("ok\n");
 	return 0;
