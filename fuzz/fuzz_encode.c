@@ -34,10 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	features__set_default(&o.enc);
 	pipeline__run(path, &o);
-	/* again with what the default leaves off: more of the code reads it */
+	/*
+	 * again with what the default leaves off: more of the code reads it
+	 * (rustc's names make the listing read each unit's language)
+	 */
 	o.enc.true_signature = true;
 	o.enc.global_vars = true;
 	o.enc.type_keys = true;
+	o.enc.rust_enums_pahole = true;
 	pipeline__run(path, &o);
 	return 0;
 }

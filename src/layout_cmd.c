@@ -206,7 +206,7 @@ static int layout_input__open(struct layout_input *li,
 		return err;
 	debug_sections__read(&li->secs, li->in.dw, !li->in.in_memory);
 	err = dwarf_units__list(&li->units, a->path, li->in.dw, &li->secs,
-				&li->layout);
+				&li->layout, false);
 	if (err)
 		return err;
 	if (li->layout.alt_forms)

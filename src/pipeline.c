@@ -429,7 +429,11 @@ static int run__read_dwarf(struct run *r)
 	dw = r->in.dw;
 	mapped = !r->in.in_memory;
 	debug_sections__read(&r->secs, dw, mapped);
-	err = dwarf_units__list(&r->units, r->path, dw, &r->secs, &r->layout);
+	/* Whether some unit is Rust matters to run__rust_named() only. */
+	err = dwarf_units__list(&r->units, r->path, dw, &r->secs, &r->layout,
+				opts->enc.rust_enums_pahole &&
+				encode_opts__lang_wanted(&opts->enc,
+							 DW_LANG_Rust));
 	if (err)
 		return err;
 	dwarf_layout__done(&r->layout, dw, mapped);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scan of a file's abbreviation tables for forms and tags that refer
- * across units or files (dwarf_layout.h).
+ * across units or files, and a unit's language read with its
+ * abbreviation (dwarf_layout.h).
  */
 #include <dwarf.h>
 #include <stdint.h>
@@ -59,12 +60,13 @@ static bool abbrev_spec__next(const unsigned char **p,
 static bool abbrev_table__scan(const unsigned char *sec, size_t size,
 			       uint64_t off, struct dwarf_layout *out)
 {
-	const unsigned char *p = sec + off, *end = sec + size;
+	const unsigned char *p, *end = sec + size;
 	uint64_t code, tag, name, form;
 	int64_t v;
 
 	if (off >= size)
 		return false;
+	p = sec + off;
 	for (;;) {
 		if (!abbrev_decl__head(&p, end, &code, &tag))
 			return false;
@@ -102,12 +104,13 @@ static const unsigned char *abbrev_table__find(const unsigned char *sec,
 					       size_t size, uint64_t off,
 					       uint64_t code)
 {
-	const unsigned char *p = sec + off, *end = sec + size;
+	const unsigned char *p, *end = sec + size;
 	uint64_t c, tag, name, form;
 	int64_t v;
 
 	if (off >= size)
 		return NULL;
+	p = sec + off;
 	for (;;) {
 		if (!abbrev_decl__head(&p, end, &c, &tag) || !c)
 			return NULL;
@@ -154,7 +157,7 @@ int dwarf_layout__die_lang(const unsigned char *die, const unsigned char *end,
 				return -1;
 			continue;
 		}
-		/* Constants only, as dwarf_srclang() takes them. */
+		/* Unsigned constants; any other form goes to libdw. */
 		if (form == DW_FORM_udata) {
 			if (!uleb_read(&p, end, &v))
 				return -1;

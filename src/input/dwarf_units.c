@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <dwarf.h>
+#include <gelf.h>
 #include <elfutils/libdwfl.h>
 
 #include "input/dwarf_units.h"
@@ -45,31 +46,52 @@ static void skeleton__no_split(const char *path, Dwarf_Die *skel)
 }
 
 /*
+ * Does @dw's file have the host's byte order?  dwarf_layout__die_lang()
+ * reads values in the host's.
+ */
+static bool units__native(Dwarf *dw)
+{
+	Elf *elf = dwarf_getelf(dw);
+	const char *id = elf ? elf_getident(elf, NULL) : NULL;
+
+	return id && id[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				     ELFDATA2LSB : ELFDATA2MSB);
+}
+
+/*
  * unit_lang() reads the DW_AT_language of the compile unit at @unit_off
  * of @dw, whose DIE is @cudie, with dwarf_layout__die_lang() from the
- * DIE's bytes and @layout's .debug_abbrev.  libdw would decode the unit's
- * abbreviations up to the DIE's own (gcc gives it one of the last codes),
- * for every unit of the file at once, and keep them: 12 MB on a vmlinux.
- * What that cannot read goes to dwarf_srclang(), which does so.
+ * DIE's bytes, within the .debug_info of @secs, and @layout's
+ * .debug_abbrev.  libdw would decode the unit's abbreviations up to the
+ * DIE's own (gcc gives it one of the last codes), for every unit of the
+ * file at once, and keep them: 12 MB on a vmlinux.  What that cannot read
+ * (a file of the other byte order, an address size libdw would not take
+ * as it is) goes to dwarf_srclang(), which does so.
  */
-static int unit_lang(const struct dwarf_layout *layout, Dwarf *dw,
-		     Dwarf_Off unit_off, Dwarf_Die *cudie)
+static int unit_lang(const struct dwarf_layout *layout,
+		     const struct debug_sections *secs, bool native,
+		     Dwarf *dw, Dwarf_Off unit_off, Dwarf_Die *cudie)
 {
-	Dwarf_Off next, abbrev_off;
+	uintptr_t die = (uintptr_t)cudie->addr;
+	uintptr_t start = (uintptr_t)secs->info_start;
+	uintptr_t size = (uintptr_t)secs->info_end - start;
+	Dwarf_Off next, abbrev_off, off = dwarf_dieoffset(cudie);
 	uint8_t addr_size, off_size;
 	Dwarf_Half version;
-	size_t hsize;
 	int lang = -1;
 
-	if (!dwarf_next_unit(dw, unit_off, &next, &hsize, &version,
+	/* The DIE is where its offset says, and its unit ends in the section. */
+	if (native && start && die >= start && die - start < size &&
+	    die - start == off &&
+	    !dwarf_next_unit(dw, unit_off, &next, NULL, &version,
 			     &abbrev_off, &addr_size, &off_size, NULL, NULL) &&
-	    cudie->addr && layout->abbrev && next > dwarf_dieoffset(cudie))
-		lang = dwarf_layout__die_lang(cudie->addr,
-					      (const unsigned char *)cudie->addr +
-					      (next - dwarf_dieoffset(cudie)),
-					      layout->abbrev,
-					      layout->abbrev_size, abbrev_off,
-					      version, addr_size, off_size);
+	    (addr_size == 4 || addr_size == 8) && next > off)
+		lang = dwarf_layout__die_lang(secs->info_start + off,
+					      secs->info_start +
+					      (next < size ? next : size),
+					      layout->abbrev, layout->abbrev_size,
+					      abbrev_off, version, addr_size,
+					      off_size);
 	return lang >= 0 ? lang : dwarf_srclang(cudie);
 }
 
@@ -80,13 +102,14 @@ static int unit_lang(const struct dwarf_layout *layout, Dwarf *dw,
  */
 int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		      const struct debug_sections *secs,
-		      struct dwarf_layout *layout)
+		      struct dwarf_layout *layout, bool langs)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	Dwarf_Die *arr = NULL;
 	Dwarf_Off unit_off;
 	size_t cap = 0, n = 0, dropped = 0;
+	bool native = units__native(dw), skeleton;
 	uint8_t unit_type;
 	int ret;
 
@@ -95,7 +118,8 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 				      &subdie)) == 0) {
 		unit_off = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
 		dwarf_layout__add_unit(layout, dw, unit_off);
-		if (unit_type == DW_UT_skeleton) {
+		skeleton = unit_type == DW_UT_skeleton;
+		if (skeleton) {
 			/*
 			 * With split DWARF, the unit is in a .dwo file,
 			 * which libdw finds.
@@ -120,8 +144,9 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		}
 		arr[n++] = cudie;
 		/* A split unit's DIE is in its .dwo: libdw reads it. */
-		if ((u->split ? dwarf_srclang(&cudie) :
-		     unit_lang(layout, dw, unit_off, &cudie)) == DW_LANG_Rust)
+		if (langs && (skeleton ? dwarf_srclang(&cudie) :
+			      unit_lang(layout, secs, native, dw, unit_off,
+					&cudie)) == DW_LANG_Rust)
 			u->rust = true;
 		dwarf_units__drop_listed(secs->debug_info, secs->debug_info_size,
 					 &dropped, dwarf_dieoffset(&cudie), false);

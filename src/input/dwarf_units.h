@@ -18,7 +18,7 @@ struct dwarf_units {
 	Dwarf_Die *cus;		/* The compile units, in file order. */
 	size_t nr;
 	bool split;		/* Some are split units, read from .dwo files. */
-	bool rust;		/* Some are Rust units. */
+	bool rust;		/* Some are Rust units (listed with langs). */
 };
 
 /*
@@ -27,12 +27,13 @@ struct dwarf_units {
  * units importing them read them.  It scans their abbreviations into
  * @layout, calling dwarf_layout__init() first.  The pages of @secs' mapped
  * .debug_info are given back as the listing goes
- * (dwarf_units__drop_listed()), so a unit's language is read there, not
- * later by touching every unit again.  @path names the file in messages.
+ * (dwarf_units__drop_listed()), so with @langs each unit's language is
+ * read there (u->rust), not later by touching every unit again.  @path
+ * names the file in messages.
  */
 int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		      const struct debug_sections *secs,
-		      struct dwarf_layout *layout);
+		      struct dwarf_layout *layout, bool langs);
 void dwarf_units__free(struct dwarf_units *u);
 
 /*

@@ -72,7 +72,7 @@ static int check_unreadable(void)
  * unit, its name inline, a producer as strp, an udata, then the language
  * as data2; code 3: the language as data1 after an exprloc; code 4: as
  * udata; code 5: as an implicit constant; code 6: as strp; code 7: no
- * language.
+ * language; code 8: as sdata (left to libdw).
  */
 static const unsigned char abbrev[] = {
 	1, DW_TAG_member, DW_CHILDREN_no,
@@ -91,6 +91,12 @@ static const unsigned char abbrev[] = {
 	DW_AT_language, DW_FORM_strp, 0, 0,
 	7, DW_TAG_compile_unit, DW_CHILDREN_yes,
 	DW_AT_name, DW_FORM_string, 0, 0,
+	8, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_language, DW_FORM_sdata, 0, 0,
+	0,
+	/* A second table, at 69: a strp (8 bytes in 64-bit DWARF), data4. */
+	1, DW_TAG_compile_unit, DW_CHILDREN_yes,
+	DW_AT_producer, DW_FORM_strp, DW_AT_language, DW_FORM_data4, 0, 0,
 	0,
 };
 
@@ -102,7 +108,15 @@ static const unsigned char die4[] = { 4, 0x9c, 0x00 };
 static const unsigned char die5[] = { 5 };
 static const unsigned char die6[] = { 6, RUST, 0, 0, 0 };
 static const unsigned char die7[] = { 7, 'a', 0 };
+static const unsigned char die8[] = { 8, RUST };
 static const unsigned char die9[] = { 9, 0 };
+/* In the second table: offsets of 8 bytes, then the language's 4. */
+static const unsigned char die64[] = {
+	1, 1, 2, 3, 4, 5, 6, 7, 8, RUST, 0, 0, 0,
+};
+static const unsigned char die64big[] = {
+	1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 1, 0,
+};
 
 static int lang(const unsigned char *die, size_t n, size_t abbrev_size)
 {
@@ -118,6 +132,8 @@ static int check_lang_forms(void)
 	CHECK(lang(die3, sizeof(die3), sizeof(abbrev)) == C11);
 	CHECK(lang(die4, sizeof(die4), sizeof(abbrev)) == RUST);
 	CHECK(lang(die5, sizeof(die5), sizeof(abbrev)) == RUST);
+	CHECK(dwarf_layout__die_lang(die64, die64 + sizeof(die64), abbrev,
+				     sizeof(abbrev), 69, 5, 8, 8) == RUST);
 	return 0;
 }
 
@@ -128,9 +144,14 @@ static int check_lang_unknown(void)
 
 	CHECK(lang(die6, sizeof(die6), sizeof(abbrev)) == -1);
 	CHECK(lang(die7, sizeof(die7), sizeof(abbrev)) == -1);
+	CHECK(lang(die8, sizeof(die8), sizeof(abbrev)) == -1);
 	CHECK(lang(die9, sizeof(die9), sizeof(abbrev)) == -1);
-	/* Every cut of a DIE before its language's last byte. */
-	for (n = 0; n < sizeof(die2); n++)
+	/* No language above 0xffff. */
+	CHECK(dwarf_layout__die_lang(die64big, die64big + sizeof(die64big),
+				     abbrev, sizeof(abbrev), 69, 5, 8,
+				     8) == -1);
+	/* Every cut of a DIE before its language's last byte, and none. */
+	for (n = 0; n <= sizeof(die2); n++)
 		CHECK(lang(die2, n, sizeof(abbrev)) == (n >= 14 ? RUST : -1));
 	for (n = 0; n < sizeof(die3); n++)
 		CHECK(lang(die3, n, sizeof(abbrev)) == -1);
