@@ -105,17 +105,6 @@ struct walk {
 	const struct elf_symtab *syms;	/* NULL: no function names */
 };
 
-/*
- * The value @v of a DIE's op @place (of its declaration's ops) as a word
- * that a sum of the DIE's words can take: mixed with its place, so that
- * values that trade places change the sum.
- */
-static inline uint64_t die_mix(uint64_t v, size_t place)
-{
-	return hash_mum(v ^ (place + 1) * 0x9e3779b97f4a7c15ull,
-			0xd6e8feb86659fd93ull);
-}
-
 /* hash.h's 128-bit mix; on locals in the hot loop */
 #define FEED(a, b, v)	hash128_mix(&(a), &(b), (v))
 
@@ -1149,9 +1138,9 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 {
 	struct cu_digester *d = w->d;
 	const unsigned char *end = w->end, *nul, *t;
-	uint64_t a = w->a, b = w->b, code, v, dh;
+	uint64_t a = w->a, b = w->b, code, v;
 	const struct abbrev_decl *decl;
-	const struct dop *op, *oe, *o0;
+	const struct dop *op, *oe;
 	/* in registers: stores into strps[] could otherwise be d's fields */
 	uint64_t *strps, off_mask = seg_mask[w->off_size];
 	size_t nr_strps = 0;
@@ -1217,19 +1206,9 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 			p += decl->fixed_len;
 			continue;
 		}
-		if (!decl->nr_ops) {
-			FEED(a, b, decl->hash);
+		FEED(a, b, decl->hash);
+		if (!decl->nr_ops)
 			continue;
-		}
-		/*
-		 * A DIE's values are summed into one word, each mixed with
-		 * its place (independent products, not one step of the
-		 * chain each), which is fed after the last; a string offset
-		 * is fed by strps_digest(), and its place is in the
-		 * declaration's hash.
-		 */
-		dh = decl->hash;
-		o0 = d->ops + decl->first_op;
 		for (op = d->ops + decl->first_op, oe = op + decl->nr_ops;
 		     op < oe; op++) {
 			switch (op->kind) {
@@ -1244,7 +1223,7 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 					return -EINVAL;
 				}
 				p += op->n;
-				dh += die_mix(v, op - o0);
+				FEED(a, b, v);
 				break;
 			case DOP_SKIP:
 				if (end - p < op->n)
@@ -1254,12 +1233,12 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 			case DOP_ULEB:
 				if (!uleb_read(&p, end, &v))
 					return -EINVAL;
-				dh += die_mix(v, op - o0);
+				FEED(a, b, v);
 				break;
 			case DOP_SLEB:
 				if (!sleb_read(&p, end, &sv))
 					return -EINVAL;
-				dh += die_mix((uint64_t)sv, op - o0);
+				FEED(a, b, sv);
 				break;
 			case DOP_STRP:
 				/*
@@ -1279,17 +1258,16 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 				}
 				p += w->off_size;
 				strps[nr_strps++] = v;
+				FEED(a, b, 0x5354);
 				break;
 			case DOP_STRING:
 				nul = memchr(p, 0, end - p);
 				if (!nul)
 					return -EINVAL;
-				dh += die_mix(hash_bytes(p, nul - p), op - o0);
+				FEED(a, b, hash_bytes(p, nul - p));
 				p = nul + 1;
 				break;
 			default:
-				FEED(a, b, dh);
-				dh = 0;
 				w->a = a;
 				w->b = b;
 				t = p;
@@ -1303,7 +1281,6 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 				b = w->b;
 			}
 		}
-		FEED(a, b, dh);
 	}
 	w->a = a;
 	w->b = b;
