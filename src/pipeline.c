@@ -429,7 +429,10 @@ static int run__read_dwarf(struct run *r)
 	dw = r->in.dw;
 	mapped = !r->in.in_memory;
 	debug_sections__read(&r->secs, dw, mapped);
-	/* Whether some unit is Rust matters to run__rust_named() only. */
+	/*
+	 * Whether some unit is Rust matters to run__rust_named() only, and
+	 * only for Rust units wanted under rustc's names.
+	 */
 	err = dwarf_units__list(&r->units, r->path, dw, &r->secs, &r->layout,
 				opts->enc.rust_enums_pahole &&
 				encode_opts__lang_wanted(&opts->enc,
@@ -550,9 +553,8 @@ static void run__release_dwarf(struct run *r)
  */
 static bool run__rust_named(const struct run *r)
 {
-	return r->enc.rust_enums_pahole &&
-	       encode_opts__lang_wanted(&r->enc, DW_LANG_Rust) &&
-	       r->units.rust;
+	/* The listing looks only where the options make it count. */
+	return r->units.rust;
 }
 
 /*

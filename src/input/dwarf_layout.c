@@ -212,13 +212,15 @@ void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw)
 }
 
 void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
-			    Dwarf_Off unit_off)
+			    Dwarf_Off unit_off, struct dwarf_unit_head *head)
 {
-	Dwarf_Off next, abbrev_off;
-	size_t hsize;
+	struct dwarf_unit_head h = { 0 };
 
-	if (dwarf_next_unit(dw, unit_off, &next, &hsize, NULL, &abbrev_off,
-			    NULL, NULL, NULL, NULL)) {
+	h.valid = !dwarf_next_unit(dw, unit_off, &h.next, NULL, &h.version,
+				   &h.abbrev_off, &h.addr_size, &h.off_size,
+				   NULL, NULL);
+	*head = h;
+	if (!h.valid) {
 		l->cross_units = true;
 		return;
 	}
@@ -226,11 +228,11 @@ void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
 	 * Units usually share a table with the unit before, so a table
 	 * scanned just before is not scanned again.
 	 */
-	if (abbrev_off == l->last)
+	if (h.abbrev_off == l->last)
 		return;
-	l->last = abbrev_off;
+	l->last = h.abbrev_off;
 	if (!l->abbrev ||
-	    !abbrev_table__scan(l->abbrev, l->abbrev_size, abbrev_off, l))
+	    !abbrev_table__scan(l->abbrev, l->abbrev_size, h.abbrev_off, l))
 		l->cross_units = true;
 }
 

@@ -54,14 +54,23 @@ struct dwarf_layout {
  */
 void dwarf_layout__init(struct dwarf_layout *l, Dwarf *dw);
 
+/* A unit's header, as dwarf_next_unit() reads it. */
+struct dwarf_unit_head {
+	bool valid;		/* it could be read; nothing else is set if not */
+	Dwarf_Off next;		/* where the next unit starts */
+	Dwarf_Off abbrev_off;
+	Dwarf_Half version;
+	uint8_t addr_size, off_size;
+};
+
 /*
- * Scans the abbreviation table of @dw's unit at @unit_off.  It is called
- * while the units are listed, so that their headers are read once.  A
- * table (or unit header) that cannot be read counts as one that may refer
- * across units: the careful side.
+ * Scans the abbreviation table of @dw's unit at @unit_off, and gives its
+ * header in *@head.  It is called while the units are listed, so that
+ * their headers are read once.  A table (or unit header) that cannot be
+ * read counts as one that may refer across units: the careful side.
  */
 void dwarf_layout__add_unit(struct dwarf_layout *l, Dwarf *dw,
-			    Dwarf_Off unit_off);
+			    Dwarf_Off unit_off, struct dwarf_unit_head *head);
 
 /*
  * Scans the one abbreviation table at @abbrev_off of @abbrev (@size bytes

@@ -59,9 +59,9 @@ static bool units__native(Dwarf *dw)
 }
 
 /*
- * unit_lang() reads the DW_AT_language of the compile unit at @unit_off
- * of @dw, whose DIE is @cudie, with dwarf_layout__die_lang() from the
- * DIE's bytes, within the .debug_info of @secs, and @layout's
+ * unit_lang() reads the DW_AT_language of the compile unit whose header
+ * is @head and whose DIE is @cudie with dwarf_layout__die_lang(), from
+ * the DIE's bytes within the .debug_info of @secs, and @layout's
  * .debug_abbrev.  libdw would decode the unit's abbreviations up to the
  * DIE's own (gcc gives it one of the last codes), for every unit of the
  * file at once, and keep them: 12 MB on a vmlinux.  What that cannot read
@@ -70,28 +70,25 @@ static bool units__native(Dwarf *dw)
  */
 static int unit_lang(const struct dwarf_layout *layout,
 		     const struct debug_sections *secs, bool native,
-		     Dwarf *dw, Dwarf_Off unit_off, Dwarf_Die *cudie)
+		     const struct dwarf_unit_head *head, Dwarf_Die *cudie)
 {
 	uintptr_t die = (uintptr_t)cudie->addr;
 	uintptr_t start = (uintptr_t)secs->info_start;
 	uintptr_t size = (uintptr_t)secs->info_end - start;
-	Dwarf_Off next, abbrev_off, off = dwarf_dieoffset(cudie);
-	uint8_t addr_size, off_size;
-	Dwarf_Half version;
+	Dwarf_Off off = dwarf_dieoffset(cudie);
 	int lang = -1;
 
 	/* The DIE is where its offset says, and its unit ends in the section. */
 	if (native && start && die >= start && die - start < size &&
-	    die - start == off &&
-	    !dwarf_next_unit(dw, unit_off, &next, NULL, &version,
-			     &abbrev_off, &addr_size, &off_size, NULL, NULL) &&
-	    (addr_size == 4 || addr_size == 8) && next > off)
+	    die - start == off && head->valid &&
+	    (head->addr_size == 4 || head->addr_size == 8) && head->next > off)
 		lang = dwarf_layout__die_lang(secs->info_start + off,
 					      secs->info_start +
-					      (next < size ? next : size),
+					      (head->next < size ? head->next :
+					       size),
 					      layout->abbrev, layout->abbrev_size,
-					      abbrev_off, version, addr_size,
-					      off_size);
+					      head->abbrev_off, head->version,
+					      head->addr_size, head->off_size);
 	return lang >= 0 ? lang : dwarf_srclang(cudie);
 }
 
@@ -107,7 +104,7 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	Dwarf_Die *arr = NULL;
-	Dwarf_Off unit_off;
+	struct dwarf_unit_head head;
 	size_t cap = 0, n = 0, dropped = 0;
 	bool native = units__native(dw), skeleton;
 	uint8_t unit_type;
@@ -116,8 +113,8 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 	dwarf_layout__init(layout, dw);
 	while ((ret = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie,
 				      &subdie)) == 0) {
-		unit_off = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
-		dwarf_layout__add_unit(layout, dw, unit_off);
+		dwarf_layout__add_unit(layout, dw, dwarf_dieoffset(&cudie) -
+					       dwarf_cuoffset(&cudie), &head);
 		skeleton = unit_type == DW_UT_skeleton;
 		if (skeleton) {
 			/*
@@ -145,7 +142,7 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		arr[n++] = cudie;
 		/* A split unit's DIE is in its .dwo: libdw reads it. */
 		if (langs && (skeleton ? dwarf_srclang(&cudie) :
-			      unit_lang(layout, secs, native, dw, unit_off,
+			      unit_lang(layout, secs, native, &head,
 					&cudie)) == DW_LANG_Rust)
 			u->rust = true;
 		dwarf_units__drop_listed(secs->debug_info, secs->debug_info_size,
