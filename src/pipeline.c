@@ -508,6 +508,7 @@ static void run__env(struct run *r)
 	env->rel_addr = r->in.rel_addr;
 	env->nr_rel_addr = r->in.nr_rel_addr;
 	env->dwarf_reopen = s->reopen;
+	env->type_sigs = r->layout.type_sigs;
 	env->info_start = s->info_start;
 	env->info_end = s->info_end;
 	env->str_start = s->str_start;

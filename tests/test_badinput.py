@@ -820,9 +820,9 @@ FLIP_SECTIONS = (".debug_info", ".debug_abbrev", ".debug_str", ".debug_line",
                  ".debug_line_str")
 
 
-def _flip_cases(fx):
+def _flip_cases(fx, more=()):
     cases = []
-    for sname in FLIP_SECTIONS:
+    for sname in FLIP_SECTIONS + tuple(more):
         s = fx.elf.section(sname)
         if s is None or s.size == 0:
             continue
@@ -1258,6 +1258,68 @@ def test_badinput_cxx(ctx):
             fx = Fixture(ctx, cc, dwarf, False, "cxx_members")
             cases += _truncate_cases(fx) + _flip_cases(fx)
     _run_exits(ctx, cases, [], 200)
+
+
+# -------------------------------------------------------- type units
+
+class LibFixture:
+    """A committed library with type units (fixtures/type_units.sh)."""
+
+    def __init__(self, ctx, dwarf):
+        self.name = "type_units-gcc16-dw%d" % dwarf
+        self.ext = ".so"
+        self.dwarf = dwarf
+        self.path = os.path.join(ctx.root, "tests", "fixtures",
+                                 "type_units_gcc16_dwarf%d.so" % dwarf)
+        with open(self.path, "rb") as f:
+            self.data = f.read()
+        self.elf = Elf(self.data)
+
+
+def _type_unit_heads(fx):
+    """(signature offset, type offset offset) of each type unit header:
+    DWARF 4's in .debug_types, DWARF 5's among .debug_info's units."""
+    s = fx.elf.section(".debug_types" if fx.dwarf == 4 else ".debug_info")
+    heads, pos = [], s.offset
+    while pos + 24 <= s.offset + s.size:
+        length, version = struct.unpack_from("<IH", fx.data, pos)
+        if version == 4:
+            heads.append((pos + 11, pos + 19))
+        elif fx.data[pos + 6] == 2:         # DW_UT_type
+            heads.append((pos + 12, pos + 20))
+        pos += 4 + length
+    return heads
+
+
+def _type_unit_cases(fx):
+    """Every type unit's signature changed, so that its stubs find none
+    (an error), or its type offset moved to its header, its unit DIE, past
+    its end (either)."""
+    cases = []
+    heads = _type_unit_heads(fx)
+    assert heads, "%s: no type unit" % fx.name
+    for i, (sig, toff) in enumerate(heads):
+        cases.append(Case("tu-sig-%s-%d" % (fx.name, i),
+                          _patch(fx.data, sig, int.from_bytes(
+                              fx.data[sig:sig + 8], "little") ^ 1, 8),
+                          "error", fx.ext))
+        for what, v in (("head", 1), ("unitdie", toff - sig + 4),
+                        ("past", 0x7fffffff)):
+            cases.append(Case("tu-off-%s-%s-%d" % (what, fx.name, i),
+                              _patch(fx.data, toff, v, 4), "either",
+                              fx.ext))
+    return cases
+
+
+def test_badinput_type_units(ctx):
+    """gcc 16's type units, DWARF 4 and 5 (fixtures/type_units.sh): their
+    headers edited, and cut and flipped (.debug_types too)."""
+    cases = []
+    for dwarf in (4, 5):
+        fx = LibFixture(ctx, dwarf)
+        cases += _type_unit_cases(fx) + _truncate_cases(fx) + \
+            _flip_cases(fx, (".debug_types",))
+    _run_group(ctx, cases, 150)
 
 
 # -------------------------------------------------------------- misc

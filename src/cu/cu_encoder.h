@@ -62,6 +62,11 @@ struct encode_env {
 	 * DWARF is read from the mapping, no section of it compressed.
 	 */
 	bool dwarf_reopen;
+	/*
+	 * Some unit names a type unit's type by its signature (gcc's
+	 * -fdebug-types-section): a struct may stand for one.
+	 */
+	bool type_sigs;
 	/* The CUs of a batch (lib/cu_batch.h), CU_BATCH_MAX at most. */
 	size_t batch_cus;
 	/*

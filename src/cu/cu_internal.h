@@ -335,6 +335,8 @@ static inline unsigned int cu_ctx__annots(const struct cu_ctx *ctx,
  * their node key, so that their offsets never collide with ours.
  */
 #define NODE_KEY_OTHER_FILE	(1ull << 63)
+/* A DIE of .debug_types (a type unit of DWARF 4), another offset space. */
+#define NODE_KEY_DEBUG_TYPES	(1ull << 62)
 /* The array index int that a CU may need has no DIE, so it has this key. */
 #define NODE_KEY_NONE		UINT64_MAX
 

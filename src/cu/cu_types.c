@@ -60,16 +60,26 @@ static enum node_kind tag_node_kind(int tag, bool *is_type)
 }
 
 /*
- * The node kind of type DIE @die (tag @tag), as tag_node_kind() gives it,
- * but for C++'s std::nullptr_t: an unspecified type that is no void but a
- * pointer, and so a type of its own (a pointer to void).
+ * The node kind of type DIE @die (tag @tag) of @ctx, as tag_node_kind()
+ * gives it, but for C++'s std::nullptr_t: an unspecified type that is no
+ * void but a pointer, and so a type of its own (a pointer to void); and
+ * for a struct, union or enum that only names a type unit's type by its
+ * DW_AT_signature (gcc's -fdebug-types-section), an alias of that type
+ * (cu_ctx__resolve_node()).  Only a file whose units refer to type units
+ * is asked about signatures (encode_env.type_sigs).
  */
-static enum node_kind die_node_kind(Dwarf_Die *die, int tag, bool *is_type)
+static enum node_kind die_node_kind(const struct cu_ctx *ctx, Dwarf_Die *die,
+				    int tag, bool *is_type)
 {
 	enum node_kind kind = tag_node_kind(tag, is_type);
 
 	if (tag == DW_TAG_unspecified_type && die__is_nullptr_type(die))
 		kind = NODE_TYPE;
+	if (ctx->env->type_sigs &&
+	    (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type) &&
+	    dwarf_hasattr(die, DW_AT_signature))
+		kind = NODE_ALIAS;
 	return kind;
 }
 
@@ -457,7 +467,7 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 		}
 		ctx->walk_last = child.addr;
 
-		kind = die_node_kind(&child, tag, &is_type);
+		kind = die_node_kind(ctx, &child, tag, &is_type);
 		if (tag == DW_TAG_imported_unit) {
 			err = cu_ctx__import_unit(ctx, &child, depth);
 			if (err)
@@ -621,7 +631,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	enum node_kind kind;
 	bool is_type, was;
 
-	kind = die_node_kind(die, tag, &is_type);
+	kind = die_node_kind(ctx, die, tag, &is_type);
 	if (!is_type) {
 		cu_err(ctx, from, "DW_AT_type 0x%llx (in another unit) is not a type",
 		       (unsigned long long)dwarf_dieoffset(die));
@@ -657,7 +667,15 @@ static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
 	Dwarf_Off off;
 
 	if (!cu_ctx__ref_off(ctx, attr, &off)) {
-		cu_err(ctx, die, "bad DW_AT_type reference");
+		/*
+		 * libdw finds a type unit only in the file's one
+		 * .debug_info or .debug_types: a relocatable file keeps
+		 * each in a section group of its own.
+		 */
+		if (dwarf_whatattr(attr) == DW_AT_signature)
+			cu_err(ctx, die, "no type unit found for its DW_AT_signature");
+		else
+			cu_err(ctx, die, "bad DW_AT_type reference");
 		return -EINVAL;
 	}
 	n = cu_ctx__find_node(ctx, off);
@@ -725,7 +743,10 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 	}
 	ctx->nodes[idx].state = NODE_RESOLVING;
 	*id = 0;
-	if (dwarf_attr(&die, DW_AT_type, &attr)) {
+	/* An alias names what it stands for by its type or signature. */
+	if (dwarf_attr(&die, DW_AT_type, &attr) ||
+	    (ctx->nodes[idx].kind == NODE_ALIAS &&
+	     dwarf_attr(&die, DW_AT_signature, &attr))) {
 		err = cu_ctx__ref_node(ctx, &die, &attr, &next);
 		if (!err)
 			err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
