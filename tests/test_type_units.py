@@ -4,7 +4,10 @@ or enum of a type unit only by its DW_AT_signature, through a stub DIE.
 Such a stub stands for the type unit's type, so a linked file built with
 type units (DWARF 4's .debug_types, DWARF 5's type units in .debug_info)
 gives the BTF of the same file built without them, with no anonymous
-empty struct in it, for any -j, in batches or not.  A relocatable file
+empty struct in it, for any -j, in batches or not; in C++ each type is
+named in the namespaces and classes around it in its type unit (around
+its declaration there, which gcc's definition names by
+DW_AT_specification).  A relocatable file
 keeps each type unit in a section group of its own, which libdw does not
 read: the run is an error naming the stub, and writes nothing.  The
 gcc 16 libraries are committed (fixtures/type_units.sh made them).
@@ -14,11 +17,20 @@ import os
 import btfparse
 
 SOURCES = ("type_units_a", "type_units_b")
+CXX_SOURCES = ("type_units_cxx",)
+# What the C and the C++ fixtures must have, as BTF names them.
+NAMES = {
+    "gcc": ("tu_point", "tu_box", "tu_shape", "tu_color", "tu_opaque"),
+    "g++": ("geo__Point", "geo__Box_geo__Point_", "geo__detail__Kind",
+            "geo__detail__Shape", "geo__detail__Shape__Extent",
+            "geo__detail__Only", "_anon__Hidden"),
+}
 
 
 def _lib(ctx, cc, dwarf, units):
     extra = ("-fdebug-types-section",) if units else ()
-    objs = [ctx.fixture(s, cc, dwarf, extra) for s in SOURCES]
+    sources = CXX_SOURCES if cc == "g++" else SOURCES
+    objs = [ctx.fixture(s, cc, dwarf, extra) for s in sources]
     lib = os.path.join(ctx.tmp, "tu-%s-%d-%d.so" % (cc, dwarf, units))
     p = ctx.run([cc, "-shared", "-nostdlib", "-o", lib] + objs)
     if p.returncode != 0:
@@ -48,18 +60,18 @@ def _has_type_units(ctx, lib, dwarf):
 def _check(ctx, cc, dwarf):
     _, plain = _lib(ctx, cc, dwarf, False)
     objs, lib = _lib(ctx, cc, dwarf, True)
-    _compare(ctx, plain, lib, dwarf)
+    _compare(ctx, plain, lib, dwarf, NAMES[cc])
     # A relocatable file's type units are out of libdw's reach.
     out = os.path.join(ctx.tmp, "obj.btf")
     p = ctx.run([ctx.bin, "--no-cache", "-o", out, objs[0]])
     err = p.stderr.strip().splitlines()
     if (p.returncode != 1 or os.path.exists(out) or len(err) != 1 or
-            "no type unit found for its DW_AT_signature" not in err[0] or
+            "no type unit found for its DW_AT_" not in err[0] or
             objs[0] not in err[0]):
         raise AssertionError("exit %d, %r" % (p.returncode, p.stderr))
 
 
-def _compare(ctx, plain, lib, dwarf):
+def _compare(ctx, plain, lib, dwarf, want_names=NAMES["gcc"]):
     if not _has_type_units(ctx, lib, dwarf):
         raise AssertionError("%s has no type units" % lib)
     _, want_path = _encode(ctx, plain, "plain")
@@ -72,7 +84,7 @@ def _compare(ctx, plain, lib, dwarf):
     btf = btfparse.load(got_path)
     names = {t.name for t in btf.all_types()
              if t.kind in ("struct", "union", "enum")}
-    for n in ("tu_point", "tu_box", "tu_shape", "tu_color", "tu_opaque"):
+    for n in want_names:
         if n not in names:
             raise AssertionError("no %s in %s" % (n, sorted(names)))
     for t in btf.all_types():
@@ -95,6 +107,14 @@ def test_type_units_gcc_dwarf4(ctx):
 
 def test_type_units_gcc_dwarf5(ctx):
     _check(ctx, "gcc", 5)
+
+
+def test_type_units_gxx_dwarf4(ctx):
+    _check(ctx, "g++", 4)
+
+
+def test_type_units_gxx_dwarf5(ctx):
+    _check(ctx, "g++", 5)
 
 
 def _gcc16(ctx, dwarf):

@@ -204,6 +204,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		err = cu_ctx__collect_vars(&ctx);
 	if (!err)
 		err = cu_ctx__collect_funcs(&ctx);
+	if (!err)
+		err = cu_ctx__type_unit_refs(&ctx);
 	/*
 	 * Variables and functions may refer to types of other units, which
 	 * this second round emits.

@@ -526,6 +526,13 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 /* The same for an already read DW_AT_type attribute of @die (NULL: void). */
 int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 			  Dwarf_Attribute *attr, uint32_t *id);
+/*
+ * With type units (encode_env.type_sigs): the types that any DIE of the
+ * CU names by signature, which a plain build holds in the CU and pahole
+ * encodes whatever refers to them, added as other units' types, to be
+ * emitted with those the variables and functions brought.  0 or -errno.
+ */
+int cu_ctx__type_unit_refs(struct cu_ctx *ctx);
 /* cu_vars.c, cu_funcs.c: the CU's variable and function candidates. */
 int cu_ctx__collect_vars(struct cu_ctx *ctx);
 int cu_ctx__collect_funcs(struct cu_ctx *ctx);

@@ -616,6 +616,76 @@ generic:
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
+/* Is @die in a type unit (DWARF 4's .debug_types or DWARF 5's)? */
+static bool die__in_type_unit(Dwarf_Die *die)
+{
+	Dwarf_Half version;
+	uint8_t unit_type;
+
+	return !dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL,
+			      NULL, NULL) && unit_type == DW_UT_type;
+}
+
+/* The DIEs a type unit may hold before its type is given up on. */
+#define TYPE_UNIT_STEPS	(1u << 16)
+
+/*
+ * Sets the C++ scope to the one @die (met from @from) is in within its
+ * type unit: gcc repeats there the namespaces and classes around the
+ * type (around its declaration), which a plain build names it in.  A type unit holds one type and
+ * its context, so they are found by a walk from the unit's DIE, in DIE
+ * order (each step forward, so that a DW_AT_sibling cannot loop).
+ * Returns 0, or -EINVAL (reported) if @die is not found in its unit.
+ */
+static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
+				   Dwarf_Die *die)
+{
+	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec;
+	Dwarf_Off want = dwarf_dieoffset(die), at = 0;
+	Dwarf_Attribute attr;
+	unsigned int steps = 0;
+	uint32_t saved;
+	int depth = 0, i, err;
+
+	/*
+	 * gcc puts the definition at the unit's top, naming by
+	 * DW_AT_specification its declaration in the namespace.
+	 */
+	if (dwarf_attr(die, DW_AT_specification, &attr) &&
+	    die__formref(&attr, &spec) && spec.cu == die->cu)
+		want = dwarf_dieoffset(&spec);
+	if (!dwarf_diecu(die, &unit, NULL, NULL) || dwarf_child(&unit, &path[0]))
+		goto lost;
+	while (dwarf_dieoffset(&path[depth]) != want) {
+		if (++steps > TYPE_UNIT_STEPS ||
+		    dwarf_dieoffset(&path[depth]) <= at)
+			goto lost;
+		at = dwarf_dieoffset(&path[depth]);
+		if (dwarf_dieoffset(&path[depth]) < want &&
+		    dwarf_haschildren(&path[depth]) &&
+		    depth + 1 < DIE_MAX_DEPTH &&
+		    !dwarf_child(&path[depth], &path[depth + 1])) {
+			depth++;
+			continue;
+		}
+		while (dwarf_siblingof(&path[depth], &path[depth])) {
+			if (!depth--)
+				goto lost;
+		}
+	}
+	ctx->cxx_names.cur = 0;
+	for (i = 0; i < depth; i++) {
+		err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
+		if (err)
+			return err;
+	}
+	return 0;
+lost:
+	cu_err(ctx, from, "type 0x%llx not found in its type unit",
+	       (unsigned long long)want);
+	return -EINVAL;
+}
+
 /*
  * Adds a node for DIE, a type DIE of another unit that the CU refers to
  * from FROM (LTO's cross-unit references, dwz's partial units).  That DIE
@@ -627,6 +697,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 			       Dwarf_Die *die, size_t *idx)
 {
 	int tag = dwarf_tag(die), err = 0;
+	uint32_t scope = ctx->cxx_names.cur;
 	size_t node = ctx->nr_nodes;
 	enum node_kind kind;
 	bool is_type, was;
@@ -636,6 +707,11 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 		cu_err(ctx, from, "DW_AT_type 0x%llx (in another unit) is not a type",
 		       (unsigned long long)dwarf_dieoffset(die));
 		return -EINVAL;
+	}
+	if (ctx->c_names && ctx->env->type_sigs && die__in_type_unit(die)) {
+		err = cu_ctx__type_unit_scope(ctx, from, die);
+		if (err)
+			return err;
 	}
 	err = cu_ctx__add_node(ctx, die, tag, kind);
 	if (err)
@@ -651,6 +727,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 		ctx->walk_last = last;
 		ctx->in_foreign = was;
 	}
+	ctx->cxx_names.cur = scope;
 	*idx = node;
 	return err;
 }
@@ -672,8 +749,10 @@ static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		 * .debug_info or .debug_types: a relocatable file keeps
 		 * each in a section group of its own.
 		 */
-		if (dwarf_whatattr(attr) == DW_AT_signature)
-			cu_err(ctx, die, "no type unit found for its DW_AT_signature");
+		if (dwarf_whatform(attr) == DW_FORM_ref_sig8)
+			cu_err(ctx, die, "no type unit found for its %s",
+			       dwarf_whatattr(attr) == DW_AT_signature ?
+			       "DW_AT_signature" : "DW_AT_type");
 		else
 			cu_err(ctx, die, "bad DW_AT_type reference");
 		return -EINVAL;
@@ -1809,6 +1888,47 @@ int cu_ctx__assign_ids(struct cu_ctx *ctx)
 	/* Nodes met from now on (other units') get ids at once. */
 	ctx->defer_ids = false;
 	return 0;
+}
+
+int cu_ctx__type_unit_refs(struct cu_ctx *ctx)
+{
+	Dwarf_Die stack[DIE_MAX_DEPTH];
+	Dwarf_Attribute attr;
+	Dwarf_Off last = 0;
+	int depth = 0, err;
+	uint32_t id;
+
+	if (!ctx->env->type_sigs || dwarf_child(ctx->cudie, &stack[0]))
+		return 0;
+	for (;;) {
+		Dwarf_Die *d = &stack[depth];
+
+		if (dwarf_dieoffset(d) <= last) {
+			cu_err(ctx, d, "a DW_AT_sibling leads back to DIEs read already");
+			return -EINVAL;
+		}
+		last = dwarf_dieoffset(d);
+		if (dwarf_attr(d, DW_AT_type, &attr) &&
+		    dwarf_whatform(&attr) == DW_FORM_ref_sig8) {
+			err = cu_ctx__type_ref_attr(ctx, d, &attr, &id);
+			if (err)
+				return err;
+		}
+		if (dwarf_haschildren(d) && depth + 1 < DIE_MAX_DEPTH &&
+		    !dwarf_child(d, &stack[depth + 1])) {
+			depth++;
+			continue;
+		}
+		while ((err = dwarf_siblingof(&stack[depth], &stack[depth]))) {
+			if (err < 0) {
+				cu_err(ctx, &stack[depth], "cannot read siblings: %s",
+				       dwarf_errmsg(-1));
+				return -EINVAL;
+			}
+			if (!depth--)
+				return 0;
+		}
+	}
 }
 
 int cu_ctx__collect_types(struct cu_ctx *ctx)
