@@ -1303,7 +1303,8 @@ def _type_unit_cases(fx):
                           _patch(fx.data, sig, int.from_bytes(
                               fx.data[sig:sig + 8], "little") ^ 1, 8),
                           "error", fx.ext))
-        for what, v in (("head", 1), ("unitdie", toff - sig + 4),
+        # The unit's DIE follows its header: 23 bytes in DWARF 4, 24 in 5.
+        for what, v in (("head", 1), ("unitdie", 23 if fx.dwarf == 4 else 24),
                         ("past", 0x7fffffff)):
             cases.append(Case("tu-off-%s-%s-%d" % (what, fx.name, i),
                               _patch(fx.data, toff, v, 4), "either",

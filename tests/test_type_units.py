@@ -20,10 +20,12 @@ SOURCES = ("type_units_a", "type_units_b")
 CXX_SOURCES = ("type_units_cxx",)
 # What the C and the C++ fixtures must have, as BTF names them.
 NAMES = {
-    "gcc": ("tu_point", "tu_box", "tu_shape", "tu_color", "tu_opaque"),
+    "gcc": ("tu_point", "tu_box", "tu_shape", "tu_color", "tu_opaque",
+            "tu_packed", "tu_small"),
     "g++": ("geo__Point", "geo__Box_geo__Point_", "geo__detail__Kind",
             "geo__detail__Shape", "geo__detail__Shape__Extent",
-            "geo__detail__Only", "_anon__Hidden"),
+            "geo__detail__Only", "geo__detail__Palette",
+            "geo__detail__Palette__Color", "_anon__Hidden"),
 }
 
 

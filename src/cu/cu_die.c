@@ -19,6 +19,49 @@ Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out)
 	return dwarf_ref__die(attr, out);
 }
 
+/* The DWARF version of @die's type unit, or 0 if it is in none. */
+static int die__type_unit_version(Dwarf_Die *die)
+{
+	Dwarf_Half version;
+	uint8_t unit_type;
+
+	if (!die->cu || dwarf_cu_info(die->cu, &version, &unit_type, NULL,
+				      NULL, NULL, NULL, NULL) ||
+	    unit_type != DW_UT_type)
+		return 0;
+	return version;
+}
+
+bool die__in_type_unit(Dwarf_Die *die)
+{
+	return die__type_unit_version(die) != 0;
+}
+
+bool die__in_debug_types(Dwarf_Die *die)
+{
+	int v = die__type_unit_version(die);
+
+	return v && v < 5;
+}
+
+Dwarf_Die *die__type_ref(Dwarf_Attribute *attr, Dwarf_Die *out)
+{
+	Dwarf_Attribute sig;
+	Dwarf_Die t;
+	int tag;
+
+	if (!dwarf_ref__die(attr, out))
+		return NULL;
+	tag = dwarf_tag(out);
+	/* A stub's type unit not found leaves the stub, as without units. */
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type) &&
+	    dwarf_attr(out, DW_AT_signature, &sig) &&
+	    dwarf_formref_die(&sig, &t) && dwarf_tag(&t) == tag)
+		*out = t;
+	return out;
+}
+
 /*
  * Whatever the encoder reads of a DIE, here or through libdw, is in the
  * batch cache's key: the digest (cache/cu_digest.c, offset_unread()) leaves
@@ -207,7 +250,7 @@ uint64_t die__type_size(Dwarf_Die *die, unsigned int ptr_size)
 		if (die_udata(&t, DW_AT_byte_size, &sz) && sz)
 			return sz;
 		if (!dwarf_attr(&t, DW_AT_type, &attr) ||
-		    !die__formref(&attr, &t))
+		    !die__type_ref(&attr, &t))
 			return 0;
 	}
 	return 0;

@@ -74,12 +74,18 @@ struct fn_set {
 	const char *cu_name;
 };
 
-/* Follows DIE's reference attribute NAME to *OUT; false if that fails. */
+/*
+ * Follows DIE's reference attribute NAME to *OUT, a type's through a type
+ * unit's stub (die__type_ref()); false if that fails.
+ */
 static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *out)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, name, &attr) && die__formref(&attr, out);
+	if (!dwarf_attr(die, name, &attr))
+		return false;
+	return name == DW_AT_type ? die__type_ref(&attr, out) != NULL :
+				    die__formref(&attr, out) != NULL;
 }
 
 /* Is T a struct (passed by value), seen through typedefs and const only? */

@@ -129,6 +129,22 @@ int die__struct_is_packed(Dwarf_Die *t, unsigned int addr_size,
 Dwarf_Die *die__formref(Dwarf_Attribute *attr, Dwarf_Die *out);
 
 /*
+ * A type reference followed as die__formref() does, and then through a
+ * stub: a struct, union or enum that only names a type unit's type by its
+ * DW_AT_signature (gcc's -fdebug-types-section), so that what reads a
+ * parameter's or member's type sees the type itself.
+ */
+Dwarf_Die *die__type_ref(Dwarf_Attribute *attr, Dwarf_Die *out);
+
+/* Is @die in a type unit (DWARF 4's .debug_types or DWARF 5's)? */
+bool die__in_type_unit(Dwarf_Die *die);
+/*
+ * Is @die in DWARF 4's .debug_types, whose offsets are not .debug_info's?
+ * (DWARF 5 puts its type units in .debug_info.)
+ */
+bool die__in_debug_types(Dwarf_Die *die);
+
+/*
  * Byte size of a type DIE through typedefs and qualifiers: a pointer's
  * (a reference's, std::nullptr_t's) is @ptr_size, else the first nonzero
  * DW_AT_byte_size; 0 if none.
@@ -402,10 +418,12 @@ static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,
 #define cu_err(ctx, die, fmt, ...) do {					\
 	if (!(ctx)->reported)						\
 		snprintf((ctx)->errbuf, (ctx)->errlen,			\
-			 "%s: CU 0x%llx: DIE 0x%llx: " fmt,		\
+			 "%s: CU 0x%llx: DIE 0x%llx%s: " fmt,		\
 			 (ctx)->where,					\
 			 (unsigned long long)(ctx)->cu_off,		\
 			 (unsigned long long)dwarf_dieoffset(die),	\
+			 die__in_debug_types(die) ?			\
+			 " of .debug_types" : "",			\
 			 ##__VA_ARGS__);				\
 	(ctx)->reported = true;						\
 } while (0)
@@ -433,7 +451,7 @@ static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 	Dwarf_Attribute attr;
 
 	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       die__formref(&attr, type);
+	       die__type_ref(&attr, type);
 }
 
 static inline const char *die_name(Dwarf_Die *die)

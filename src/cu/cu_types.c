@@ -616,16 +616,6 @@ generic:
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
-/* Is @die in a type unit (DWARF 4's .debug_types or DWARF 5's)? */
-static bool die__in_type_unit(Dwarf_Die *die)
-{
-	Dwarf_Half version;
-	uint8_t unit_type;
-
-	return !dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL,
-			      NULL, NULL) && unit_type == DW_UT_type;
-}
-
 /* The DIEs a type unit may hold before its type is given up on. */
 #define TYPE_UNIT_STEPS	(1u << 16)
 
@@ -704,7 +694,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 
 	kind = die_node_kind(ctx, die, tag, &is_type);
 	if (!is_type) {
-		cu_err(ctx, from, "DW_AT_type 0x%llx (in another unit) is not a type",
+		cu_err(ctx, from, "it refers to 0x%llx, in another unit, which is not a type",
 		       (unsigned long long)dwarf_dieoffset(die));
 		return -EINVAL;
 	}
@@ -796,6 +786,16 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 				     id);
 }
 
+/* Are tags @a and @b both an enum, a union, or a struct or class? */
+static bool same_kind(int a, int b)
+{
+	if (a == DW_TAG_class_type)
+		a = DW_TAG_structure_type;
+	if (b == DW_TAG_class_type)
+		b = DW_TAG_structure_type;
+	return a == b;
+}
+
 /*
  * Sets *ID to the BTF id that node IDX stands for: its own, or for an
  * alias the id of what it refers to, followed and remembered.  Nodes may
@@ -822,11 +822,21 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 	}
 	ctx->nodes[idx].state = NODE_RESOLVING;
 	*id = 0;
-	/* An alias names what it stands for by its type or signature. */
-	if (dwarf_attr(&die, DW_AT_type, &attr) ||
-	    (ctx->nodes[idx].kind == NODE_ALIAS &&
-	     dwarf_attr(&die, DW_AT_signature, &attr))) {
+	/*
+	 * An alias names what it stands for by its type, or a type unit's
+	 * stub by its signature, before any DW_AT_type (g++ gives a nested
+	 * enum's stub its underlying type too).
+	 */
+	if ((ctx->nodes[idx].kind == NODE_ALIAS &&
+	     dwarf_attr(&die, DW_AT_signature, &attr)) ||
+	    dwarf_attr(&die, DW_AT_type, &attr)) {
 		err = cu_ctx__ref_node(ctx, &die, &attr, &next);
+		/* A stub stands for a type of its own kind only. */
+		if (!err && dwarf_whatattr(&attr) == DW_AT_signature &&
+		    !same_kind(dwarf_tag(&die), dwarf_tag(&ctx->nodes[next].die))) {
+			cu_err(ctx, &die, "its DW_AT_signature names a type of another kind");
+			err = -EINVAL;
+		}
 		if (!err)
 			err = cu_ctx__resolve_node(ctx, next, id, depth + 1);
 		if (err)

@@ -11,20 +11,6 @@
 #include "lib/zalloc.h"
 
 /*
- * Is @die in DWARF 4's .debug_types, whose offsets are not .debug_info's?
- * (DWARF 5 puts its type units in .debug_info.)
- */
-static bool cu_ctx__in_debug_types(Dwarf_Die *die)
-{
-	Dwarf_Half version;
-	uint8_t unit_type;
-
-	return !dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL,
-			      NULL, NULL) &&
-	       version < 5 && unit_type == DW_UT_type;
-}
-
-/*
  * Returns the key of DIE in node_offs: its offset, marked if foreign or
  * in .debug_types.
  */
@@ -45,7 +31,7 @@ uint64_t cu_ctx__die_key(struct cu_ctx *ctx, Dwarf_Die *die)
 	    dwarf_cu_getdwarf(die->cu) != ctx->home_dw)
 		key |= NODE_KEY_OTHER_FILE;
 	if (die->cu != ctx->cudie->cu && ctx->env->type_sigs &&
-	    cu_ctx__in_debug_types(die))
+	    die__in_debug_types(die))
 		key |= NODE_KEY_DEBUG_TYPES;
 	return key;
 }
