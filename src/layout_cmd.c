@@ -236,7 +236,7 @@ static bool lang_wanted(const struct encode_opts *o, Dwarf_Die *cu)
 
 /*
  * layout_cmd__check() walks every compile unit of @li of the languages
- * @a asks for, with @c's verdicts.
+ * @a asks for, then every type unit, with @c's verdicts.
  * Returns 0 or a negative errno after one line.
  */
 static int layout_cmd__check(struct layout_input *li,
@@ -257,6 +257,10 @@ static int layout_cmd__check(struct layout_input *li,
 	for (i = 0; i < li->units.nr && !err; i++)
 		if (lang_wanted(&a->langs, &li->units.cus[i]))
 			err = dwarf_shapes__walk(&w, &li->units.cus[i]);
+	/* A compile unit only names its type units' structs by signature. */
+	for (i = 0; i < li->units.nr_type_units && !err; i++)
+		if (lang_wanted(&a->langs, &li->units.type_units[i]))
+			err = dwarf_shapes__walk(&w, &li->units.type_units[i]);
 	if (err == -ENOMEM)
 		pr_err("%s: %s", li->src->path, strerror(ENOMEM));
 	*nr_dies = w.nr_dies;

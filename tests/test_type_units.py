@@ -7,12 +7,14 @@ gives the BTF of the same file built without them, with no anonymous
 empty struct in it, for any -j, in batches or not; in C++ each type is
 named in the namespaces and classes around it in its type unit (around
 its declaration there, which gcc's definition names by
-DW_AT_specification).  A relocatable file
+DW_AT_specification); `dwarf2btf layout` checks as many structs as in the
+plain build.  A relocatable file
 keeps each type unit in a section group of its own, which libdw does not
 read: the run is an error naming the stub, and writes nothing.  The
 gcc 16 libraries are committed (fixtures/type_units.sh made them).
 """
 import os
+import re
 
 import btfparse
 
@@ -92,6 +94,20 @@ def _compare(ctx, plain, lib, dwarf, want_names=NAMES["gcc"]):
     for t in btf.all_types():
         if t.kind == "struct" and not t.name and not t.vlen:
             raise AssertionError("an empty anonymous struct: %r" % t)
+    # dwarf2btf layout reads the type units too: as many structs checked
+    # as in the plain build, all at their place in the BTF.
+    checked = []
+    for f, btf in ((plain, want_path), (lib, got_path)):
+        p = ctx.run([ctx.bin, "layout", f, btf])
+        m = re.search(r"layout: (\d+) structs/unions checked, "
+                      r"0 mismatches, 0 not in the BTF", p.stderr + p.stdout)
+        if p.returncode != 0 or not m or not int(m.group(1)):
+            raise AssertionError("layout %s: exit %d\n%s%s"
+                                 % (f, p.returncode, p.stdout, p.stderr))
+        checked.append(int(m.group(1)))
+    if checked[0] != checked[1]:
+        raise AssertionError("layout checked %d structs of the plain build, "
+                             "%d with type units" % tuple(checked))
     # The same bytes at -j2, and in a batch as a large input's, where a
     # CU takes the types the CU before it built (a stub has no key, so
     # what reaches one is built again).

@@ -46,20 +46,7 @@ bool die__in_debug_types(Dwarf_Die *die)
 
 Dwarf_Die *die__type_ref(Dwarf_Attribute *attr, Dwarf_Die *out)
 {
-	Dwarf_Attribute sig;
-	Dwarf_Die t;
-	int tag;
-
-	if (!dwarf_ref__die(attr, out))
-		return NULL;
-	tag = dwarf_tag(out);
-	/* A stub's type unit not found leaves the stub, as without units. */
-	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	     tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type) &&
-	    dwarf_attr(out, DW_AT_signature, &sig) &&
-	    dwarf_formref_die(&sig, &t) && dwarf_tag(&t) == tag)
-		*out = t;
-	return out;
+	return dwarf_ref__type(attr, out);
 }
 
 /*

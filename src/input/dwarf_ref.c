@@ -34,3 +34,20 @@ Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out)
 		off |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
 	return dwarf_offdie(alt, off, out);
 }
+
+Dwarf_Die *dwarf_ref__type(Dwarf_Attribute *attr, Dwarf_Die *out)
+{
+	Dwarf_Attribute sig;
+	Dwarf_Die t;
+	int tag;
+
+	if (!dwarf_ref__die(attr, out))
+		return NULL;
+	tag = dwarf_tag(out);
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type) &&
+	    dwarf_attr(out, DW_AT_signature, &sig) &&
+	    dwarf_formref_die(&sig, &t) && dwarf_tag(&t) == tag)
+		*out = t;
+	return out;
+}

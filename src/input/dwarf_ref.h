@@ -16,4 +16,14 @@
  */
 Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out);
 
+/*
+ * dwarf_ref__type() follows a type reference as dwarf_ref__die() does,
+ * and then through a stub: a struct, union, class or enum that only names
+ * a type unit's type of its own tag by DW_AT_signature (gcc's
+ * -fdebug-types-section), so that what reads a type sees the type itself.
+ * A stub whose type unit is not found stays as it is.  Returns @out, or
+ * NULL when @attr leads nowhere.
+ */
+Dwarf_Die *dwarf_ref__type(Dwarf_Attribute *attr, Dwarf_Die *out);
+
 #endif /* DWARF2BTF_DWARF_REF_H */

@@ -105,7 +105,7 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 	Dwarf_Die cudie, subdie;
 	Dwarf_Die *arr = NULL;
 	struct dwarf_unit_head head;
-	size_t cap = 0, n = 0, dropped = 0;
+	size_t cap = 0, n = 0, dropped = 0, cap_tu = 0;
 	bool native = units__native(dw), skeleton;
 	uint8_t unit_type;
 	int ret;
@@ -124,10 +124,21 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 			if (!subdie.cu) {
 				skeleton__no_split(path, &cudie);
 				free(arr);
+				dwarf_units__free(u);
 				return -ENOENT;
 			}
 			cudie = subdie;
 			u->split = true;
+		} else if (unit_type == DW_UT_type) {
+			if (grow_array((void **)&u->type_units, &cap_tu,
+				       u->nr_type_units + 1,
+				       sizeof(*u->type_units), 64)) {
+				free(arr);
+				dwarf_units__free(u);
+				return -ENOMEM;
+			}
+			u->type_units[u->nr_type_units++] = cudie;
+			continue;
 		} else if (unit_type != DW_UT_compile) {
 			/*
 			 * dwz's partial units (and other unit types) are
@@ -137,6 +148,7 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 		}
 		if (grow_array((void **)&arr, &cap, n + 1, sizeof(*arr), 1024)) {
 			free(arr);
+			dwarf_units__free(u);
 			return -ENOMEM;
 		}
 		arr[n++] = cudie;
@@ -153,6 +165,7 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 	if (ret < 0) {
 		pr_err("%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
 		free(arr);
+		dwarf_units__free(u);
 		return -EINVAL;
 	}
 	u->cus = arr;
@@ -163,8 +176,11 @@ int dwarf_units__list(struct dwarf_units *u, const char *path, Dwarf *dw,
 void dwarf_units__free(struct dwarf_units *u)
 {
 	free(u->cus);
+	free(u->type_units);
 	u->cus = NULL;
 	u->nr = 0;
+	u->type_units = NULL;
+	u->nr_type_units = 0;
 }
 
 /* The pages are dropped only when @off lies past *@dropped inside @size. */

@@ -17,6 +17,13 @@
 struct dwarf_units {
 	Dwarf_Die *cus;		/* The compile units, in file order. */
 	size_t nr;
+	/*
+	 * The type units' DIEs (gcc's -fdebug-types-section), which the
+	 * compile units refer to by signature: only `dwarf2btf layout`
+	 * walks them on their own.
+	 */
+	Dwarf_Die *type_units;
+	size_t nr_type_units;
 	bool split;		/* Some are split units, read from .dwo files. */
 	bool rust;		/* Some are Rust units (listed with langs). */
 };

@@ -116,12 +116,18 @@ static bool die_bound(Dwarf_Die *die, int name, int64_t *v)
 	return true;
 }
 
-/* The DIE that attribute @name of @die refers to. */
+/*
+ * The DIE that attribute @name of @die refers to; a type's through a type
+ * unit's stub (dwarf_ref__type()).
+ */
 static bool die_ref(Dwarf_Die *die, int name, Dwarf_Die *to)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, name, &attr) && dwarf_ref__die(&attr, to);
+	if (!dwarf_attr(die, name, &attr))
+		return false;
+	return name == DW_AT_type ? dwarf_ref__type(&attr, to) != NULL :
+				    dwarf_ref__die(&attr, to) != NULL;
 }
 
 static uint64_t dwarf_shapes__type_bytes(struct dwarf_shapes *w,
