@@ -7,8 +7,10 @@ gives the BTF of the same file built without them, with no anonymous
 empty struct in it, for any -j, in batches or not; in C++ each type is
 named in the namespaces and classes around it in its type unit (around
 its declaration there, which gcc's definition names by
-DW_AT_specification); `dwarf2btf layout` checks as many structs as in the
-plain build.  A relocatable file
+DW_AT_specification); types that only a method's declaration, a template
+argument, a pointer to a member or an enum's underlying type names in a
+type unit are there too; `dwarf2btf layout` checks as many structs as in
+the plain build.  A relocatable file
 keeps each type unit in a section group of its own, which libdw does not
 read: the run is an error naming the stub, and writes nothing.  The
 gcc 16 libraries are committed (fixtures/type_units.sh made them).
@@ -27,7 +29,8 @@ NAMES = {
     "g++": ("geo__Point", "geo__Box_geo__Point_", "geo__detail__Kind",
             "geo__detail__Shape", "geo__detail__Shape__Extent",
             "geo__detail__Only", "geo__detail__Palette",
-            "geo__detail__Palette__Color", "_anon__Hidden"),
+            "geo__detail__Palette__Color", "_anon__Hidden", "q__RetOnly",
+            "q__ParamOnly", "q__TagOnly", "q__Cont", "q__Decls__Ev"),
 }
 
 

@@ -545,10 +545,12 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 int cu_ctx__type_ref_attr(struct cu_ctx *ctx, Dwarf_Die *die,
 			  Dwarf_Attribute *attr, uint32_t *id);
 /*
- * With type units (encode_env.type_sigs): the types that any DIE of the
- * CU names by signature, which a plain build holds in the CU and pahole
- * encodes whatever refers to them, added as other units' types, to be
- * emitted with those the variables and functions brought.  0 or -errno.
+ * With type units (encode_env.type_sigs): a plain build holds in the CU
+ * every type its DIEs name, and those types name, and pahole encodes them
+ * whatever refers to them.  So every type unit that the CU's DIEs name by
+ * signature, and those their DIEs name, is imported: each type it defines
+ * is added as another unit's type, to be emitted with those the variables
+ * and functions brought.  0 or -errno.
  */
 int cu_ctx__type_unit_refs(struct cu_ctx *ctx);
 /* cu_vars.c, cu_funcs.c: the CU's variable and function candidates. */

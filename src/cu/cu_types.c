@@ -20,6 +20,7 @@
 
 #include "cu/cu_internal.h"
 #include "cu/rust_enum.h"
+#include "lib/grow.h"
 
 /*
  * Returns the node kind of a DIE with tag TAG and sets *IS_TYPE to whether
@@ -562,8 +563,11 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 							 after, &child) :
 		      abbrev_cache__sibling(&ctx->abbrevs, &child, &child);
 		if (ret < 0) {
+			int e = dwarf_errno();
+
+			/* Our reader and libdw may fail without saying why. */
 			cu_err(ctx, parent, "cannot read siblings: %s",
-			       dwarf_errmsg(-1));
+			       e ? dwarf_errmsg(e) : "invalid DWARF");
 			return -EINVAL;
 		}
 	} while (ret == 0);
@@ -616,52 +620,48 @@ generic:
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
-/* The DIEs a type unit may hold before its type is given up on. */
-#define TYPE_UNIT_STEPS	(1u << 16)
-
 /*
  * Sets the C++ scope to the one @die (met from @from) is in within its
  * type unit: gcc repeats there the namespaces and classes around the
- * type (around its declaration), which a plain build names it in.  A type unit holds one type and
- * its context, so they are found by a walk from the unit's DIE, in DIE
- * order (each step forward, so that a DW_AT_sibling cannot loop).
+ * type (around its declaration, which the definition at the unit's top
+ * names by DW_AT_specification), which a plain build names it in.  They
+ * are found from the unit's DIE down: among siblings, a DIE whose next
+ * sibling comes after the one wanted holds it, so only the path to it is
+ * entered.  Each step goes forward, so that a DW_AT_sibling cannot loop.
  * Returns 0, or -EINVAL (reported) if @die is not found in its unit.
  */
 static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
 				   Dwarf_Die *die)
 {
-	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec;
-	Dwarf_Off want = dwarf_dieoffset(die), at = 0;
+	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec, cur, sib;
+	Dwarf_Off want = dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
-	unsigned int steps = 0;
 	uint32_t saved;
-	int depth = 0, i, err;
+	int depth = 0, i, err, r;
 
-	/*
-	 * gcc puts the definition at the unit's top, naming by
-	 * DW_AT_specification its declaration in the namespace.
-	 */
 	if (dwarf_attr(die, DW_AT_specification, &attr) &&
 	    die__formref(&attr, &spec) && spec.cu == die->cu)
 		want = dwarf_dieoffset(&spec);
-	if (!dwarf_diecu(die, &unit, NULL, NULL) || dwarf_child(&unit, &path[0]))
+	if (!dwarf_diecu(die, &unit, NULL, NULL) || dwarf_child(&unit, &cur))
 		goto lost;
-	while (dwarf_dieoffset(&path[depth]) != want) {
-		if (++steps > TYPE_UNIT_STEPS ||
-		    dwarf_dieoffset(&path[depth]) <= at)
+	while (dwarf_dieoffset(&cur) != want) {
+		if (dwarf_dieoffset(&cur) > want)
 			goto lost;
-		at = dwarf_dieoffset(&path[depth]);
-		if (dwarf_dieoffset(&path[depth]) < want &&
-		    dwarf_haschildren(&path[depth]) &&
-		    depth + 1 < DIE_MAX_DEPTH &&
-		    !dwarf_child(&path[depth], &path[depth + 1])) {
-			depth++;
+		r = dwarf_siblingof(&cur, &sib);
+		if (r < 0)
+			goto lost;
+		if (!r && dwarf_dieoffset(&sib) <= want) {
+			if (dwarf_dieoffset(&sib) <= dwarf_dieoffset(&cur))
+				goto lost;
+			cur = sib;
 			continue;
 		}
-		while (dwarf_siblingof(&path[depth], &path[depth])) {
-			if (!depth--)
-				goto lost;
-		}
+		/* It is below @cur, or nowhere. */
+		if (depth + 1 >= DIE_MAX_DEPTH || !dwarf_haschildren(&cur))
+			goto lost;
+		path[depth++] = cur;
+		if (dwarf_child(&path[depth - 1], &cur))
+			goto lost;
 	}
 	ctx->cxx_names.cur = 0;
 	for (i = 0; i < depth; i++) {
@@ -698,7 +698,11 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 		       (unsigned long long)dwarf_dieoffset(die));
 		return -EINVAL;
 	}
-	if (ctx->c_names && ctx->env->type_sigs && die__in_type_unit(die)) {
+	/* Only what C++ names by its scopes needs them. */
+	if (ctx->c_names && ctx->env->type_sigs &&
+	    (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	     tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
+	     tag == DW_TAG_typedef) && die__in_type_unit(die)) {
 		err = cu_ctx__type_unit_scope(ctx, from, die);
 		if (err)
 			return err;
@@ -1900,15 +1904,67 @@ int cu_ctx__assign_ids(struct cu_ctx *ctx)
 	return 0;
 }
 
-int cu_ctx__type_unit_refs(struct cu_ctx *ctx)
+/*
+ * The type units a CU reaches by signature, each imported once
+ * (cu_ctx__type_unit_refs()): their unit DIEs in the order met, and the
+ * units met so far.
+ */
+struct tu_queue {
+	Dwarf_Die *units;
+	size_t nr, cap;
+	struct u32_map seen;	/* (uintptr_t)Dwarf_CU -> 1 */
+};
+
+/*
+ * Queues the type unit that signature attribute @attr of @die names, if
+ * new.  Returns 0, -EINVAL (reported) when no type unit has it, or
+ * -ENOMEM.
+ */
+static int tu_queue__add(struct cu_ctx *ctx, struct tu_queue *q,
+			 Dwarf_Die *die, Dwarf_Attribute *attr)
 {
+	Dwarf_Die t, unit;
+	uint32_t v;
+
+	if (!dwarf_formref_die(attr, &t) || !dwarf_diecu(&t, &unit, NULL, NULL)) {
+		cu_err(ctx, die, "no type unit found for its %s",
+		       dwarf_whatattr(attr) == DW_AT_signature ?
+		       "DW_AT_signature" : dwarf_whatattr(attr) == DW_AT_type ?
+		       "DW_AT_type" : "DW_AT_containing_type");
+		return -EINVAL;
+	}
+	if (u32_map__find(&q->seen, (uintptr_t)unit.cu, &v))
+		return 0;
+	if (u32_map__add(&q->seen, (uintptr_t)unit.cu, 1) ||
+	    grow_array((void **)&q->units, &q->cap, q->nr + 1,
+		       sizeof(*q->units), 16))
+		return -ENOMEM;
+	q->units[q->nr++] = unit;
+	return 0;
+}
+
+/*
+ * Reads every DIE below @unit in DIE order: the type units their
+ * signatures name are queued, and with @import each type DIE defined
+ * there (not a declaration, not a stub) that is no node yet becomes one
+ * of another unit.  Each step must go forward, so that a DW_AT_sibling
+ * cannot loop.  Returns 0 or -errno (reported).
+ */
+static int cu_ctx__scan_unit(struct cu_ctx *ctx, struct tu_queue *q,
+			     Dwarf_Die *unit, bool import)
+{
+	static const unsigned int sig_attrs[] = {
+		DW_AT_type, DW_AT_containing_type, DW_AT_signature,
+	};
 	Dwarf_Die stack[DIE_MAX_DEPTH];
 	Dwarf_Attribute attr;
 	Dwarf_Off last = 0;
-	int depth = 0, err;
-	uint32_t id;
+	int depth = 0, err, tag;
+	enum node_kind kind;
+	bool is_type;
+	size_t i, idx;
 
-	if (!ctx->env->type_sigs || dwarf_child(ctx->cudie, &stack[0]))
+	if (dwarf_child(unit, &stack[0]))
 		return 0;
 	for (;;) {
 		Dwarf_Die *d = &stack[depth];
@@ -1918,11 +1974,24 @@ int cu_ctx__type_unit_refs(struct cu_ctx *ctx)
 			return -EINVAL;
 		}
 		last = dwarf_dieoffset(d);
-		if (dwarf_attr(d, DW_AT_type, &attr) &&
-		    dwarf_whatform(&attr) == DW_FORM_ref_sig8) {
-			err = cu_ctx__type_ref_attr(ctx, d, &attr, &id);
+		for (i = 0; i < sizeof(sig_attrs) / sizeof(*sig_attrs); i++) {
+			if (!dwarf_attr(d, sig_attrs[i], &attr) ||
+			    dwarf_whatform(&attr) != DW_FORM_ref_sig8)
+				continue;
+			err = tu_queue__add(ctx, q, d, &attr);
 			if (err)
 				return err;
+		}
+		if (import) {
+			tag = dwarf_tag(d);
+			kind = die_node_kind(ctx, d, tag, &is_type);
+			if (is_type && kind == NODE_TYPE &&
+			    !die_flag(d, DW_AT_declaration) &&
+			    !cu_ctx__find_node(ctx, cu_ctx__die_key(ctx, d))) {
+				err = cu_ctx__add_foreign(ctx, d, d, &idx);
+				if (err)
+					return err;
+			}
 		}
 		if (dwarf_haschildren(d) && depth + 1 < DIE_MAX_DEPTH &&
 		    !dwarf_child(d, &stack[depth + 1])) {
@@ -1931,14 +2000,34 @@ int cu_ctx__type_unit_refs(struct cu_ctx *ctx)
 		}
 		while ((err = dwarf_siblingof(&stack[depth], &stack[depth]))) {
 			if (err < 0) {
+				int e = dwarf_errno();
+
+				/* libdw may fail without saying why. */
 				cu_err(ctx, &stack[depth], "cannot read siblings: %s",
-				       dwarf_errmsg(-1));
+				       e ? dwarf_errmsg(e) : "invalid DWARF");
 				return -EINVAL;
 			}
 			if (!depth--)
 				return 0;
 		}
 	}
+}
+
+int cu_ctx__type_unit_refs(struct cu_ctx *ctx)
+{
+	struct tu_queue q = { 0 };
+	size_t i;
+	int err;
+
+	if (!ctx->env->type_sigs)
+		return 0;
+	err = cu_ctx__scan_unit(ctx, &q, ctx->cudie, false);
+	/* Imports may queue more units: q.nr grows as the loop goes. */
+	for (i = 0; !err && i < q.nr; i++)
+		err = cu_ctx__scan_unit(ctx, &q, &q.units[i], true);
+	free(q.units);
+	u32_map__free(&q.seen);
+	return err;
 }
 
 int cu_ctx__collect_types(struct cu_ctx *ctx)
