@@ -30,7 +30,8 @@ NAMES = {
             "geo__detail__Shape", "geo__detail__Shape__Extent",
             "geo__detail__Only", "geo__detail__Palette",
             "geo__detail__Palette__Color", "_anon__Hidden", "q__RetOnly",
-            "q__ParamOnly", "q__TagOnly", "q__Cont", "q__Decls__Ev"),
+            "q__ParamOnly", "q__TagOnly", "q__Cont", "q__Decls__Ev",
+            "q__Str_char_"),
 }
 
 

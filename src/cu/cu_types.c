@@ -620,6 +620,11 @@ generic:
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
+/* How many stubs of classes around a type are followed to their units. */
+#define TYPE_UNIT_HOPS	16
+
+static bool same_kind(int a, int b);
+
 /*
  * Sets the C++ scope to the one @die (met from @from) is in within its
  * type unit: gcc repeats there the namespaces and classes around the
@@ -631,9 +636,9 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
  * Returns 0, or -EINVAL (reported) if @die is not found in its unit.
  */
 static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
-				   Dwarf_Die *die)
+				   Dwarf_Die *die, int hops)
 {
-	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec, cur, sib;
+	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec, cur, sib, t;
 	Dwarf_Off want = dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
 	uint32_t saved;
@@ -665,7 +670,34 @@ static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
 	}
 	ctx->cxx_names.cur = 0;
 	for (i = 0; i < depth; i++) {
-		err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
+		/*
+		 * A class around the type may itself be a stub of another
+		 * unit's (gcc's for a nested type of a template, clang's
+		 * without a name): its scopes are those of its own type.
+		 */
+		if (dwarf_attr(&path[i], DW_AT_signature, &attr) &&
+		    dwarf_formref_die(&attr, &t) &&
+		    same_kind(dwarf_tag(&path[i]), dwarf_tag(&t))) {
+			if (hops >= TYPE_UNIT_HOPS) {
+				cu_err(ctx, from, "type units' classes nest too deep");
+				return -ELOOP;
+			}
+			err = cu_ctx__type_unit_scope(ctx, from, &t, hops + 1);
+			if (!err)
+				err = cu_ctx__cxx_enter(ctx, &t, &saved);
+		} else if (dwarf_hasattr(&path[i], DW_AT_specification)) {
+			/* A definition out of its scope is in its declaration's. */
+			if (hops >= TYPE_UNIT_HOPS) {
+				cu_err(ctx, from, "type units' classes nest too deep");
+				return -ELOOP;
+			}
+			err = cu_ctx__type_unit_scope(ctx, from, &path[i],
+						      hops + 1);
+			if (!err)
+				err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
+		} else {
+			err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
+		}
 		if (err)
 			return err;
 	}
@@ -703,7 +735,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	    (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
 	     tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
 	     tag == DW_TAG_typedef) && die__in_type_unit(die)) {
-		err = cu_ctx__type_unit_scope(ctx, from, die);
+		err = cu_ctx__type_unit_scope(ctx, from, die, 0);
 		if (err)
 			return err;
 	}
