@@ -328,13 +328,31 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
  * cu_ctx__cxx_enter()).  C units call cu_ctx__collect() directly, a call
  * less in the hot walk.
  */
+static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
+				   Dwarf_Die *die, int hops);
+static bool same_kind(int a, int b);
+
 static int cu_ctx__collect_scoped(struct cu_ctx *ctx, Dwarf_Die *die,
 				  int depth, size_t owner)
 {
-	uint32_t scope;
+	uint32_t scope = ctx->cxx_names.cur, inner;
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
 	int err;
 
-	err = cu_ctx__cxx_enter(ctx, die, &scope);
+	/*
+	 * A stub that holds copies of its type's nested types (gcc puts one
+	 * at a unit's top) is the scope of its own type, wherever it is.
+	 */
+	if (ctx->env->type_sigs && dwarf_attr(die, DW_AT_signature, &attr) &&
+	    dwarf_formref_die(&attr, &t) &&
+	    same_kind(dwarf_tag(die), dwarf_tag(&t))) {
+		err = cu_ctx__type_unit_scope(ctx, die, &t, 0);
+		if (!err)
+			err = cu_ctx__cxx_enter(ctx, &t, &inner);
+	} else {
+		err = cu_ctx__cxx_enter(ctx, die, &scope);
+	}
 	if (!err)
 		err = cu_ctx__collect(ctx, die, depth, owner);
 	ctx->cxx_names.cur = scope;
