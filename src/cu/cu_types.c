@@ -20,6 +20,7 @@
 
 #include "cu/cu_internal.h"
 #include "cu/rust_enum.h"
+#include "input/dwarf_ref.h"
 #include "lib/grow.h"
 
 /*
@@ -328,31 +329,23 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
  * cu_ctx__cxx_enter()).  C units call cu_ctx__collect() directly, a call
  * less in the hot walk.
  */
-static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
-				   Dwarf_Die *die, int hops);
-static bool same_kind(int a, int b);
+static int cu_ctx__enter_type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
+					 Dwarf_Die *die, int hops);
 
 static int cu_ctx__collect_scoped(struct cu_ctx *ctx, Dwarf_Die *die,
 				  int depth, size_t owner)
 {
-	uint32_t scope = ctx->cxx_names.cur, inner;
-	Dwarf_Attribute attr;
-	Dwarf_Die t;
+	uint32_t scope = ctx->cxx_names.cur;
 	int err;
 
 	/*
 	 * A stub that holds copies of its type's nested types (gcc puts one
 	 * at a unit's top) is the scope of its own type, wherever it is.
 	 */
-	if (ctx->env->type_sigs && dwarf_attr(die, DW_AT_signature, &attr) &&
-	    dwarf_formref_die(&attr, &t) &&
-	    same_kind(dwarf_tag(die), dwarf_tag(&t))) {
-		err = cu_ctx__type_unit_scope(ctx, die, &t, 0);
-		if (!err)
-			err = cu_ctx__cxx_enter(ctx, &t, &inner);
-	} else {
+	if (ctx->env->type_sigs)
+		err = cu_ctx__enter_type_unit_scope(ctx, die, die, 0);
+	else
 		err = cu_ctx__cxx_enter(ctx, die, &scope);
-	}
 	if (!err)
 		err = cu_ctx__collect(ctx, die, depth, owner);
 	ctx->cxx_names.cur = scope;
@@ -638,10 +631,8 @@ generic:
 static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth);
 
-/* How many stubs of classes around a type are followed to their units. */
+/* How many classes around a type are followed to their own scopes. */
 #define TYPE_UNIT_HOPS	16
-
-static bool same_kind(int a, int b);
 
 /*
  * Sets the C++ scope to the one @die (met from @from) is in within its
@@ -656,10 +647,9 @@ static bool same_kind(int a, int b);
 static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
 				   Dwarf_Die *die, int hops)
 {
-	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec, cur, sib, t;
+	Dwarf_Die path[DIE_MAX_DEPTH], unit, spec, cur, sib;
 	Dwarf_Off want = dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
-	uint32_t saved;
 	int depth = 0, i, err, r;
 
 	if (dwarf_attr(die, DW_AT_specification, &attr) &&
@@ -688,34 +678,7 @@ static int cu_ctx__type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
 	}
 	ctx->cxx_names.cur = 0;
 	for (i = 0; i < depth; i++) {
-		/*
-		 * A class around the type may itself be a stub of another
-		 * unit's (gcc's for a nested type of a template, clang's
-		 * without a name): its scopes are those of its own type.
-		 */
-		if (dwarf_attr(&path[i], DW_AT_signature, &attr) &&
-		    dwarf_formref_die(&attr, &t) &&
-		    same_kind(dwarf_tag(&path[i]), dwarf_tag(&t))) {
-			if (hops >= TYPE_UNIT_HOPS) {
-				cu_err(ctx, from, "type units' classes nest too deep");
-				return -ELOOP;
-			}
-			err = cu_ctx__type_unit_scope(ctx, from, &t, hops + 1);
-			if (!err)
-				err = cu_ctx__cxx_enter(ctx, &t, &saved);
-		} else if (dwarf_hasattr(&path[i], DW_AT_specification)) {
-			/* A definition out of its scope is in its declaration's. */
-			if (hops >= TYPE_UNIT_HOPS) {
-				cu_err(ctx, from, "type units' classes nest too deep");
-				return -ELOOP;
-			}
-			err = cu_ctx__type_unit_scope(ctx, from, &path[i],
-						      hops + 1);
-			if (!err)
-				err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
-		} else {
-			err = cu_ctx__cxx_enter(ctx, &path[i], &saved);
-		}
+		err = cu_ctx__enter_type_unit_scope(ctx, from, &path[i], hops);
 		if (err)
 			return err;
 	}
@@ -724,6 +687,34 @@ lost:
 	cu_err(ctx, from, "type 0x%llx not found in its type unit",
 	       (unsigned long long)want);
 	return -EINVAL;
+}
+
+/*
+ * Enters the C++ scope that @die (met from @from) makes, as
+ * cu_ctx__cxx_enter() does, but for what type units change: a stub (gcc's
+ * around a type nested in a template, clang's without a name, gcc's at a
+ * unit's top holding copies of nested types) is the scope of its own
+ * type, and a definition out of its scope (DW_AT_specification) is in its
+ * declaration's.  Returns 0 or -errno (reported).
+ */
+static int cu_ctx__enter_type_unit_scope(struct cu_ctx *ctx, Dwarf_Die *from,
+					 Dwarf_Die *die, int hops)
+{
+	Dwarf_Die t, *in = die;
+	uint32_t saved;
+	int err;
+
+	if (dwarf_ref__stub(die, &t))
+		in = &t;
+	else if (!dwarf_hasattr(die, DW_AT_specification) ||
+		 !die__in_type_unit(die))
+		return cu_ctx__cxx_enter(ctx, die, &saved);
+	if (hops >= TYPE_UNIT_HOPS) {
+		cu_err(ctx, from, "type units' classes nest too deep");
+		return -ELOOP;
+	}
+	err = cu_ctx__type_unit_scope(ctx, from, in, hops + 1);
+	return err ? err : cu_ctx__cxx_enter(ctx, in, &saved);
 }
 
 /*
@@ -776,6 +767,19 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	return err;
 }
 
+/* The name of @attr, a reference by signature, for messages. */
+static const char *sig_attr_name(Dwarf_Attribute *attr)
+{
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_signature:
+		return "DW_AT_signature";
+	case DW_AT_containing_type:
+		return "DW_AT_containing_type";
+	default:
+		return "DW_AT_type";
+	}
+}
+
 /*
  * Sets *IDX to the node of the type that ATTR (of DIE) refers to, adding
  * it if it is another unit's.  Returns 0 or -EINVAL (reported).
@@ -795,8 +799,7 @@ static int cu_ctx__ref_node(struct cu_ctx *ctx, Dwarf_Die *die,
 		 */
 		if (dwarf_whatform(attr) == DW_FORM_ref_sig8)
 			cu_err(ctx, die, "no type unit found for its %s",
-			       dwarf_whatattr(attr) == DW_AT_signature ?
-			       "DW_AT_signature" : "DW_AT_type");
+			       sig_attr_name(attr));
 		else
 			cu_err(ctx, die, "bad DW_AT_type reference");
 		return -EINVAL;
@@ -840,16 +843,6 @@ int cu_ctx__type_ref(struct cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 				     id);
 }
 
-/* Are tags @a and @b both an enum, a union, or a struct or class? */
-static bool same_kind(int a, int b)
-{
-	if (a == DW_TAG_class_type)
-		a = DW_TAG_structure_type;
-	if (b == DW_TAG_class_type)
-		b = DW_TAG_structure_type;
-	return a == b;
-}
-
 /*
  * Sets *ID to the BTF id that node IDX stands for: its own, or for an
  * alias the id of what it refers to, followed and remembered.  Nodes may
@@ -861,7 +854,7 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 				int depth)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die die;
+	Dwarf_Die die, stub;
 	size_t next;
 	int err;
 
@@ -887,7 +880,7 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 		err = cu_ctx__ref_node(ctx, &die, &attr, &next);
 		/* A stub stands for a type of its own kind only. */
 		if (!err && dwarf_whatattr(&attr) == DW_AT_signature &&
-		    !same_kind(dwarf_tag(&die), dwarf_tag(&ctx->nodes[next].die))) {
+		    !dwarf_ref__stub(&die, &stub)) {
 			cu_err(ctx, &die, "its DW_AT_signature names a type of another kind");
 			err = -EINVAL;
 		}
@@ -1978,9 +1971,7 @@ static int tu_queue__add(struct cu_ctx *ctx, struct tu_queue *q,
 
 	if (!dwarf_formref_die(attr, &t) || !dwarf_diecu(&t, &unit, NULL, NULL)) {
 		cu_err(ctx, die, "no type unit found for its %s",
-		       dwarf_whatattr(attr) == DW_AT_signature ?
-		       "DW_AT_signature" : dwarf_whatattr(attr) == DW_AT_type ?
-		       "DW_AT_type" : "DW_AT_containing_type");
+		       sig_attr_name(attr));
 		return -EINVAL;
 	}
 	if (u32_map__find(&q->seen, (uintptr_t)unit.cu, &v))

@@ -35,19 +35,39 @@ Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out)
 	return dwarf_offdie(alt, off, out);
 }
 
-Dwarf_Die *dwarf_ref__type(Dwarf_Attribute *attr, Dwarf_Die *out)
+/* The kind of a struct, union, class or enum tag: a class is a struct. */
+static int stub_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_class_type:
+		return DW_TAG_structure_type;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		return tag;
+	default:
+		return 0;
+	}
+}
+
+Dwarf_Die *dwarf_ref__stub(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute sig;
+	int kind = stub_kind(dwarf_tag(die));
+
+	if (!kind || !dwarf_attr(die, DW_AT_signature, &sig) ||
+	    !dwarf_formref_die(&sig, out) || stub_kind(dwarf_tag(out)) != kind)
+		return NULL;
+	return out;
+}
+
+Dwarf_Die *dwarf_ref__type(Dwarf_Attribute *attr, Dwarf_Die *out)
+{
 	Dwarf_Die t;
-	int tag;
 
 	if (!dwarf_ref__die(attr, out))
 		return NULL;
-	tag = dwarf_tag(out);
-	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	     tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type) &&
-	    dwarf_attr(out, DW_AT_signature, &sig) &&
-	    dwarf_formref_die(&sig, &t) && dwarf_tag(&t) == tag)
+	if (dwarf_ref__stub(out, &t))
 		*out = t;
 	return out;
 }

@@ -17,12 +17,19 @@
 Dwarf_Die *dwarf_ref__die(Dwarf_Attribute *attr, Dwarf_Die *out);
 
 /*
+ * dwarf_ref__stub() sets *@out to the type that @die stands for when @die
+ * is a stub: a struct, union, class or enum that only names a type unit's
+ * type by DW_AT_signature (gcc's -fdebug-types-section), a type of its own
+ * kind (a struct's may be a class).  Returns @out, or NULL when @die is no
+ * stub, or names no type unit's type of its kind.
+ */
+Dwarf_Die *dwarf_ref__stub(Dwarf_Die *die, Dwarf_Die *out);
+
+/*
  * dwarf_ref__type() follows a type reference as dwarf_ref__die() does,
- * and then through a stub: a struct, union, class or enum that only names
- * a type unit's type of its own tag by DW_AT_signature (gcc's
- * -fdebug-types-section), so that what reads a type sees the type itself.
- * A stub whose type unit is not found stays as it is.  Returns @out, or
- * NULL when @attr leads nowhere.
+ * and then through a stub (dwarf_ref__stub()), so that what reads a type
+ * sees the type itself; a stub whose type is not found stays as it is.
+ * Returns @out, or NULL when @attr leads nowhere.
  */
 Dwarf_Die *dwarf_ref__type(Dwarf_Attribute *attr, Dwarf_Die *out);
 
