@@ -145,6 +145,12 @@ enum plan_op_kind {
 
 struct plan_op {
 	uint8_t kind;
+	/*
+	 * The bytes before its value that do not count (where it was
+	 * declared, the sibling): stepped over with it, not as ops of
+	 * their own, which were half a struct member's ops.
+	 */
+	uint8_t skip;
 	uint8_t n;	/* the bytes it reads, if fixed */
 	uint8_t note;	/* PN_NAME, PN_DECL, PN_TYPE or 0 */
 	uint8_t implicit;	/* POP_IMPLICIT: which of the plan's */
@@ -579,6 +585,7 @@ static bool keys__plan_form(struct keys *k, unsigned int name,
 	unsigned int class = form;
 
 	op->note = 0;
+	op->skip = 0;
 	op->n = size > 0 ? size : 0;
 	switch (form) {
 	case DW_FORM_data1:
@@ -635,12 +642,21 @@ static bool keys__plan_form(struct keys *k, unsigned int name,
 	return true;
 }
 
+/* Adds an op to @pl that steps over @n bytes; false if it has no room. */
+static bool keys__plan_skip(struct key_plan *pl, unsigned int n)
+{
+	if (pl->nr_ops == PLAN_OPS)
+		return false;
+	pl->ops[pl->nr_ops++] = (struct plan_op){ .kind = POP_SKIP, .n = n };
+	return true;
+}
+
 /* Makes @pl, for the DIEs of abbreviation @s, of which @die is one. */
 static void keys__plan_build(struct keys *k, struct key_plan *pl,
 			     Dwarf_Die *die, const struct abbrev_spec *s)
 {
 	uint64_t a = 0x6b70, b = 0x6b71;
-	unsigned int i;
+	unsigned int i, skip = 0;
 
 	pl->state = PLAN_OLD;
 	pl->tag = abbrev_cache__tag(&k->ctx->abbrevs, die);
@@ -650,19 +666,26 @@ static void keys__plan_build(struct keys *k, struct key_plan *pl,
 	for (i = 0; i < s->nr; i++) {
 		struct plan_op *op = &pl->ops[pl->nr_ops];
 
-		if (pl->nr_ops == PLAN_OPS)
-			return;
+		/*
+		 * What does not count is stepped over, by its size: with the
+		 * next op, or as an op of its own at the end or where a byte
+		 * cannot hold it.
+		 */
 		if (keys__attr_skipped(s->a[i].name)) {
-			/* What does not count is stepped over, by its size. */
 			if (s->a[i].size < 0)
 				return;
-			if (!s->a[i].size)
-				continue;
-			op->kind = POP_SKIP;
-			op->n = s->a[i].size;
-			op->note = 0;
-		} else if (!keys__plan_form(k, s->a[i].name, s->a[i].form,
-					    s->a[i].size, op, &a, &b)) {
+			if (skip + s->a[i].size > UINT8_MAX) {
+				if (!keys__plan_skip(pl, skip))
+					return;
+				skip = 0;
+			}
+			skip += s->a[i].size;
+			continue;
+		}
+		if (pl->nr_ops == PLAN_OPS)
+			return;
+		if (!keys__plan_form(k, s->a[i].name, s->a[i].form,
+				     s->a[i].size, op, &a, &b)) {
 			return;
 		} else if (op->kind == POP_IMPLICIT) {
 			Dwarf_Attribute attr;
@@ -681,8 +704,12 @@ static void keys__plan_build(struct keys *k, struct key_plan *pl,
 			op->implicit = pl->nr_implicit;
 			pl->implicit[pl->nr_implicit++] = v;
 		}
+		op->skip = skip;
+		skip = 0;
 		pl->nr_ops++;
 	}
+	if (skip && !keys__plan_skip(pl, skip))
+		return;
 	pl->shape = a ^ hash_rotl(b, 32);
 	pl->state = PLAN_READY;
 }
@@ -796,8 +823,9 @@ static __always_inline int keys__read_op(struct keys *k,
 	uint64_t v;
 	int64_t sv;
 
-	if (end - p < op->n)
+	if (end - p < op->skip + op->n)
 		return 1;
+	p += op->skip;
 	switch (op->kind) {
 	case POP_SKIP:
 		p += op->n;
