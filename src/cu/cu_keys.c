@@ -371,9 +371,26 @@ struct attr_walk {
 	struct keys *k;
 	struct key128 *h;
 	bool pointer;		/* the DIE is a pointer type */
+	/* the DIE was fed the old way, attribute by attribute */
+	bool old;
+	int tag;
 	int depth;
 	int err;
 };
+
+/*
+ * Starts a DIE fed the old way, attribute by attribute: its tag first,
+ * and the end of its children (KM_END) after them even if it has none.
+ * A DIE read by plan is fed as its values' hash alone, whose shape has
+ * the tag and whether it has children; KM_END follows only its
+ * children.  A struct member is then two steps of the key (KM_CHILD and
+ * its values), where it was four.
+ */
+static void keys__feed_old(struct attr_walk *w)
+{
+	key__feed(w->h, w->tag);
+	w->old = true;
+}
 
 /*
  * Feeds a reference by attribute @name to node @node.  The DW_AT_type of
@@ -1080,6 +1097,7 @@ static int keys__feed_attrs_fast(struct attr_walk *w, Dwarf_Die *die,
 	/* What follows finds nodes, which the collecting walk cannot yet. */
 	if (k->raw)
 		return 1;
+	keys__feed_old(w);
 	for (i = 0; i < s->nr; i++, p = next) {
 		unsigned int name = s->a[i].name, form = s->a[i].form;
 		uint64_t v, name_key = KM_ATTR | (name & 0xffff) << 4;
@@ -1286,13 +1304,11 @@ static inline int keys__feed_leaf(struct keys *k, struct key128 *h,
 	if (pl->state != PLAN_READY || pl->children ||
 	    pl->tag == DW_TAG_GNU_annotation)
 		return 1;
+	w.tag = pl->tag;
 	key__feed(h, KM_CHILD);
-	key__feed(h, pl->tag);
 	ret = keys__feed_planned(&w, pl, *p + 1, k->ctx->abbrevs.cu_end, p);
 	if (ret == 1)
 		*h = before;
-	else if (!ret)
-		key__feed(h, KM_END);
 	return ret;
 }
 
@@ -1304,6 +1320,7 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 		.k = k,
 		.h = h,
 		.pointer = tag == DW_TAG_pointer_type,
+		.tag = tag,
 		.depth = depth,
 	};
 	const unsigned char *p = NULL;
@@ -1314,7 +1331,6 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 		k->bad = true;
 		return 0;
 	}
-	key__feed(h, tag);
 	if (top)
 		k->tag[k->cur] = tag;
 	if (after)
@@ -1325,10 +1341,12 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 	}
 	if (ret == 1 && !after)
 		ret = keys__feed_vals(&w, die, tag);
-	if (ret == 1 && abbrev_cache__for_each_attr(&k->ctx->abbrevs, die,
-						    keys__feed_attr, &w) &&
-	    !w.err)
-		k->bad = true;
+	if (ret == 1) {
+		keys__feed_old(&w);
+		if (abbrev_cache__for_each_attr(&k->ctx->abbrevs, die,
+						keys__feed_attr, &w) && !w.err)
+			k->bad = true;
+	}
 	if (w.err)
 		return w.err;
 	/*
@@ -1385,7 +1403,8 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 			return 0;
 		}
 		*after = p;
-		key__feed(h, KM_END);
+		if (children || w.old)
+			key__feed(h, KM_END);
 		return 0;
 	}
 	ret = abbrev_cache__child(&k->ctx->abbrevs, die, &child);
@@ -1402,7 +1421,8 @@ static int keys__feed_die(struct keys *k, struct key128 *h, Dwarf_Die *die,
 	}
 	if (ret < 0)
 		k->bad = true;
-	key__feed(h, KM_END);
+	if (w.old || dwarf_haschildren(die))
+		key__feed(h, KM_END);
 	return 0;
 }
 
