@@ -234,6 +234,31 @@ static inline int abbrev_cache__tag(struct abbrev_cache *c, Dwarf_Die *die)
 }
 
 /*
+ * The end of the DIE at @p of the CU when the fast path reads it as a
+ * whole from its one-byte code: a spec decoded already, no children,
+ * values of a fixed size inside the CU.  *@abbrev is then the DIE's
+ * abbreviation and *@tag its tag, as abbrev_cache__tag() would give
+ * them.  NULL for any other DIE (and the null entry that ends a list).
+ */
+static inline const unsigned char *
+abbrev_cache__fixed_leaf(const struct abbrev_cache *c, const unsigned char *p,
+			 Dwarf_Abbrev **abbrev, int *tag)
+{
+	const struct abbrev_spec *s;
+
+	if (p >= c->cu_end || !*p || *p >= ABBREV_CACHE_CODES ||
+	    !c->by_code[*p])
+		return NULL;
+	s = &c->spec[*p];
+	if (s->state != SPEC_FAST || s->children || s->fixed_size < 0 ||
+	    c->cu_end - (p + 1) < s->fixed_size)
+		return NULL;
+	*abbrev = c->by_code[*p];
+	*tag = c->tag_by_code[*p];
+	return p + 1 + s->fixed_size;
+}
+
+/*
  * Reads the attributes of @die that slot_of wants: each goes to
  * @attrs[slot], with bit slot set in *@have, as dwarf_getattrs() would
  * give them.  Returns 0, or -1 on bad DWARF.

@@ -438,6 +438,38 @@ static int cu_ctx__import_unit(struct cu_ctx *ctx, Dwarf_Die *die, int depth)
 }
 
 /*
+ * Adds the members that follow member @child of a struct, union or class
+ * to ctx->scratch, as cu_ctx__collect() would one by one, while the fast
+ * path reads each whole (abbrev_cache__fixed_leaf()): a struct's members
+ * are most of the DIEs the walk meets.  @child is left at the last one
+ * added, whose next sibling the walk goes on from.  Returns 0 or
+ * -ENOMEM.
+ */
+static int cu_ctx__member_run(struct cu_ctx *ctx, Dwarf_Die *child)
+{
+	const struct abbrev_cache *c = &ctx->abbrevs;
+	const unsigned char *p, *next;
+	Dwarf_Abbrev *abbrev;
+	int tag, err;
+
+	if (child->cu != c->cu || !c->cu_end)
+		return 0;
+	p = abbrev_cache__fixed_leaf(c, child->addr, &abbrev, &tag);
+	while (p && (next = abbrev_cache__fixed_leaf(c, p, &abbrev, &tag)) &&
+	       (tag == DW_TAG_member || tag == DW_TAG_inheritance)) {
+		*child = (Dwarf_Die){ .addr = (void *)p, .cu = c->cu,
+				      .abbrev = abbrev };
+		err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
+				      &ctx->cap_scratch, child);
+		if (err)
+			return err;
+		ctx->walk_last = p;
+		p = next;
+	}
+	return 0;
+}
+
+/*
  * Walks the children of PARENT at nesting DEPTH (see the declaration
  * above).  Returns 0, or -EINVAL after reporting a DWARF error, or the
  * -errno of a failed step.
@@ -491,6 +523,8 @@ static int cu_ctx__collect(struct cu_ctx *ctx, Dwarf_Die *parent, int depth,
 			if (owner != SIZE_MAX) {
 				err = cu_ctx__add_die(&ctx->scratch, &ctx->nr_scratch,
 						      &ctx->cap_scratch, &child);
+				if (!err && !ctx->in_foreign)
+					err = cu_ctx__member_run(ctx, &child);
 				if (err)
 					return err;
 			}
