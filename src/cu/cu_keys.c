@@ -272,10 +272,22 @@ static void keys__feed_str(const struct keys *k, struct key128 *h,
  * The identity of struct or union name @s: the key fwd_names.h gives it,
  * which stands for a struct and a union of that name alike.
  */
-static uint64_t keys__name_id(const char *s)
+static uint64_t keys__name_hash(const char *s)
 {
 	/* fwd_names__key() of the struct or union: a rerun speaks of them. */
 	return hash_str(s) * 31 + 1;
+}
+
+/*
+ * keys__name_hash(), remembered for the batch where there is one, for a
+ * name in the file's .debug_str, which stays where it is for the run.
+ */
+static uint64_t keys__name_id(const struct keys *k, const char *s)
+{
+	if (k->ctx->reuse && k->str && s >= k->str &&
+	    s < k->str + k->str_size)
+		return type_reuse__name_id(k->ctx->reuse, s, keys__name_hash);
+	return keys__name_hash(s);
 }
 
 static inline int keys__add_edge(struct keys *k, uint32_t e)
@@ -356,7 +368,7 @@ static int keys__resolve_pointers(struct keys *k)
 		/* A class and a struct are both BTF structs. */
 		key__feed(&name, tag == DW_TAG_union_type);
 		keys__feed_str(k, &name, k->name[t]);
-		err = keys__add_name(k, name, keys__name_id(k->name[t]));
+		err = keys__add_name(k, name, keys__name_id(k, k->name[t]));
 		if (err < 0)
 			return err;
 		k->edges[pos] = EDGE_NAME | (uint32_t)err;
@@ -1437,9 +1449,9 @@ static void keys__note_definition(struct keys *k, size_t i)
 	if (!k->name[i])
 		return;
 	if (k->decl[i])
-		k->decl_name[i] = keys__name_id(k->name[i]);
+		k->decl_name[i] = keys__name_id(k, k->name[i]);
 	else
-		k->def_name[i] = keys__name_id(k->name[i]);
+		k->def_name[i] = keys__name_id(k, k->name[i]);
 }
 
 /* Reads node @i's own content and its edges. */

@@ -4,7 +4,11 @@
 #include <string.h>
 
 #include "cu/type_reuse.h"
+#include "lib/hash.h"
 #include "lib/grow.h"
+
+/* Slots of the names' memo: a batch defines about 8 k struct names. */
+#define TYPE_REUSE_MEMO	(1u << 13)
 
 void type_reuse__clear(struct type_reuse *r)
 {
@@ -12,6 +16,25 @@ void type_reuse__clear(struct type_reuse *r)
 	u32_map__clear(&r->by_name);
 	r->nr_types = 0;
 	r->nr_names = 0;
+	if (r->memo)
+		memset(r->memo, 0, TYPE_REUSE_MEMO * sizeof(*r->memo));
+}
+
+uint64_t type_reuse__name_id(struct type_reuse *r, const char *s,
+			     uint64_t (*id_of)(const char *s))
+{
+	struct type_reuse_memo *m;
+
+	if (!r->memo)
+		r->memo = calloc(TYPE_REUSE_MEMO, sizeof(*r->memo));
+	if (!r->memo)
+		return id_of(s);
+	m = &r->memo[hash_int((uintptr_t)s) & (TYPE_REUSE_MEMO - 1)];
+	if (m->s != s) {
+		m->s = s;
+		m->id = id_of(s);
+	}
+	return m->id;
 }
 
 void type_reuse__free(struct type_reuse *r)
@@ -20,6 +43,7 @@ void type_reuse__free(struct type_reuse *r)
 	u32_map__free(&r->by_name);
 	free(r->types);
 	free(r->names);
+	free(r->memo);
 	memset(r, 0, sizeof(*r));
 }
 

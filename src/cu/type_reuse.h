@@ -33,6 +33,12 @@ struct type_reuse_name {
 	bool declared;		/* a CU of the batch only declared it */
 };
 
+/* A name's identity by the name's address (type_reuse__name_id()). */
+struct type_reuse_memo {
+	const char *s;
+	uint64_t id;
+};
+
 struct type_reuse {
 	struct u32_map by_key;	/* key.a | 1 -> index into types */
 	struct type_reuse_type *types;
@@ -40,10 +46,21 @@ struct type_reuse {
 	struct u32_map by_name;	/* name | 1 -> index into names */
 	struct type_reuse_name *names;
 	size_t nr_names, cap_names;
+	/* TYPE_REUSE_MEMO slots, allocated on first use */
+	struct type_reuse_memo *memo;
 };
 
 /* Forgets the batch before: its ids are not the next batch's. */
 void type_reuse__clear(struct type_reuse *r);
+
+/*
+ * The identity @id_of(@s) of name @s, remembered by the name's address:
+ * a batch reads the names of one file, where the keys meet a struct's
+ * name (.debug_str's, in a linked file) in CU after CU, and reading it
+ * again is a cache miss.  Without memory, @id_of(@s) alone.
+ */
+uint64_t type_reuse__name_id(struct type_reuse *r, const char *s,
+			     uint64_t (*id_of)(const char *s));
 void type_reuse__free(struct type_reuse *r);
 
 /* The id of the type of @key built so far, or 0. */
