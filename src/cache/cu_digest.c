@@ -1185,11 +1185,9 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 				memcpy(tmp, p, end - p);
 				at = tmp;
 			}
-			/* no branch on the declaration: four words, two offsets */
+			/* two words, two offsets, whatever the declaration */
 			memcpy(&w0, at, 8);
 			memcpy(&w1, at + 8, 8);
-			memcpy(&w2, at + 16, 8);
-			memcpy(&w3, at + 24, 8);
 			memcpy(&s0, at + decl->strp_at[0], 8);
 			memcpy(&s1, at + decl->strp_at[1], 8);
 			strps[nr_strps] = s0 & off_mask;
@@ -1198,10 +1196,24 @@ static int dies_digest(struct walk *w, const unsigned char *p)
 			/* two full products: every bit of a word reaches all */
 			h = hash_mum((w0 & decl->mask[0]) ^ 0x9e3779b97f4a7c15ull,
 				     (w1 & decl->mask[1]) ^ 0xc2b2ae3d27d4eb4full);
-			h ^= hash_rotl(hash_mum((w2 & decl->mask[2]) ^
-						0x165667b19e3779f9ull,
-						(w3 & decl->mask[3]) ^
-						0xd6e8feb86659fd93ull), 32);
+			/*
+			 * The last two words only past 16 bytes, most DIEs'
+			 * length; below, masked to 0, they give the product
+			 * of the constants, which is what they give here.
+			 */
+			if (decl->fixed_len > 16) {
+				memcpy(&w2, at + 16, 8);
+				memcpy(&w3, at + 24, 8);
+				h ^= hash_rotl(hash_mum((w2 & decl->mask[2]) ^
+							0x165667b19e3779f9ull,
+							(w3 & decl->mask[3]) ^
+							0xd6e8feb86659fd93ull),
+					       32);
+			} else {
+				h ^= hash_rotl(hash_mum(0x165667b19e3779f9ull,
+							0xd6e8feb86659fd93ull),
+					       32);
+			}
 			FEED(a, b, h ^ decl->hash);
 			p += decl->fixed_len;
 			continue;
