@@ -40,6 +40,7 @@
 #include "cu/cu_internal.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
+#include "lib/key_set.h"
 #include "lib/leb128.h"
 
 /*
@@ -269,25 +270,17 @@ static void keys__feed_str(const struct keys *k, struct key128 *h,
 }
 
 /*
- * The identity of struct or union name @s: the key fwd_names.h gives it,
- * which stands for a struct and a union of that name alike.
- */
-static uint64_t keys__name_hash(const char *s)
-{
-	/* fwd_names__key() of the struct or union: a rerun speaks of them. */
-	return hash_str(s) * 31 + 1;
-}
-
-/*
- * keys__name_hash(), remembered for the batch where there is one, for a
- * name in the file's .debug_str, which stays where it is for the run.
+ * The identity of struct or union name @s: the key fwd_names.h gives it
+ * (a rerun speaks of them), which stands for a struct and a union of that
+ * name alike.  Remembered for the batch, where there is one, for a name in
+ * the file's .debug_str, which stays where it is for the run.
  */
 static uint64_t keys__name_id(const struct keys *k, const char *s)
 {
 	if (k->ctx->reuse && k->str && s >= k->str &&
 	    s < k->str + k->str_size)
-		return type_reuse__name_id(k->ctx->reuse, s, keys__name_hash);
-	return keys__name_hash(s);
+		return type_reuse__name_key(k->ctx->reuse, s);
+	return key_set__name_key(s, false);
 }
 
 static inline int keys__add_edge(struct keys *k, uint32_t e)

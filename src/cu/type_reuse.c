@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "cu/type_reuse.h"
-#include "lib/hash.h"
 #include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/key_set.h"
 
 /* Slots of the names' memo: a batch defines about 8 k struct names. */
 #define TYPE_REUSE_MEMO	(1u << 13)
@@ -20,19 +21,18 @@ void type_reuse__clear(struct type_reuse *r)
 		memset(r->memo, 0, TYPE_REUSE_MEMO * sizeof(*r->memo));
 }
 
-uint64_t type_reuse__name_id(struct type_reuse *r, const char *s,
-			     uint64_t (*id_of)(const char *s))
+uint64_t type_reuse__name_key(struct type_reuse *r, const char *s)
 {
 	struct type_reuse_memo *m;
 
 	if (!r->memo)
 		r->memo = calloc(TYPE_REUSE_MEMO, sizeof(*r->memo));
 	if (!r->memo)
-		return id_of(s);
+		return key_set__name_key(s, false);
 	m = &r->memo[hash_int((uintptr_t)s) & (TYPE_REUSE_MEMO - 1)];
 	if (m->s != s) {
 		m->s = s;
-		m->id = id_of(s);
+		m->id = key_set__name_key(s, false);
 	}
 	return m->id;
 }

@@ -33,7 +33,7 @@ struct type_reuse_name {
 	bool declared;		/* a CU of the batch only declared it */
 };
 
-/* A name's identity by the name's address (type_reuse__name_id()). */
+/* A name's key by the name's address (type_reuse__name_key()). */
 struct type_reuse_memo {
 	const char *s;
 	uint64_t id;
@@ -54,13 +54,13 @@ struct type_reuse {
 void type_reuse__clear(struct type_reuse *r);
 
 /*
- * The identity @id_of(@s) of name @s, remembered by the name's address:
- * a batch reads the names of one file, where the keys meet a struct's
- * name (.debug_str's, in a linked file) in CU after CU, and reading it
- * again is a cache miss.  Without memory, @id_of(@s) alone.
+ * The key of struct or union name @s (key_set__name_key()), remembered
+ * by the name's address: a batch reads the names of one file, where the
+ * keys meet a struct's name (.debug_str's, in a linked file) in CU after
+ * CU, and reading it again is a cache miss.  The caller passes only
+ * names that stay where they are for the batch.
  */
-uint64_t type_reuse__name_id(struct type_reuse *r, const char *s,
-			     uint64_t (*id_of)(const char *s));
+uint64_t type_reuse__name_key(struct type_reuse *r, const char *s);
 void type_reuse__free(struct type_reuse *r);
 
 /* The id of the type of @key built so far, or 0. */

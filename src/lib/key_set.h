@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/hash.h"
+
 struct key_set {
 	uint64_t *keys;
 	size_t nr, cap;
@@ -31,5 +33,16 @@ bool key_set__has(const struct key_set *s, uint64_t key);
  */
 int key_set__repeated(struct key_set *s, struct key_set *out);
 void key_set__free(struct key_set *s);
+
+/*
+ * The key of a declared name (fwd_names.h), the one formula for the
+ * batches' dedups and the types' keys (cu_keys.c) alike: name @s's
+ * hash, and its kind, which a struct and a union share (@is_enum
+ * false) and an enum does not.
+ */
+static inline uint64_t key_set__name_key(const char *s, bool is_enum)
+{
+	return hash_str(s ? s : "") * 31 + (is_enum ? 2 : 1);
+}
 
 #endif

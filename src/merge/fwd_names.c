@@ -2,7 +2,6 @@
 /* Declarations a batch may not decide alone (fwd_names.h). */
 #include <bpf/btf.h>
 
-#include "lib/hash.h"
 #include "lib/key_set.h"
 #include "merge/fwd_names.h"
 
@@ -13,13 +12,11 @@ uint64_t fwd_names__key(const struct btf *btf, const struct btf_type *t)
 
 uint64_t fwd_names__key_of(const char *s, const struct btf_type *t)
 {
-	uint64_t h = hash_str(s ? s : "");
-
 	/*
 	 * A FWD stands for a struct or a union, so both share one key; a
 	 * declared-only enum is an enum, so enums get another.
 	 */
-	return h * 31 + (btf_is_any_enum(t) ? 2 : 1);
+	return key_set__name_key(s, btf_is_any_enum(t));
 }
 
 /*
