@@ -10,7 +10,9 @@
  *   dwarf2btf explain FILE [FUNC...] why a function is (not) in the BTF
  *   dwarf2btf layout FILE [BTF]      does the BTF have the DWARF's layouts
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
@@ -763,6 +765,41 @@ static int cli__parse(struct cli *c, int argc, char **argv)
 }
 
 /*
+ * cli__check_in_place() makes sure, before any of them is changed, that
+ * each of several FILEs named on the command line to be changed in place
+ * is an ELF file: `dwarf2btf vmlinux out.btf` would otherwise rewrite
+ * vmlinux and only then fail on out.btf.  Returns CLI_GO or the exit
+ * status 1.
+ */
+static int cli__check_in_place(const struct cli *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->list.nr; i++) {
+		const char *path = c->list.v[i];
+		unsigned char magic[SELFMAG];
+		ssize_t n = -1;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			n = read(fd, magic, sizeof(magic));
+			close(fd);
+		}
+		if (fd < 0 || n < 0) {
+			pr_err("%s: %s (each FILE is changed in place; -o OUT writes raw BTF)",
+			       path, strerror(errno));
+			return 1;
+		}
+		if (n != SELFMAG || memcmp(magic, ELFMAG, SELFMAG)) {
+			pr_err("%s: not an ELF file (each FILE is changed in place; -o OUT writes raw BTF)",
+			       path);
+			return 1;
+		}
+	}
+	return CLI_GO;
+}
+
+/*
  * cli__check() refuses options that do not go together, before anything
  * is read.
  */
@@ -804,6 +841,8 @@ static int cli__check(struct cli *c)
 		pr_err("--debuginfo names the debug file of one FILE (see --help)");
 		return 2;
 	}
+	if (!out && !c->batch && c->list.nr > 1)
+		return cli__check_in_place(c);
 	return CLI_GO;
 }
 

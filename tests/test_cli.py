@@ -212,6 +212,36 @@ def test_jobs_with_a_space(ctx):
     assert p.returncode == 0 and os.path.getsize(out) > 0, p
 
 
+def test_in_place_all_checked_first(ctx):
+    """Several FILEs are each changed in place, so `dwarf2btf FILE
+    OUT.btf` (raw BTF meant for OUT.btf) must not rewrite FILE before it
+    finds that OUT.btf is no ELF file: one line naming OUT.btf, exit 1,
+    FILE untouched; two ELF files are both encoded."""
+    obj = os.path.join(ctx.tmp, "t.o")
+    shutil.copy(ctx.fixture("types_composite", "gcc", 5), obj)
+    before = open(obj, "rb").read()
+    raw = os.path.join(ctx.tmp, "old.btf")
+    with open(raw, "wb") as f:
+        f.write(b"\x9f\xeb\x01\x00not an ELF file")
+    for other, words in ((os.path.join(ctx.tmp, "new.btf"),
+                          "No such file or directory"),
+                         (raw, "not an ELF file"),
+                         (ctx.tmp, "Is a directory")):
+        p = ctx.run([_bin(ctx), obj, other])
+        _no_sanitizer(p)
+        assert p.returncode == 1, (other, p.returncode, p.stderr)
+        line = _one_line(p.stderr)
+        assert other in line and words in line and "-o OUT" in line, line
+        assert open(obj, "rb").read() == before, "FILE changed"
+        assert not os.path.exists(os.path.join(ctx.tmp, "new.btf"))
+    copy = os.path.join(ctx.tmp, "u.o")
+    shutil.copy(obj, copy)
+    p = ctx.run([_bin(ctx), obj, copy])
+    assert p.returncode == 0, p.stderr
+    for f in (obj, copy):
+        assert open(f, "rb").read() != before, "%s not encoded" % f
+
+
 def test_output_once_and_a_file(ctx):
     """-o (or --btf_encode_detached) twice, or '-': usage errors, one line,
     nothing written, the input untouched."""
