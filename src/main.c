@@ -10,9 +10,7 @@
  *   dwarf2btf explain FILE [FUNC...] why a function is (not) in the BTF
  *   dwarf2btf layout FILE [BTF]      does the BTF have the DWARF's layouts
  */
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
@@ -28,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "file_set.h"
+#include "input/elf_file.h"
 #include "lib/btf_load.h"
 #include "lib/btf_view.h"
 #include "diff/diff_cmd.h"
@@ -776,23 +775,12 @@ static int cli__check_in_place(const struct cli *c)
 	size_t i;
 
 	for (i = 0; i < c->list.nr; i++) {
-		const char *path = c->list.v[i];
-		unsigned char magic[SELFMAG];
-		ssize_t n = -1;
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int err = elf_file__probe(c->list.v[i]);
 
-		if (fd >= 0) {
-			n = read(fd, magic, sizeof(magic));
-			close(fd);
-		}
-		if (fd < 0 || n < 0) {
+		if (err) {
 			pr_err("%s: %s (each FILE is changed in place; -o OUT writes raw BTF)",
-			       path, strerror(errno));
-			return 1;
-		}
-		if (n != SELFMAG || memcmp(magic, ELFMAG, SELFMAG)) {
-			pr_err("%s: not an ELF file (each FILE is changed in place; -o OUT writes raw BTF)",
-			       path);
+			       c->list.v[i], err == -ENOEXEC ?
+			       "not an ELF file" : strerror(-err));
 			return 1;
 		}
 	}

@@ -35,6 +35,23 @@ static bool elf_file__is_rel(int fd)
 	return type == ET_REL;
 }
 
+int elf_file__probe(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, magic, sizeof(magic));
+	if (n < 0)
+		err = -errno;
+	else if (n != SELFMAG || memcmp(magic, ELFMAG, SELFMAG))
+		err = -ENOEXEC;
+	close(fd);
+	return err;
+}
+
 int elf_file__read_at(const struct elf_file *ef, void *dst, uint64_t n,
 		      uint64_t off)
 {

@@ -57,6 +57,12 @@ int elf_file__open_quiet(struct elf_file *ef, const char *path);
  */
 int elf_file__open_whole(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
+/*
+ * elf_file__probe() tells, without opening it as an input, whether the
+ * file at @path starts as an ELF file does: 0, -ENOEXEC if it does not,
+ * or the negative errno of opening or reading it.  Nothing is printed.
+ */
+int elf_file__probe(const char *path);
 
 /*
  * elf_file__drop_pages() gives back the whole pages of a file mapping
