@@ -35,6 +35,7 @@
 #include "cu_queue.h"
 #include "input/dwarf_units.h"
 #include "input/elf_file.h"
+#include "input/unit_view.h"
 #include "cache/batch_cache.h"
 #include "cu/name_cache.h"
 #include "cu/type_reuse.h"
@@ -58,6 +59,14 @@
 struct cu_epoch {
 	Dwarf *dw;
 	Dwarf_Die *cus;		/* The epoch's CUs, read through dw. */
+	/*
+	 * dw is opened on a unit view (unit_view.h) in slot view_slot, or
+	 * on the input's Elf (view NULL).  Its offsets in .debug_info are
+	 * the input's less base.
+	 */
+	Elf *view;
+	size_t view_slot;
+	uint64_t base;
 	size_t pending;		/* The number of batches not finished. */
 	int err;
 };
@@ -104,6 +113,14 @@ struct cu_queue {
 	size_t nr_epochs;
 	/* epoch_lock guards the epochs, and libelf while one is opened. */
 	pthread_mutex_t epoch_lock;
+	/*
+	 * Epochs are opened on unit views where they can be (views_ok):
+	 * view_used[] tells which slots a view holds.
+	 */
+	struct unit_views views;
+	bool views_ok;
+	bool *view_used;
+	size_t nr_views;	/* Epochs opened on a view. */
 	/*
 	 * With batch_cache__defer(), batches are packed when encoded and
 	 * sealed by workers that have no batch to encode.  That happens when
@@ -237,11 +254,12 @@ static int cu_queue__check_memory(struct cu_queue *q, size_t i, char *errbuf)
 /*
  * cu_queue__encode_batch() encodes CUs [first, end) and merges them into
  * one fragment, *@out, deduplicated unless the dedup is left to the end
- * (plain_dedup, defer_dedup).  @dies are the DIEs of those CUs.  It
- * returns 0, or a negative errno with the message in @errbuf.
+ * (plain_dedup, defer_dedup).  @dies are the DIEs of those CUs, whose
+ * offsets in .debug_info lack @base.  It returns 0, or a negative errno
+ * with the message in @errbuf.
  */
 static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
-				  size_t first, size_t end,
+				  uint64_t base, size_t first, size_t end,
 				  struct cu_fragment *out, char *errbuf)
 {
 	const struct encode_opts *o = q->env->opts;
@@ -270,7 +288,8 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	err = merge_state__init(&m, UINT32_MAX, q->env->ef->ptr_size);
 	m.keep_fwds = q->env->opts->keep_fwds;
 	for (i = first; !err && i < end; i++) {
-		err = cu_encoder__encode(q->env, &dies[i - first], m.acc.btf,
+		err = cu_encoder__encode(q->env, &dies[i - first], base,
+					 m.acc.btf,
 					 &names, reusing ? &reuse : NULL,
 					 &arrays, &frag, errbuf, ERRLEN);
 		cu_queue__finished(q, &from, i, i + 1 == end);
@@ -303,11 +322,83 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 }
 
 /*
- * cu_epoch__open() gives epoch @e a libdw handle of its own: a new Dwarf
- * on the same Elf, with the epoch's CU DIEs.  Finding a CU makes libdw
- * read the headers of all CUs before it, and their pages are given back
- * as it goes.  The caller holds q->epoch_lock.  It returns 0 or a negative
+ * cu_epoch__close() ends @ep's libdw handle and its view, and returns the
+ * view's slot (SIZE_MAX: none), which the caller then frees under
+ * q->epoch_lock (cu_queue__free_slot()).
+ */
+static size_t cu_epoch__close(struct cu_epoch *ep)
+{
+	size_t slot = ep->view ? ep->view_slot : SIZE_MAX;
+
+	if (ep->dw)
+		dwarf_end(ep->dw);
+	if (ep->view)
+		elf_end(ep->view);
+	free(ep->cus);
+	ep->dw = NULL;
+	ep->view = NULL;
+	ep->cus = NULL;
+	ep->base = 0;
+	return slot;
+}
+
+/* Frees a view's @slot; the caller holds q->epoch_lock. */
+static void cu_queue__free_slot(struct cu_queue *q, size_t slot)
+{
+	if (slot != SIZE_MAX)
+		q->view_used[slot] = false;
+}
+
+/* Where the unit of CU @i starts in .debug_info. */
+static uint64_t cu_queue__unit_start(const struct cu_queue *q, size_t i)
+{
+	return dwarf_dieoffset(&q->cus[i]) - dwarf_cuoffset(&q->cus[i]);
+}
+
+/*
+ * cu_epoch__open_view() opens epoch @e's libdw handle on a view of its
+ * units in slot @slot: libdw then reads no unit header before the
+ * epoch's.  The caller holds q->epoch_lock.  It returns 0 or a negative
  * errno, and the caller closes the epoch after a failure.
+ */
+static int cu_epoch__open_view(struct cu_queue *q, size_t e, size_t first,
+			       size_t end, size_t slot)
+{
+	struct cu_epoch *ep = &q->epochs[e];
+	uint64_t from = cu_queue__unit_start(q, first);
+	uint64_t to = end < q->nr ? cu_queue__unit_start(q, end) :
+				    unit_views__info_size(&q->views);
+	size_t i;
+
+	ep->view = unit_views__open(&q->views, slot, from, to);
+	if (!ep->view)
+		return -EINVAL;
+	ep->view_slot = slot;
+	q->view_used[slot] = true;
+	ep->base = from;
+	ep->dw = dwarf_begin_elf(ep->view, DWARF_C_READ, NULL);
+	ep->cus = malloc((end - first) * sizeof(*ep->cus));
+	if (!ep->dw || !ep->cus)
+		return -ENOMEM;
+	for (i = first; i < end; i++) {
+		uint64_t off = dwarf_dieoffset(&q->cus[i]);
+
+		if (off < from || off >= to ||
+		    !dwarf_offdie(ep->dw, off - from, &ep->cus[i - first]) ||
+		    dwarf_dieoffset(&ep->cus[i - first]) != off - from)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * cu_epoch__open() gives epoch @e a libdw handle of its own: a new Dwarf
+ * on a unit view of the epoch's units where the input allows one, else
+ * on the same Elf, where finding a CU makes libdw read the headers of all
+ * CUs before it, and their pages are given back as it goes.  Either way
+ * the handle has the epoch's CU DIEs.  The caller holds q->epoch_lock.
+ * It returns 0 or a negative errno, and the caller closes the epoch after
+ * a failure.
  */
 static int cu_epoch__open(struct cu_queue *q, size_t e)
 {
@@ -318,7 +409,23 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 
 	if (end > q->nr)
 		end = q->nr;
-	ep->dw = dwarf_begin_elf(env->ef->elf, DWARF_C_READ, NULL);
+	for (i = 0; q->views_ok && i < q->views.nr_slots; i++) {
+		if (q->view_used[i])
+			continue;
+		if (!cu_epoch__open_view(q, e, first, end, i)) {
+			q->nr_views++;
+			return 0;
+		}
+		/* What the view could not read, the input's Elf reads. */
+		cu_queue__free_slot(q, cu_epoch__close(ep));
+		break;
+	}
+	/*
+	 * Where the workers read the DWARF from the second mapping, so does
+	 * this handle: their bytes are then at the same place.
+	 */
+	ep->dw = dwarf_begin_elf(env->ef->map_elf ? env->ef->map_elf :
+				 env->ef->elf, DWARF_C_READ, NULL);
 	ep->cus = malloc((end - first) * sizeof(*ep->cus));
 	if (!ep->dw || !ep->cus)
 		return -ENOMEM;
@@ -343,25 +450,19 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 	return 0;
 }
 
-static void cu_epoch__close(struct cu_epoch *ep)
-{
-	if (ep->dw)
-		dwarf_end(ep->dw);
-	free(ep->cus);
-	ep->dw = NULL;
-	ep->cus = NULL;
-}
-
 /*
  * cu_queue__batch_dies() returns the CU DIEs of batch @b, after opening
- * its epoch if need be, or NULL on failure.
+ * its epoch if need be, or NULL on failure.  *@base is what their
+ * offsets in .debug_info lack (cu_encoder__encode()).
  */
-static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b)
+static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b,
+				       uint64_t *base)
 {
 	struct cu_epoch *ep;
 	size_t e = b / q->epoch_batches;
 	int err;
 
+	*base = 0;
 	if (!q->epochs)
 		return &q->cus[b * q->batch];
 	ep = &q->epochs[e];
@@ -371,19 +472,21 @@ static Dwarf_Die *cu_queue__batch_dies(struct cu_queue *q, size_t b)
 		err = cu_epoch__open(q, e);
 		if (err) {
 			ep->err = err;
-			cu_epoch__close(ep);
+			cu_queue__free_slot(q, cu_epoch__close(ep));
 		}
 	}
 	pthread_mutex_unlock(&q->epoch_lock);
 	if (ep->err)
 		return NULL;
+	*base = ep->base;
 	return &ep->cus[(b - e * q->epoch_batches) * q->batch];
 }
 
 /*
  * cu_queue__batch_done() is called when batch @b is finished; the last
  * batch of an epoch ends the epoch's libdw.  No other worker uses the
- * handle then, so it is closed outside the lock.
+ * handle then, so it is closed outside the lock; its view's slot is
+ * freed under it.
  */
 static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 {
@@ -396,8 +499,13 @@ static void cu_queue__batch_done(struct cu_queue *q, size_t b)
 	pthread_mutex_lock(&q->epoch_lock);
 	last = --ep->pending == 0;
 	pthread_mutex_unlock(&q->epoch_lock);
-	if (last)
-		cu_epoch__close(ep);
+	if (last) {
+		size_t slot = cu_epoch__close(ep);
+
+		pthread_mutex_lock(&q->epoch_lock);
+		cu_queue__free_slot(q, slot);
+		pthread_mutex_unlock(&q->epoch_lock);
+	}
 }
 
 /*
@@ -577,6 +685,7 @@ static void *cu_queue__worker(void *arg)
 		struct cache_cpu cpu = { 0 };
 		uint64_t offs[CU_BATCH_MAX];
 		Dwarf_Die *dies;
+		uint64_t base;
 		size_t i, j, first, end;
 		bool hit = false, stored = false, packed = false;
 		int err = 0;
@@ -611,7 +720,7 @@ static void *cu_queue__worker(void *arg)
 			q->slots[i].info_to = end < q->nr ? next :
 					      q->env->debug_info_size;
 		}
-		dies = hit ? NULL : cu_queue__batch_dies(q, i);
+		dies = hit ? NULL : cu_queue__batch_dies(q, i, &base);
 		if (hit) {
 			/* The cache had it, so there is nothing to encode. */
 		} else if (!dies) {
@@ -620,7 +729,7 @@ static void *cu_queue__worker(void *arg)
 				 q->env->ef->path);
 			err = -EINVAL;
 		} else {
-			err = cu_queue__encode_batch(q, dies, first, end,
+			err = cu_queue__encode_batch(q, dies, base, first, end,
 						     &frag, errbuf);
 			cpu.store = stats__thread_cpu();
 			if (!err && q->defer && dg)
@@ -698,6 +807,7 @@ static void cu_queue__free(struct cu_queue *q)
 	for (k = 0; k < q->nr_epochs; k++)
 		cu_epoch__close(&q->epochs[k]);
 	free(q->epochs);
+	free(q->view_used);
 	pthread_cond_destroy(&q->cond);
 	pthread_mutex_destroy(&q->epoch_lock);
 	pthread_mutex_destroy(&q->lock);
@@ -752,6 +862,15 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		return -ENOMEM;
 	}
 	*out = q;
+	/*
+	 * A unit view holds the epoch's units only, so a unit that names
+	 * another's type by its signature could not find it there.
+	 */
+	if (q->nr_epochs && !env->type_sigs &&
+	    !unit_views__init(&q->views, env->ef)) {
+		q->view_used = calloc(q->views.nr_slots, sizeof(*q->view_used));
+		q->views_ok = q->view_used != NULL;
+	}
 
 	q->max_sealing = jobs;
 	for (i = 0; i < jobs; i++) {
@@ -839,7 +958,9 @@ void cu_queue__end(struct cu_queue *q, bool abandon,
 	/* One trim for all of the run's stores, mark included. */
 	if (q->counts.stored)
 		batch_cache__trim(q->env->batch_cache);
-	if (counts)
+	if (counts) {
 		*counts = q->counts;
+		counts->views = q->nr_views;
+	}
 	cu_queue__free(q);
 }

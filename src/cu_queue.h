@@ -28,6 +28,7 @@ struct cu_queue_counts {
 	size_t stored;		/* Batches encoded and stored. */
 	size_t no_key;		/* Batches with a CU the digest cannot read. */
 	struct cache_cpu cpu;
+	size_t views;		/* Epochs read through a unit view. */
 };
 
 struct cu_queue;

@@ -380,6 +380,7 @@ static void pipeline__cache_counts(struct stats *st,
 	st->batches_stored = qc->stored;
 	st->batches_no_key = qc->no_key;
 	st->cache_cpu = qc->cpu;
+	st->nr_epoch_views = qc->views;
 }
 
 /*
@@ -519,6 +520,39 @@ static void run__env(struct run *r)
 }
 
 /*
+ * run__env_gapped() makes the workers read the DWARF from the input's
+ * second mapping, where the epochs' handles read it through unit views
+ * (cu_queue.c, input/unit_view.h): every pointer into the file they take
+ * from the env moves there, so that what they read and what they give
+ * back are the same pages.  Without that mapping, nothing moves.
+ */
+static void run__env_gapped(struct run *r)
+{
+	struct encode_env *env = &r->env;
+	struct dwarf_sects *x = &env->sects;
+	struct elf_file *ef = r->src == &r->dbg ? &r->dbg : &r->ef;
+	int i;
+
+	if (elf_file__map_gapped(ef))
+		return;
+	env->debug_info = elf_file__moved(ef, env->debug_info);
+	env->info_start = elf_file__moved(ef, env->info_start);
+	env->info_end = elf_file__moved(ef, env->info_end);
+	env->str_start = elf_file__moved(ef, env->str_start);
+	env->abbrev_start = elf_file__moved(ef, env->abbrev_start);
+	for (i = 0; i < env->nr_cu_side; i++)
+		env->cu_side[i].p = elf_file__moved(ef, env->cu_side[i].p);
+	x->info = elf_file__moved(ef, x->info);
+	x->abbrev = elf_file__moved(ef, x->abbrev);
+	x->str = elf_file__moved(ef, x->str);
+	x->line_str = elf_file__moved(ef, x->line_str);
+	x->str_offsets = elf_file__moved(ef, x->str_offsets);
+	x->addr = elf_file__moved(ef, x->addr);
+	x->loc = elf_file__moved(ef, x->loc);
+	x->loclists = elf_file__moved(ef, x->loclists);
+}
+
+/*
  * What libdw built while the CUs were read (abbreviations, CU data) is not
  * needed for the decisions, so it is freed and the heap is returned to the
  * kernel before the decisions grow the BTF.  The names in the BTF point
@@ -602,6 +636,8 @@ static int run__encode(struct run *r)
 					  CU_BATCH_LARGE_FROM);
 	nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
 	r->st->nr_epochs = cu_queue__nr_epochs(&r->env, nr);
+	if (r->st->nr_epochs && !r->env.type_sigs)
+		run__env_gapped(r);
 	err = batch_cache__new(&r->env, opts->cache, r->units.cus, nr,
 			       &r->bcache);
 	if (err)

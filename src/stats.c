@@ -105,8 +105,8 @@ void stats__print(const struct stats *st, FILE *f)
 		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
 		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	fprintf(f, "stats: peak rss           %8.1f MB\n", ru.ru_maxrss / 1024.0);
-	fprintf(f, "stats: jobs %d, CUs %zu, libdw epochs %zu\n", st->jobs,
-		st->nr_cus, st->nr_epochs);
+	fprintf(f, "stats: jobs %d, CUs %zu, libdw epochs %zu (%zu on a unit view)\n",
+		st->jobs, st->nr_cus, st->nr_epochs, st->nr_epoch_views);
 	if (st->nr_batches)
 		fprintf(f, "stats: batches %zu, of %zu CUs at most\n",
 			st->nr_batches, st->batch_cus);
@@ -166,6 +166,7 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->cache_cpu.store += st->cache_cpu.store;
 	sum->nr_cus += st->nr_cus;
 	sum->nr_epochs += st->nr_epochs;
+	sum->nr_epoch_views += st->nr_epoch_views;
 	sum->nr_types_in += st->nr_types_in;
 	sum->nr_types += st->nr_types;
 	sum->nr_funcs += st->nr_funcs;

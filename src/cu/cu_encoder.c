@@ -126,7 +126,8 @@ static void cu_arrays__keep(struct cu_arrays *a, const struct cu_ctx *ctx)
  * brought from other units, then the check of everything this CU added.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct btf *btf, struct name_cache *names,
+		       uint64_t die_base, struct btf *btf,
+		       struct name_cache *names,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,
 		       struct cu_fragment *out, char *errbuf, size_t errlen)
 {
@@ -136,6 +137,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.reuse = reuse,
 		.cudie = cudie,
 		.cu_off = dwarf_dieoffset(cudie),
+		.die_base = die_base,
 		.btf = btf,
 		.next_id = btf__type_cnt(btf),
 		.first_id = btf__type_cnt(btf),

@@ -108,7 +108,10 @@ void cu_arrays__free(struct cu_arrays *a);
 
 /*
  * Encode one CU, appending its types to @btf (the worker's batch; nothing
- * else refers to it meanwhile).  @names caches @btf's string offsets
+ * else refers to it meanwhile).  @cudie's handle may read a unit view
+ * (input/unit_view.h), whose offsets in .debug_info are the input's less
+ * @die_base: the offsets the CU's candidates and messages give are the
+ * input's.  @names caches @btf's string offsets
  * (name_cache.h) from one CU to the next; @reuse, when not NULL, holds
  * the types the batch's CUs before this one built, which this CU refers
  * to rather than building again (type_reuse.h); @arrays holds the room
@@ -118,7 +121,8 @@ void cu_arrays__free(struct cu_arrays *a);
  * must be thrown away.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       struct btf *btf, struct name_cache *names,
+		       uint64_t die_base, struct btf *btf,
+		       struct name_cache *names,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,
 		       struct cu_fragment *out, char *errbuf, size_t errlen);
 

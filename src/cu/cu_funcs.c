@@ -745,7 +745,7 @@ static int fn_set__add_cand(struct fn_set *fs, struct cu_ctx *ctx,
 	/* true_signature only rewrites clang functions marked DW_CC_nocall. */
 	ts = ctx->env->opts->true_signature && clang && fn->nocall;
 	fc->flags = fn_set__analyze(fs, fn, clang, ts, &fc->why);
-	fc->die_off = dwarf_dieoffset(&fn->die);
+	fc->die_off = cu_ctx__die_off(ctx, &fn->die);
 	fc->cu_name = fs->cu_name;
 	for (j = 0; j < fn->nr_params; j++) {
 		fp = &ctx->frag->params[ctx->frag->nr_params];

@@ -257,6 +257,11 @@ struct cu_ctx {
 	struct name_cache *names;
 	Dwarf_Die *cudie;
 	uint64_t cu_off;
+	/*
+	 * What the offsets of the CU's handle lack in .debug_info (a unit
+	 * view's: cu_encoder.h); cu_off and the nodes' keys are the handle's.
+	 */
+	uint64_t die_base;
 	struct btf *btf;
 	struct cu_node *nodes;
 	Dwarf_Off *node_offs;	/* nodes' DIE offsets */
@@ -411,6 +416,22 @@ static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,
 }
 
 /*
+ * The offset in .debug_info of @die, a DIE of the CU's handle or of
+ * another: the CU's own handle may read a unit view (ctx->die_base).
+ */
+static inline uint64_t cu_ctx__die_off(const struct cu_ctx *ctx,
+				       Dwarf_Die *die)
+{
+	uint64_t off = dwarf_dieoffset(die);
+
+	if (ctx->die_base && die->cu &&
+	    dwarf_cu_getdwarf(die->cu) == dwarf_cu_getdwarf(ctx->cudie->cu) &&
+	    !die__in_debug_types(die))
+		off += ctx->die_base;
+	return off;
+}
+
+/*
  * The first error found in a CU is kept (not printed: the consumer prints
  * the first failure in CU order, so a run says one line, the same one for
  * any -j).
@@ -420,8 +441,9 @@ static inline int die_attrs__get(struct cu_ctx *ctx, Dwarf_Die *die,
 		snprintf((ctx)->errbuf, (ctx)->errlen,			\
 			 "%s: CU 0x%llx: DIE 0x%llx%s: " fmt,		\
 			 (ctx)->where,					\
-			 (unsigned long long)(ctx)->cu_off,		\
-			 (unsigned long long)dwarf_dieoffset(die),	\
+			 (unsigned long long)((ctx)->cu_off +		\
+					      (ctx)->die_base),		\
+			 (unsigned long long)cu_ctx__die_off(ctx, die),	\
 			 die__in_debug_types(die) ?			\
 			 " of .debug_types" : "",			\
 			 ##__VA_ARGS__);				\

@@ -770,7 +770,7 @@ static int cu_ctx__add_foreign(struct cu_ctx *ctx, Dwarf_Die *from,
 	kind = die_node_kind(ctx, die, tag, &is_type);
 	if (!is_type) {
 		cu_err(ctx, from, "it refers to 0x%llx, in another unit, which is not a type",
-		       (unsigned long long)dwarf_dieoffset(die));
+		       (unsigned long long)cu_ctx__die_off(ctx, die));
 		return -EINVAL;
 	}
 	/* Only what C++ names by its scopes needs them. */

@@ -185,7 +185,7 @@ static int cu_ctx__note_var(struct cu_ctx *ctx, Dwarf_Die *die,
 	n->cu_name = cu_ctx__keep_str(ctx, cu);
 	if ((name && !n->name) || (cu && !n->cu_name))
 		return -ENOMEM;
-	n->die_off = dwarf_dieoffset(die);
+	n->die_off = cu_ctx__die_off(ctx, die);
 	n->offset = off;
 	n->shndx = sec ? sec->shndx : 0;
 	n->fate = fate;

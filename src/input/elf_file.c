@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,7 @@ static int elf_file__check_size(struct elf_file *ef, uint64_t size,
 	return 0;
 }
 
+
 /*
  * elf_file__open_impl() opens the ELF file at @path into @ef: a mapping
  * for most files, and a copy in memory for a relocatable one (with
@@ -359,8 +361,61 @@ int elf_file__open_whole(struct elf_file *ef, const char *path)
 	return elf_file__open_impl(ef, path, false, true);
 }
 
+int elf_file__map_gapped(struct elf_file *ef)
+{
+	size_t size = 0;
+	char *p;
+
+	if (ef->gap)
+		return 0;
+	if (ef->buf || !ef->elf || !elf_rawfile(ef->elf, &size) || !size ||
+	    size > SIZE_MAX - ELF_VIEW_GAP)
+		return -EOPNOTSUPP;
+	p = mmap(NULL, ELF_VIEW_GAP + size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (mmap(p + ELF_VIEW_GAP, size, PROT_READ, MAP_PRIVATE | MAP_FIXED,
+		 ef->fd, 0) == MAP_FAILED) {
+		int err = -errno;
+
+		munmap(p, ELF_VIEW_GAP + size);
+		return err;
+	}
+	ef->map_elf = elf_memory(p + ELF_VIEW_GAP, size);
+	if (!ef->map_elf || elf_kind(ef->map_elf) != ELF_K_ELF) {
+		if (ef->map_elf)
+			elf_end(ef->map_elf);
+		ef->map_elf = NULL;
+		munmap(p, ELF_VIEW_GAP + size);
+		return -EINVAL;
+	}
+	ef->gap = p;
+	ef->map = p + ELF_VIEW_GAP;
+	ef->map_size = size;
+	return 0;
+}
+
+const void *elf_file__moved(const struct elf_file *ef, const void *p)
+{
+	size_t size = 0;
+	const char *raw, *c = p;
+
+	if (!ef->map || !p || !(raw = elf_rawfile(ef->elf, &size)) ||
+	    c < raw || c > raw + size)
+		return p;
+	return ef->map + (c - raw);
+}
+
 void elf_file__close(struct elf_file *ef)
 {
+	if (ef->map_elf)
+		elf_end(ef->map_elf);
+	if (ef->gap)
+		munmap(ef->gap, ELF_VIEW_GAP + ef->map_size);
+	ef->map_elf = NULL;
+	ef->gap = NULL;
+	ef->map = NULL;
 	if (ef->elf)
 		elf_end(ef->elf);
 	if (ef->fd >= 0)

@@ -3,7 +3,8 @@
  * An elf_file is an opened ELF input: the libelf handle plus the header
  * facts every later stage needs (class, byte order, machine).  It is
  * read-only once opened, except for a relocatable file's DWARF sections,
- * which libdwfl relocates in place in buf.
+ * which libdwfl relocates in place in buf, and its second mapping
+ * (elf_file__map_gapped()), made before the workers start.
  */
 #ifndef DWARF2BTF_ELF_FILE_H
 #define DWARF2BTF_ELF_FILE_H
@@ -12,6 +13,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <gelf.h>
+
+/* The address space kept before a mapped file (struct elf_file, gap). */
+#define ELF_VIEW_GAP	(1u << 20)
 
 /* The most relocation sections of DWARF left out of a file's copy. */
 #define ELF_UNREAD_MAX	16
@@ -22,6 +26,18 @@ struct elf_file {
 	Elf *elf;
 	char *buf;		/* A relocatable file's bytes, or NULL. */
 	size_t size;
+	/*
+	 * A file that is not relocatable may be mapped a second time by
+	 * elf_file__map_gapped(), at map (map_size bytes, map_elf its Elf),
+	 * after ELF_VIEW_GAP bytes of address space of its own (gap):
+	 * unit_view.c writes the headers of its views there, because an
+	 * Elf's headers come before its sections.  Only the pages touched
+	 * take memory.  NULL: not mapped so.
+	 */
+	char *gap;
+	const char *map;
+	size_t map_size;
+	Elf *map_elf;
 	/*
 	 * The relocation sections of DWARF that buf leaves out, by section
 	 * index: rel_apply.c applies them from the file a piece at a time,
@@ -57,6 +73,20 @@ int elf_file__open_quiet(struct elf_file *ef, const char *path);
  */
 int elf_file__open_whole(struct elf_file *ef, const char *path);
 void elf_file__close(struct elf_file *ef);
+/*
+ * elf_file__map_gapped() maps the file that libelf mapped a second time,
+ * after a gap (struct elf_file, map): 0, or -EOPNOTSUPP for a relocatable
+ * file (read, not mapped) or one libelf did not map, or the negative errno
+ * of mmap().  Once mapped, it is mapped (0).  Call it before other threads
+ * read @ef.
+ */
+int elf_file__map_gapped(struct elf_file *ef);
+/*
+ * elf_file__moved() returns where @p, a pointer into libelf's mapping of
+ * the file (up to one past its end), lies in the second one; any other
+ * pointer, and any without a second mapping, as it is.
+ */
+const void *elf_file__moved(const struct elf_file *ef, const void *p);
 /*
  * elf_file__probe() tells, without opening it as an input, whether the
  * file at @path starts as an ELF file does: 0, -ENOEXEC if it does not,
