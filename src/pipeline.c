@@ -522,9 +522,10 @@ static void run__env(struct run *r)
 /*
  * run__env_gapped() makes the workers read the DWARF from the input's
  * second mapping, where the epochs' handles read it through unit views
- * (cu_queue.c, input/unit_view.h): every pointer into the file they take
- * from the env moves there, so that what they read and what they give
- * back are the same pages.  Without that mapping, nothing moves.
+ * (cu_queue.c, input/unit_view.h): every pointer into the file's DWARF
+ * they take from the env moves there, so that what they read and what
+ * they give back are the same pages (the symbols' names stay where the
+ * symbol index read them).  Without that mapping, nothing moves.
  */
 static void run__env_gapped(struct run *r)
 {
@@ -723,6 +724,7 @@ static int run__decide(struct run *r)
 	int err, n;
 
 	st->nr_types_in = m->acc.nr_types_in;
+	st->nr_cus_in_place = m->acc.nr_cus_in_place;
 	st->nr_merge_dedups = m->nr_dedups;
 	if (r->opts->enc.type_keys) {
 		st->type_keys = true;

@@ -110,6 +110,7 @@ void stats__print(const struct stats *st, FILE *f)
 	if (st->nr_batches)
 		fprintf(f, "stats: batches %zu, of %zu CUs at most\n",
 			st->nr_batches, st->batch_cus);
+	fprintf(f, "stats: CUs read in place %zu\n", st->nr_cus_in_place);
 	fprintf(f, "stats: types %zu before dedup, %zu after\n",
 		st->nr_types_in, st->nr_types);
 	fprintf(f, "stats: merged types deduplicated %zu times while merging\n",
@@ -168,6 +169,7 @@ void stats__add(struct stats *sum, const struct stats *st)
 	sum->nr_epochs += st->nr_epochs;
 	sum->nr_epoch_views += st->nr_epoch_views;
 	sum->nr_types_in += st->nr_types_in;
+	sum->nr_cus_in_place += st->nr_cus_in_place;
 	sum->nr_types += st->nr_types;
 	sum->nr_funcs += st->nr_funcs;
 	sum->nr_func_cands += st->nr_func_cands;

@@ -41,6 +41,7 @@ struct stats {
 	size_t nr_epochs;	/* The CUs were read through this many libdw. */
 	size_t nr_epoch_views;	/* Of them, opened on a unit view. */
 	size_t nr_types_in;	/* The number of types before the dedup. */
+	size_t nr_cus_in_place;	/* CUs encoded that our reader read. */
 	size_t nr_merge_dedups;	/* Dedups of the merged types before it. */
 	size_t nr_types;	/* The number of types in the output. */
 	size_t nr_funcs;

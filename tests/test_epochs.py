@@ -73,9 +73,15 @@ def _env(large):
     return env
 
 
-def _check(ctx, prog, nr, large=False, views=True, min_funcs=15):
-    """@prog's @nr CUs in epochs, on unit views if @views, else on none:
-    the same bytes for -j1, -j2 and -j5, and the reference path's BTF."""
+def _check(ctx, prog, nr, large=False, views=True, min_funcs=15,
+           in_place=True, cache=True):
+    """@prog's @nr CUs in epochs, on unit views if @views, else on none,
+    and all read in place by our reader if @in_place (the workers read
+    the file where the views are), else none (the other byte order): the
+    same bytes for -j1, -j2 and -j5, and the reference path's BTF; then
+    with the batch cache, every batch stored and read back, the same
+    bytes (a candidate's DIE must be its offset in the file for its
+    batch to be stored)."""
     outs = {}
     env = _env(large)
     # 258 CUs: 9 batches of 32, in epochs of 8 batches; or 3 batches of
@@ -95,6 +101,11 @@ def _check(ctx, prog, nr, large=False, views=True, min_funcs=15):
             raise AssertionError("-j%d: want %d CUs in %d epochs, %d on a "
                                  "view; --stats says %r" %
                                  ((j,) + want + (m and m.group(0),)))
+        r = re.search(r"CUs read in place (\d+)", p.stderr)
+        if not r or int(r.group(1)) != (nr if in_place else 0):
+            raise AssertionError("-j%d: want %d CUs read in place, --stats "
+                                 "says %r" % (j, nr if in_place else 0,
+                                              r and r.group(0)))
         b = re.search(r"batches (\d+), of (\d+) CUs at most", p.stderr)
         size = 128 if large else 32
         if not b or (int(b.group(1)), int(b.group(2))) != \
@@ -106,6 +117,22 @@ def _check(ctx, prog, nr, large=False, views=True, min_funcs=15):
     for j in (2, 5):
         if outs[j] != outs[1]:
             raise AssertionError("-j%d output differs from -j1" % j)
+    batches = -(-nr // (128 if large else 32))
+    for run, want in (("stored", "0 of %d batches read back, %d stored"),
+                      ("read", "%d of %d batches read back, 0 stored")):
+        if not cache:
+            break
+        want = want % (batches, batches)
+        out = os.path.join(ctx.tmp, "cached-%s.btf" % run)
+        p = ctx.run([ctx.bin, "--stats", "--cache-dir",
+                     os.path.join(ctx.tmp, "cache"), "-j2", "-o", out, prog],
+                    env=env)
+        if p.returncode != 0 or want not in p.stderr:
+            raise AssertionError("cache, %s: want %r: %s"
+                                 % (run, want, p.stderr))
+        with open(out, "rb") as f:
+            if f.read() != outs[1]:
+                raise AssertionError("cache, %s: output differs" % run)
     plain = os.path.join(ctx.tmp, "plain.btf")
     p = ctx.run([ctx.bin, "--plain-dedup", "-o", plain, prog])
     if p.returncode != 0:
@@ -149,7 +176,9 @@ def test_epochs_i386(ctx):
 def test_epochs_big_endian_no_views(ctx):
     """A file of the other byte order has its epochs, on no view."""
     prog, nr = _arch_many(ctx, "powerpc64-linux-gnu")
-    _check(ctx, prog, nr, large=True, views=False, min_funcs=1)
+    # the batch cache keeps no file of the other byte order
+    _check(ctx, prog, nr, large=True, views=False, min_funcs=1,
+           in_place=False, cache=False)
 
 
 def test_epochs_type_units_no_views(ctx):
@@ -159,7 +188,8 @@ def test_epochs_type_units_no_views(ctx):
     p = ctx.run(["readelf", "--debug-dump=info", prog])
     if "DW_UT_type" not in p.stdout:
         raise AssertionError("gcc made no type unit")
-    _check(ctx, prog, nr, large=True, views=False)
+    # nor one whose units name types by signature
+    _check(ctx, prog, nr, large=True, views=False, cache=False)
 
 
 def test_epochs_messages_name_file_offsets(ctx):

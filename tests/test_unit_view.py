@@ -3,9 +3,11 @@
 libdw handle of its own, and what cannot be a view (tests/unit/
 test_unit_view.c under ASan and UBSan).  The executable is made here of
 three CUs by gcc, once with its DWARF as it is and once compressed, and
-an object file of one of them."""
+an object file of one of them; and by clang and ld.lld for i386, whose
+views have the 32-bit form of the headers."""
 
 import os
+import shutil
 
 SOURCES = ["input/unit_view.c", "input/elf_file.c"]
 
@@ -43,3 +45,26 @@ def test_unit_view(ctx):
                UNIT_VIEW_GZ=_exe(ctx, "uv_gz", ["-gz=zlib"]),
                UNIT_VIEW_REL=obj)
     ctx.unit("test_unit_view", SOURCES, ["-ldw", "-lelf"], env=env)
+
+
+def test_unit_view_32bit(ctx):
+    lld = shutil.which("ld.lld")
+    if not lld:
+        raise ctx.Skip("ld.lld not installed")
+    objs = []
+    for n, text in PARTS.items():
+        path = os.path.join(ctx.tmp, n)
+        with open(path, "w") as f:
+            f.write(text)
+        obj = path[:-2] + ".o"
+        p = ctx.run(["clang", "--target=i386-linux-gnu", "-g", "-gdwarf-5",
+                     "-c", path, "-o", obj])
+        assert p.returncode == 0, p.stderr
+        objs.append(obj)
+    exe = os.path.join(ctx.tmp, "uv32")
+    p = ctx.run([lld, "-e", "main", "-o", exe] + objs)
+    assert p.returncode == 0, p.stderr
+    with open(exe, "rb") as f:
+        assert f.read(5)[4] == 1, "not a 32-bit ELF file"
+    ctx.unit("test_unit_view", SOURCES, ["-ldw", "-lelf"],
+             env=dict(os.environ, UNIT_VIEW_FILE32=exe))

@@ -158,6 +158,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 			   die_attr_slot,
 			   env->opts->hooks && env->opts->hooks->libdw_attrs);
 	abbrev_cache__set_strings(&ctx.abbrevs, env->str_start, env->str_size);
+	out->nr_cus_in_place = ctx.abbrevs.cu_start != NULL;
 	lang = dwarf_srclang(cudie);
 	/*
 	 * --lang and --lang_exclude choose CUs by source language; a CU not

@@ -152,6 +152,8 @@ struct type_key_count {
  */
 struct cu_fragment {
 	size_t nr_types_in;	/* types the CUs had before any dedup */
+	/* CUs our reader read in place (cu/abbrev_cache.h), not libdw */
+	size_t nr_cus_in_place;
 	/* some of the CUs have C names (C++, Rust but as pahole encodes it) */
 	bool cxx;
 	struct btf *btf;	/* NULL: the types are already in the target */

@@ -11,10 +11,13 @@
  * the view's start.
  *
  * The view's ELF header, section headers and their names are written in
- * the address space the input keeps before its mapping (elf_file.h,
- * gap), because an Elf's sections come after its headers; the section
- * data are the input's bytes where libelf mapped them, so the DIEs a view
- * gives are at the addresses the input's own handle gives.
+ * the address space kept before the input's second mapping (elf_file.h:
+ * elf_file__map_gapped(), gap), because an Elf's sections come after its
+ * headers; the section data are the input's bytes in that mapping, not
+ * where libelf mapped them.  So whatever reads the DIEs a view gives with
+ * pointers of its own (the workers' .debug_info, .debug_str and the
+ * other sections: pipeline.c's run__env_gapped()) must take them from
+ * that same mapping.
  */
 #ifndef DWARF2BTF_UNIT_VIEW_H
 #define DWARF2BTF_UNIT_VIEW_H
@@ -37,7 +40,7 @@
 struct unit_views {
 	char *slots;		/* The input's gap: a view's headers each. */
 	size_t nr_slots, slot_size;
-	const char *image;	/* The input, as libelf mapped it. */
+	const char *image;	/* The input's second mapping (ef->map). */
 	size_t image_size;
 	GElf_Ehdr ehdr;
 	struct unit_view_sec {

@@ -212,6 +212,7 @@ int merge_state__add(struct merge_state *m, struct cu_fragment *frag)
 	}
 	base = first - 1;
 	a->nr_types_in += frag->nr_types_in;
+	a->nr_cus_in_place += frag->nr_cus_in_place;
 	a->cxx |= frag->cxx;
 	if (grow_array((void **)&a->funcs, &m->cap_funcs,
 		       a->nr_funcs + frag->nr_funcs, sizeof(*a->funcs), 64) ||

@@ -10,7 +10,8 @@
  * without the gap, compressed sections), and a relocatable file is not
  * mapped again.  $UNIT_VIEW_FILE is an executable of three CUs,
  * $UNIT_VIEW_GZ the same with its DWARF compressed, $UNIT_VIEW_REL an
- * object file.
+ * object file; with $UNIT_VIEW_FILE32, a 32-bit executable of three CUs
+ * is viewed too (the other form of the headers), and only it.
  * Prints "ok" and exits 0, else names the failed check and exits 1.
  */
 #include <errno.h>
@@ -169,12 +170,19 @@ int main(void)
 {
 	const char *file = getenv("UNIT_VIEW_FILE"), *gz = getenv("UNIT_VIEW_GZ");
 	const char *rel = getenv("UNIT_VIEW_REL");
+	const char *file32 = getenv("UNIT_VIEW_FILE32");
 
+	elf_version(EV_CURRENT);
+	if (file32) {
+		if (check_views(file32))
+			return 1;
+		printf("ok\n");
+		return 0;
+	}
 	if (!file || !gz || !rel) {
 		printf("failed: no UNIT_VIEW_FILE, UNIT_VIEW_GZ or UNIT_VIEW_REL\n");
 		return 1;
 	}
-	elf_version(EV_CURRENT);
 	if (check_views(file) || check_compressed(gz) || check_relocatable(rel))
 		return 1;
 	printf("ok\n");
