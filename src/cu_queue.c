@@ -368,7 +368,7 @@ static int cu_epoch__open_view(struct cu_queue *q, size_t e, size_t first,
 	uint64_t from = cu_queue__unit_start(q, first);
 	uint64_t to = end < q->nr ? cu_queue__unit_start(q, end) :
 				    unit_views__info_size(&q->views);
-	size_t i;
+	size_t i, dropped;
 
 	ep->view = unit_views__open(&q->views, slot, from, to);
 	if (!ep->view)
@@ -388,6 +388,14 @@ static int cu_epoch__open_view(struct cu_queue *q, size_t e, size_t first,
 		    dwarf_dieoffset(&ep->cus[i - first]) != off - from)
 			return -EINVAL;
 	}
+	/*
+	 * A fault maps the pages around it too, some of them of CUs whose
+	 * pages were given back already: whatever is still mapped before
+	 * the epoch goes now.
+	 */
+	dropped = 0;
+	dwarf_units__drop_listed(q->env->debug_info, q->env->debug_info_size,
+				 &dropped, from, true);
 	return 0;
 }
 

@@ -520,6 +520,21 @@ static void run__env(struct run *r)
 }
 
 /*
+ * Returns where @p (@size bytes) lies in @ef's second mapping, and gives
+ * back its pages in libelf's: the listing read some of them (the units'
+ * headers, the abbreviations), and no one reads them there again.
+ */
+static const void *run__moved(const struct elf_file *ef, const void *p,
+			      size_t size)
+{
+	const void *q = elf_file__moved(ef, p);
+
+	if (q != p && size)
+		elf_file__drop_pages(p, size);
+	return q;
+}
+
+/*
  * run__env_gapped() makes the workers read the DWARF from the input's
  * second mapping, where the epochs' handles read it through unit views
  * (cu_queue.c, input/unit_view.h): every pointer into the file's DWARF
@@ -532,25 +547,30 @@ static void run__env_gapped(struct run *r)
 	struct encode_env *env = &r->env;
 	struct dwarf_sects *x = &env->sects;
 	struct elf_file *ef = r->src == &r->dbg ? &r->dbg : &r->ef;
+	size_t info = env->info_start && env->info_end > env->info_start ?
+		      (size_t)(env->info_end - env->info_start) : 0;
 	int i;
 
 	if (elf_file__map_gapped(ef))
 		return;
-	env->debug_info = elf_file__moved(ef, env->debug_info);
-	env->info_start = elf_file__moved(ef, env->info_start);
-	env->info_end = elf_file__moved(ef, env->info_end);
-	env->str_start = elf_file__moved(ef, env->str_start);
-	env->abbrev_start = elf_file__moved(ef, env->abbrev_start);
+	env->debug_info = run__moved(ef, env->debug_info,
+				     env->debug_info_size);
+	env->info_start = run__moved(ef, env->info_start, info);
+	env->info_end = env->info_start ? env->info_start + info : NULL;
+	env->str_start = run__moved(ef, env->str_start, env->str_size);
+	env->abbrev_start = run__moved(ef, env->abbrev_start,
+				       env->abbrev_size);
 	for (i = 0; i < env->nr_cu_side; i++)
-		env->cu_side[i].p = elf_file__moved(ef, env->cu_side[i].p);
-	x->info = elf_file__moved(ef, x->info);
-	x->abbrev = elf_file__moved(ef, x->abbrev);
-	x->str = elf_file__moved(ef, x->str);
-	x->line_str = elf_file__moved(ef, x->line_str);
-	x->str_offsets = elf_file__moved(ef, x->str_offsets);
-	x->addr = elf_file__moved(ef, x->addr);
-	x->loc = elf_file__moved(ef, x->loc);
-	x->loclists = elf_file__moved(ef, x->loclists);
+		env->cu_side[i].p = run__moved(ef, env->cu_side[i].p,
+					       env->cu_side[i].size);
+	x->info = run__moved(ef, x->info, x->info_size);
+	x->abbrev = run__moved(ef, x->abbrev, x->abbrev_size);
+	x->str = run__moved(ef, x->str, x->str_size);
+	x->line_str = run__moved(ef, x->line_str, x->line_str_size);
+	x->str_offsets = run__moved(ef, x->str_offsets, x->str_offsets_size);
+	x->addr = run__moved(ef, x->addr, x->addr_size);
+	x->loc = run__moved(ef, x->loc, x->loc_size);
+	x->loclists = run__moved(ef, x->loclists, x->loclists_size);
 }
 
 /*
