@@ -417,16 +417,16 @@ static int cu_epoch__open(struct cu_queue *q, size_t e)
 
 	if (end > q->nr)
 		end = q->nr;
-	for (i = 0; q->views_ok && i < q->views.nr_slots; i++) {
-		if (q->view_used[i])
-			continue;
+	for (i = 0; q->views_ok && i < q->views.nr_slots && q->view_used[i];
+	     i++)
+		;
+	if (q->views_ok && i < q->views.nr_slots) {
 		if (!cu_epoch__open_view(q, e, first, end, i)) {
 			q->nr_views++;
 			return 0;
 		}
 		/* What the view could not read, the input's Elf reads. */
 		cu_queue__free_slot(q, cu_epoch__close(ep));
-		break;
 	}
 	/*
 	 * Where the workers read the DWARF from the second mapping, so does
@@ -870,12 +870,8 @@ int cu_queue__run(const struct encode_env *env, Dwarf_Die *cus, size_t nr,
 		return -ENOMEM;
 	}
 	*out = q;
-	/*
-	 * A unit view holds the epoch's units only, so a unit that names
-	 * another's type by its signature could not find it there.
-	 */
-	if (q->nr_epochs && !env->type_sigs &&
-	    !unit_views__init(&q->views, env->ef)) {
+	/* Views where the input has its second mapping (pipeline.c). */
+	if (q->nr_epochs && !unit_views__init(&q->views, env->ef)) {
 		q->view_used = calloc(q->views.nr_slots, sizeof(*q->view_used));
 		q->views_ok = q->view_used != NULL;
 	}

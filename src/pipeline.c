@@ -657,6 +657,10 @@ static int run__encode(struct run *r)
 					  CU_BATCH_LARGE_FROM);
 	nr_batches = (nr + r->env.batch_cus - 1) / r->env.batch_cus;
 	r->st->nr_epochs = cu_queue__nr_epochs(&r->env, nr);
+	/*
+	 * A unit view holds an epoch's units only, so a unit that names
+	 * another's type by its signature could not find it there.
+	 */
 	if (r->st->nr_epochs && !r->env.type_sigs)
 		run__env_gapped(r);
 	err = batch_cache__new(&r->env, opts->cache, r->units.cus, nr,

@@ -222,8 +222,13 @@ def test_epochs_messages_name_file_offsets(ctx):
     out = os.path.join(ctx.tmp, "bad.btf")
     p = ctx.run([ctx.bin, "--stats", "--no-cache", "-j2", "-o", out, bad],
                 env=_env(True))
-    if p.returncode == 0 or os.path.exists(out):
-        raise AssertionError("bad reference accepted: %s" % p.stderr)
+    if p.returncode != 1 or os.path.exists(out):
+        raise AssertionError("bad reference: want exit 1 and no output: "
+                             "%d, %s" % (p.returncode, p.stderr))
+    errs = [ln for ln in p.stderr.splitlines()
+            if not ln.startswith("stats:")]
+    if len(errs) != 1 or bad not in errs[0]:
+        raise AssertionError("want one line naming the file: %r" % errs)
     m = re.search(r"CU 0x([0-9a-f]+): DIE 0x([0-9a-f]+)", p.stderr)
     if not m:
         raise AssertionError("no CU and DIE named: %s" % p.stderr)
