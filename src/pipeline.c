@@ -843,7 +843,8 @@ static uint32_t raw_type_cnt(const unsigned char *raw)
 	const struct btf_header *h = (const void *)raw;
 
 	return btf_records__index(raw + h->hdr_len + h->type_off,
-				  h->type_len, SIZE_MAX, NULL, NULL, 0, 0);
+				  h->type_len, SIZE_MAX, NULL, NULL, 0, 0,
+				  NULL);
 }
 
 /*

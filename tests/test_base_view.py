@@ -152,6 +152,23 @@ def test_base_view_bad_base(ctx):
         raise AssertionError("the fixture base has no pointer")
     struct.pack_into("<I", bad_ref, ptr[0] + 8, 0x7ffffff0)
     cases["bad type id"] = (bytes(bad_ref), "bad type id")
+    # A struct's last member refers past the last type, or is named
+    # past the strings: the view checks members in the walk that
+    # indexes the types.
+    structs = [(o, vlen) for o, k in kinds if k == 4
+               for vlen in [struct.unpack_from("<I", data, o + 4)[0]
+                            & 0xffff] if vlen]
+    if not structs:
+        raise AssertionError("the fixture base has no struct with members")
+    off, vlen = structs[-1]
+    member = off + 12 + 12 * (vlen - 1)
+    bad_member = bytearray(data)
+    struct.pack_into("<I", bad_member, member + 4, len(kinds) + 1)
+    cases["member type"] = (bytes(bad_member), "bad type id")
+    bad_name = bytearray(data)
+    struct.pack_into("<I", bad_name, member,
+                     struct.unpack_from("<I", data, 20)[0])
+    cases["member name"] = (bytes(bad_name), "bad name offset")
     # The strings do not end in a NUL.
     no_nul = bytearray(data)
     no_nul[-1] = ord("x")

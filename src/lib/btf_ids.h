@@ -4,6 +4,7 @@
 #define DWARF2BTF_BTF_IDS_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/btf.h>
@@ -19,16 +20,30 @@ struct btf_type;
 struct btf_type *btf_mut_type(const struct btf *btf, uint32_t id);
 
 /*
+ * What type records refer to, for a check made once they are counted:
+ * the largest type id and string offset they hold, and whether a decl
+ * tag's component index is below -1.
+ */
+struct btf_refs_max {
+	uint32_t id;
+	uint32_t name;
+	bool bad_component;
+};
+
+/* Takes the type ids and string offsets of @t into @m. */
+void btf_type__refs_max(const struct btf_type *t, struct btf_refs_max *m);
+
+/*
  * Walks the type records of a type section, @len bytes at @p, @room of
  * them at most, each of a kind from INT to ENUM64, and notes where each
  * starts: a pointer in @types[@at + i], or else, counted from @start, an
- * offset in @offs[@at + i] (both may be NULL: only counted).  Returns
- * their count, or -1 for a record cut short, of no known kind, or past
- * @room.
+ * offset in @offs[@at + i] (both may be NULL: only counted).  With @refs,
+ * it also takes in what each record refers to.  Returns their count, or
+ * -1 for a record cut short, of no known kind, or past @room.
  */
 long btf_records__index(const unsigned char *p, size_t len, size_t room,
 			struct btf_type **types, uint32_t *offs, size_t at,
-			size_t start);
+			size_t start, struct btf_refs_max *refs);
 
 /*
  * A visitor of one type id or string offset, which it may rewrite; a

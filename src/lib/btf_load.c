@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "lib/btf_ids.h"
 #include "lib/btf_load.h"
 #include "lib/btf_view.h"
 #include "lib/libbpf_compat.h"
@@ -30,7 +31,6 @@
  */
 struct btf_check {
 	const struct btf *btf;
-	const struct btf_view *view;	/* Read instead of btf when set. */
 	const char *path;
 	uint32_t cnt;
 	uint64_t str_end;
@@ -46,129 +46,44 @@ struct btf_check {
 			pr_err(__VA_ARGS__);		\
 	} while (0)
 
-/* Is REF, found in type ID, a type id of the BTF?  0 or -EINVAL. */
-static int btf_check__id(const struct btf_check *c, uint32_t id, uint32_t ref)
-{
-	if (ref < c->cnt)
-		return 0;
-	btf_check__err(c, "%s: type [%u]: bad type id %u", c->path, id, ref);
-	return -EINVAL;
-}
-
-/* Is OFF, found in type ID, a string offset of the BTF?  0 or -EINVAL. */
-static int btf_check__name(const struct btf_check *c, uint32_t id, uint32_t off)
-{
-	if (off < c->str_end)
-		return 0;
-	btf_check__err(c, "%s: type [%u]: bad name offset %u", c->path, id, off);
-	return -EINVAL;
-}
-
 /*
  * Checks every type id and name offset that type ID holds, and a decl
- * tag's component index.  Returns 0 or -EINVAL (reported, see above).
+ * tag's component index, as the largest of each (btf_ids.h).  Returns 0
+ * or -EINVAL (reported, see above: the name first, then the id).
  */
 static int btf_check__validate_type(const struct btf_check *c, uint32_t id)
 {
-	const struct btf_type *t = c->view ? btf_view__type(c->view, id) :
-				   btf__type_by_id(c->btf, id);
-	uint16_t i, vlen;
-	int err;
+	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	struct btf_refs_max m = { 0 };
 
 	if (!t) {
 		btf_check__err(c, "%s: type [%u] missing", c->path, id);
 		return -EINVAL;
 	}
-	vlen = btf_vlen(t);
-	err = btf_check__name(c, id, t->name_off);
-	if (err)
-		return err;
-
-	/*
-	 * Its own switch, not btf_type__for_each_id(): this runs on every
-	 * type of a base, in every module's process, and the names want a
-	 * switch anyway (the iterator cost veth.ko 1.4% more instructions).
-	 */
-	switch (btf_kind(t)) {
-	case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-	case BTF_KIND_TYPE_TAG:
-		return btf_check__id(c, id, t->type);
-	case BTF_KIND_DECL_TAG:
-		if (btf_decl_tag(t)->component_idx < -1) {
-			btf_check__err(c, "%s: type [%u]: bad component_idx %d",
-			       c->path, id, btf_decl_tag(t)->component_idx);
-			return -EINVAL;
-		}
-		return btf_check__id(c, id, t->type);
-	case BTF_KIND_ARRAY:
-		err = btf_check__id(c, id, btf_array(t)->type);
-		return err ?: btf_check__id(c, id, btf_array(t)->index_type);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		for (i = 0; i < vlen; i++) {
-			const struct btf_member *m = btf_members(t) + i;
-
-			err = btf_check__name(c, id, m->name_off) ?:
-			      btf_check__id(c, id, m->type);
-			if (err)
-				return err;
-		}
-		return 0;
-	case BTF_KIND_ENUM:
-		for (i = 0; i < vlen; i++) {
-			err = btf_check__name(c, id, btf_enum(t)[i].name_off);
-			if (err)
-				return err;
-		}
-		return 0;
-	case BTF_KIND_ENUM64:
-		for (i = 0; i < vlen; i++) {
-			/*
-			 * The first of the three words of a struct
-			 * btf_enum64 is name_off; it is read as words,
-			 * since the struct may not be 8-byte aligned.
-			 */
-			const uint32_t *e = (const uint32_t *)(btf_enum64(t)) + 3 * i;
-
-			err = btf_check__name(c, id, e[0]);
-			if (err)
-				return err;
-		}
-		return 0;
-	case BTF_KIND_FUNC_PROTO:
-		err = btf_check__id(c, id, t->type);
-		for (i = 0; !err && i < vlen; i++) {
-			const struct btf_param *p = btf_params(t) + i;
-
-			err = btf_check__name(c, id, p->name_off) ?:
-			      btf_check__id(c, id, p->type);
-		}
-		return err;
-	case BTF_KIND_DATASEC:
-		for (i = 0; i < vlen; i++) {
-			err = btf_check__id(c, id,
-				       btf_var_secinfos(t)[i].type);
-			if (err)
-				return err;
-		}
-		return 0;
-	default:
-		/* INT, FWD, FLOAT and UNKN hold no references. */
-		return 0;
+	btf_type__refs_max(t, &m);
+	if (m.name >= c->str_end) {
+		btf_check__err(c, "%s: type [%u]: bad name offset %u", c->path,
+			       id, m.name);
+		return -EINVAL;
 	}
+	if (m.id >= c->cnt) {
+		btf_check__err(c, "%s: type [%u]: bad type id %u", c->path, id,
+			       m.id);
+		return -EINVAL;
+	}
+	if (m.bad_component) {
+		btf_check__err(c, "%s: type [%u]: bad component_idx %d",
+			       c->path, id, btf_decl_tag(t)->component_idx);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
  * The offsets libbpf gives a string for are those below the end of the
  * strings, the base's and then the split BTF's own, one range: the end is
  * found with 32 look-ups, and each name is then checked against it rather
- * than looked up (a third of the checks' time in every module's process).
+ * than looked up (a third of the checks' time in a module's process).
  */
 static uint64_t btf_check__str_end(const struct btf *btf)
 {
@@ -604,10 +519,8 @@ static int view_elf(const char *path, const unsigned char *map, size_t size,
 
 int btf_load__view(const char *path, struct btf_view *v)
 {
-	struct btf_check c = { .path = NULL, .view = v };
 	unsigned char *map;
 	struct stat st;
-	uint32_t id;
 	int fd, err;
 
 	memset(v, 0, sizeof(*v));
@@ -628,10 +541,6 @@ int btf_load__view(const char *path, struct btf_view *v)
 		err = view_elf(path, map, st.st_size, v);
 	else
 		err = btf_view__from_raw(v, map, st.st_size);
-	c.cnt = v->nr;
-	c.str_end = v->str_len;
-	for (id = 1; !err && id < c.cnt; id++)
-		err = btf_check__validate_type(&c, id);
 	if (err) {
 		btf_view__free(v);
 		munmap(map, st.st_size);

@@ -14,14 +14,17 @@
 
 /*
  * Indexes the records of the type section (btf_records__index(): kinds
- * libbpf 1.1 knows, records in bounds).  The offsets are allocated for
- * the most records the section could hold (12 bytes each, so fewer than
- * libbpf's 2^31 ids) rather than grown: the pages not written to are
- * never touched.  Returns 0, -EINVAL or -ENOMEM.
+ * libbpf 1.1 knows, records in bounds) and checks, in the same walk, that
+ * every type id they hold is one of theirs and every name offset one of
+ * the strings.  The offsets are allocated for the most records the
+ * section could hold (12 bytes each, so fewer than libbpf's 2^31 ids)
+ * rather than grown: the pages not written to are never touched.
+ * Returns 0, -EINVAL or -ENOMEM.
  */
 static int btf_view__index(struct btf_view *v)
 {
 	size_t room = v->types_len / sizeof(struct btf_type);
+	struct btf_refs_max refs = { 0 };
 	long n;
 
 	v->offs = malloc((room + 1) * sizeof(*v->offs));
@@ -29,8 +32,9 @@ static int btf_view__index(struct btf_view *v)
 		return -ENOMEM;
 	v->offs[0] = 0;
 	n = btf_records__index(v->types, v->types_len, room, NULL, v->offs,
-			       1, 0);
-	if (n < 0)
+			       1, 0, &refs);
+	if (n < 0 || refs.bad_component || refs.id > (uint64_t)n ||
+	    refs.name >= v->str_len)
 		return -EINVAL;
 	v->nr = n + 1;
 	return 0;

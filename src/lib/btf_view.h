@@ -32,7 +32,9 @@ struct btf_view {
  * the view.  Only what libbpf 1.1's btf__new() would take too is viewed:
  * the host's byte order, a header of 24 bytes (or of 32 that names a
  * layout section), sections in bounds and in order, strings that start
- * and end with a NUL, known kinds, records in bounds.  Returns 0, -EINVAL
+ * and end with a NUL, known kinds, records in bounds, every type id a
+ * record holds one of the view's, every name offset in the strings, no
+ * decl tag's component index below -1.  Returns 0, -EINVAL
  * for anything else (nothing is printed: the caller lets libbpf read and
  * report it), or -ENOMEM.
  */

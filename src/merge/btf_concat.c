@@ -575,10 +575,10 @@ void btf_concat__drop_index(struct btf_concat *c)
 int btf_concat__type_ptrs(const struct btf_concat *c, struct btf_type **types)
 {
 	long lo = btf_records__index(c->base_types, c->base_types_len,
-				  c->nr_types, types, NULL, 0, 0);
+				  c->nr_types, types, NULL, 0, 0, NULL);
 	long hi = lo < 0 ? -1 : btf_records__index(c->types, c->types_len,
 						c->nr_types - lo, types, NULL,
-						lo, 0);
+						lo, 0, NULL);
 
 	return hi < 0 || (size_t)(lo + hi) != c->nr_types ? -EINVAL : 0;
 }
@@ -596,10 +596,10 @@ int btf_concat__index_types(struct btf_concat *c)
 	if ((uint64_t)c->base_types_len + c->types_len > UINT32_MAX)
 		return -E2BIG;
 	lo = btf_records__index(c->base_types, c->base_types_len, c->nr_types,
-			     NULL, c->offs, 0, 0);
+			     NULL, c->offs, 0, 0, NULL);
 	hi = lo < 0 ? -1 : btf_records__index(c->types, c->types_len,
 					   c->nr_types - lo, NULL, c->offs, lo,
-					   c->base_types_len);
+					   c->base_types_len, NULL);
 	if (hi < 0 || (size_t)(lo + hi) != c->nr_types)
 		return -EINVAL;
 	c->nr_offs = c->nr_types;
