@@ -196,12 +196,13 @@ struct keys {
 	 * number, the stack of open nodes, the walk that replaces recursion
 	 * (a node and its next edge), and each node's component.  index[]
 	 * numbers a component's members again while it is keyed; order[] is
-	 * that walk's queue and sorted[] the members' own keys.
+	 * that walk's queue and sorted[] the members' own keys.  A node is
+	 * on the stack while its index is below INT32_MAX, which marks the
+	 * members of finished components.
 	 */
 	int32_t *index, *low;
 	uint32_t *stack, *walk_node, *walk_edge, *comp, *order;
 	struct key128 *sorted;
-	bool *on_stack;
 	/*
 	 * A linked file's .debug_str holds each name once, so there a name
 	 * counts by its offset, without reading it (name_cache.h says the
@@ -1552,10 +1553,8 @@ static void keys__key_component(struct keys *k, size_t base, size_t top,
 	uint32_t root = 0;
 	bool bad = false;
 
-	for (j = base; j < top; j++) {
-		k->on_stack[k->stack[j]] = false;
+	for (j = base; j < top; j++)
 		k->comp[k->stack[j]] = comp;
-	}
 	/* Components are finished leaves first: those it reaches have keys. */
 	for (j = base; j < top && !bad; j++) {
 		uint32_t v = k->stack[j];
@@ -1621,7 +1620,6 @@ static void keys__key_single(struct keys *k, uint32_t v, uint32_t comp)
 	/* No pointer arithmetic on a NULL k->edges: a CU may have no edges. */
 	uint32_t *edge = nr ? k->edges + k->first_edge[v] : NULL;
 
-	k->on_stack[v] = false;
 	k->comp[v] = comp;
 	for (e = 0; e < nr && !k->nokey[v]; e++)
 		if (!(edge[e] & EDGE_NAME) && edge[e] != v && k->nokey[edge[e]])
@@ -1661,7 +1659,6 @@ static void keys__find_components(struct keys *k)
 			continue;
 		k->index[i] = k->low[i] = next++;
 		k->stack[sp++] = i;
-		k->on_stack[i] = true;
 		k->walk_node[wp] = i;
 		k->walk_edge[wp++] = 0;
 		while (wp) {
@@ -1676,10 +1673,10 @@ static void keys__find_components(struct keys *k)
 				if (k->index[t] < 0) {
 					k->index[t] = k->low[t] = next++;
 					k->stack[sp++] = t;
-					k->on_stack[t] = true;
 					k->walk_node[wp] = t;
 					k->walk_edge[wp++] = 0;
-				} else if (k->on_stack[t] && k->index[t] < k->low[v]) {
+				} else if (k->index[t] < k->low[v]) {
+					/* on the stack: finished ones are INT32_MAX */
 					k->low[v] = k->index[t];
 				}
 				continue;
@@ -1740,7 +1737,6 @@ static void keys__free(struct keys *k)
 	free(k->comp);
 	free(k->order);
 	free(k->sorted);
-	free(k->on_stack);
 }
 
 /*
@@ -1821,10 +1817,8 @@ static int keys__alloc_graph(struct keys *k)
 	k->comp = malloc(n * sizeof(*k->comp));
 	k->order = malloc(n * sizeof(*k->order));
 	k->sorted = malloc(n * sizeof(*k->sorted));
-	k->on_stack = calloc(n, sizeof(*k->on_stack));
 	if (!k->key || !k->index || !k->low || !k->stack || !k->walk_node ||
-	    !k->walk_edge || !k->comp || !k->order || !k->sorted ||
-	    !k->on_stack)
+	    !k->walk_edge || !k->comp || !k->order || !k->sorted)
 		return -ENOMEM;
 	return 0;
 }
