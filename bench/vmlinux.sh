@@ -17,7 +17,8 @@
 #                  ours add --rust-enums=pahole
 #   BENCH_CACHE=off|cold  our cache: off (the default, --no-cache), or on
 #                  and emptied before each of our runs, as on a CI machine
-#                  (the first run of a build, which stores every batch)
+#                  (the first run of a build, which notes the build and
+#                  stores nothing)
 #
 # Each run is timed by /usr/bin/time (wall, user+sys CPU, peak RSS); the
 # table shows the median of the rounds and the ratio ours/pahole.

@@ -667,8 +667,10 @@ static int run__encode(struct run *r)
 			       &r->bcache);
 	if (err)
 		return err;
-	r->env.batch_cache = r->bcache;
-	r->enc.place_notes = r->bcache != NULL;
+	/* A build's first run here encodes as without cache (see there). */
+	if (r->bcache && !batch_cache__first(r->bcache))
+		r->env.batch_cache = r->bcache;
+	r->enc.place_notes = r->env.batch_cache != NULL;
 	if (r->sizes) {
 		r->sizes->nr = nr_batches;
 		r->sizes->n = calloc(r->sizes->nr + 1, sizeof(*r->sizes->n));
@@ -680,7 +682,8 @@ static int run__encode(struct run *r)
 	r->cons.outgrown_hook = r->enc.hooks && r->enc.hooks->rerun_outgrown;
 	err = cu_queue__run(&r->env, r->units.cus, nr, opts->jobs,
 			    pipeline__consume, &r->cons, &r->queue);
-	r->st->batch_cache = r->bcache != NULL;
+	r->st->batch_cache = r->env.batch_cache != NULL;
+	r->st->batch_cache_first = r->bcache && !r->env.batch_cache;
 	r->st->nr_batches = nr_batches;
 	r->st->batch_cus = r->env.batch_cus;
 	/*
@@ -983,6 +986,9 @@ static void run__finish(struct run *r, int err)
 static void run__free(struct run *r, int err)
 {
 	run__end_queue(r, err);
+	/* Its next run then stores (and the one after it reads back). */
+	if (!err && r->bcache && !r->env.batch_cache)
+		batch_cache__note(r->bcache);
 	if (r->hear.verbose)
 		fclose(r->hear.verbose);
 	free(r->verbose_buf);

@@ -126,6 +126,8 @@ void stats__print(const struct stats *st, FILE *f)
 		fprintf(f, "stats: batch cache: %zu of %zu batches read back, %zu stored, %zu without a key\n",
 			st->batches_reused, st->nr_batches, st->batches_stored,
 			st->batches_no_key);
+	if (st->batch_cache_first)
+		fprintf(f, "stats: batch cache: the build's first run here, noted; nothing stored\n");
 	if (st->batch_cache)
 		fprintf(f, "stats: batch cache CPU (all workers): digests %.3f s, reading back %.3f s, stores %.3f s\n",
 			st->cache_cpu.digest, st->cache_cpu.load,

@@ -62,6 +62,7 @@ struct stats {
 	/* Batches outgrew the first run's, so the last run was one dedup. */
 	bool rerun_outgrown;
 	bool batch_cache;	/* The batch cache was on. */
+	bool batch_cache_first;	/* It was, for the build's first run here. */
 	int jobs;
 	bool type_keys;		/* --stats=keys */
 	struct type_key_tally keys;

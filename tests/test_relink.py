@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The batch cache (src/cache/batch_cache.c, src/cache/cu_digest.c): a
-library of 70 CUs (three batches) is encoded, linked again with one CU
+library of 70 CUs (three batches) is encoded (the build's first run, which
+only notes the build, then the run that stores), linked again with one CU
 changed, and encoded again.  The batches whose CUs mean the same are read
 back, those with the changed CU encoded, and the output is the bytes of a
 run without cache: after code moved every address, after a variable moved
@@ -58,6 +59,24 @@ def _encode(ctx, lib, cache, extra=()):
         return f.read(), int(words[3])
 
 
+def _note(ctx, lib, cache, extra=()):
+    """The build's first run into CACHE: the bytes of a run without
+    cache, the build noted and no batch stored."""
+    before = [e for e in _entries(cache) if e.startswith("batch-")] \
+        if os.path.isdir(cache) else []
+    out = os.path.join(ctx.tmp, "note.btf")
+    p = ctx.run([ctx.bin, "--stats", "-o", out, lib] + list(extra),
+                env=_env(cache))
+    assert p.returncode == 0, p.stderr
+    line = [l for l in p.stderr.splitlines() if "batch cache" in l]
+    assert line == ["stats: batch cache: the build's first run here, "
+                    "noted; nothing stored"], p.stderr
+    assert [e for e in _entries(cache) if e.startswith("batch-")] == \
+        before, _entries(cache)
+    with open(out, "rb") as f:
+        assert f.read() == _want(ctx, lib, extra)
+
+
 def _want(ctx, lib, extra=()):
     out = os.path.join(ctx.tmp, "want.btf")
     p = ctx.run([ctx.bin, "--no-cache", "-o", out, lib] + list(extra),
@@ -92,6 +111,7 @@ def test_relink_reads_back_what_did_not_change(ctx):
             lib = _lib(ctx, cc, dwarf, "base")
             for extra in ([], ["--btf_features=default,global_var"]):
                 want = _want(ctx, lib, extra)
+                _note(ctx, lib, cache, extra)
                 got, reused = _encode(ctx, lib, cache, extra)
                 if got != want or reused != 0:
                     bad.append("%s %d %s cold: %d read back, same %s"
@@ -120,6 +140,7 @@ def _stored(ctx):
     cache = os.path.join(ctx.tmp, "cache")
     lib = _lib(ctx, "gcc", 5, "base")
     want = _want(ctx, lib)
+    _note(ctx, lib, cache)
     got, reused = _encode(ctx, lib, cache)
     assert got == want and reused == 0
     entries = [e for e in _entries(cache) if e.startswith("batch-")]
@@ -158,8 +179,9 @@ def test_relink_cache_bound(ctx):
 
 
 def test_relink_entries_same_bytes(ctx):
-    """Two cold runs into two caches write the same entries, byte for
-    byte: nothing of a run (padding, addresses) leaks into them.  The
+    """Two runs that store into two caches (each after the build's first
+    run, which notes it) write the same entries, byte for byte: nothing
+    of a run (padding, addresses) leaks into them.  The
     second run's new memory is filled with other bytes (glibc's
     MALLOC_PERTURB_), so that uninitialised bytes would differ."""
     bad = []
@@ -168,6 +190,7 @@ def test_relink_entries_same_bytes(ctx):
         caches = [os.path.join(ctx.tmp, "same-%s-%d" % (cc, i))
                   for i in range(2)]
         for c, perturb in zip(caches, ("0", "165")):
+            _note(ctx, lib, c)
             p = ctx.run([ctx.bin, "-j2", "-o", os.path.join(ctx.tmp, "o"),
                          lib], env=dict(_env(c), MALLOC_PERTURB_=perturb))
             assert p.returncode == 0, p.stderr
@@ -187,8 +210,8 @@ def test_relink_entries_same_bytes(ctx):
 
 
 def _kinds(cache):
-    """The cache's files by kind: batch, family, staged (none must stay),
-    temporary (nor those)."""
+    """The cache's files by kind: batch, family, seen, staged (none must
+    stay), temporary (nor those)."""
     files = os.listdir(cache) if os.path.isdir(cache) else []
     kinds = {}
     for f in files:
@@ -198,11 +221,13 @@ def _kinds(cache):
 
 
 def test_relink_keys_after_encoding(ctx):
-    """No run of the input's family stored batches: the CUs' digests wait
-    until the batches are encoded (staged meanwhile), and the family is
-    noted.  With the note there, keys come first and every batch is looked
-    for.  Each way, every batch is stored once and the bytes are those of a
-    run without cache; no staged file stays, also after a failed run."""
+    """The build's first run in a directory stores nothing and notes that
+    it ran (seen).  Then, while no run of the input's family stored
+    batches, the CUs' digests wait until the batches are encoded (staged
+    meanwhile), and the family is noted.  With that note there, keys come
+    first and every batch is looked for.  Each way, every batch is stored
+    once and the bytes are those of a run without cache; no staged file
+    stays, also after a failed run, which notes nothing."""
     cache = os.path.join(ctx.tmp, "cache")
     lib = _lib(ctx, "gcc", 5, "base")
     want = _want(ctx, lib)
@@ -218,28 +243,40 @@ def test_relink_keys_after_encoding(ctx):
         return line[0].split("stats: batch cache: ")[1]
 
     counts = "0 of 3 batches read back, 3 stored, 0 without a key"
+    noted = "the build's first run here, noted; nothing stored"
+    assert run() == noted
+    assert sorted(_kinds(cache)) == ["seen"], _kinds(cache)
     assert run() == counts
     kinds = _kinds(cache)
-    assert sorted(kinds) == ["batch", "family"], kinds
+    assert sorted(kinds) == ["batch", "family", "seen"], kinds
     assert len(kinds["batch"]) == NR_BATCHES and len(kinds["family"]) == 1
     assert run() == "3 of 3 batches read back, 0 stored, 0 without a key"
     # the note, no batches: keys first, each looked for and stored
     for f in kinds["batch"]:
         os.unlink(os.path.join(cache, f))
     assert run() == counts
-    assert sorted(_kinds(cache)) == ["batch", "family"]
+    assert sorted(_kinds(cache)) == ["batch", "family", "seen"]
     # batches, no note: nothing is looked for, all are stored again
     os.unlink(os.path.join(cache, kinds["family"][0]))
     assert run() == counts
     assert _kinds(cache) == kinds
+    # nor that the build ran: noted again, nothing stored
+    os.unlink(os.path.join(cache, kinds["family"][0]))
+    os.unlink(os.path.join(cache, kinds["seen"][0]))
+    assert run() == noted
+    assert sorted(_kinds(cache)) == ["batch", "seen"], _kinds(cache)
     # a run that fails (a missing output directory) leaves no staged file
-    # and notes no family
-    subprocess.run(["rm", "-rf", cache])
-    p = ctx.run([ctx.bin, "-o", os.path.join(ctx.tmp, "no", "x.btf"), lib],
-                env=_env(cache))
-    assert p.returncode == 1, p.stderr
-    assert not {"staged", "temporary", "family"} & set(_kinds(cache)), \
-        _kinds(cache)
+    # and notes nothing, whether it would have stored or not
+    for seen in (False, True):
+        subprocess.run(["rm", "-rf", cache])
+        if seen:
+            assert run() == noted
+        p = ctx.run([ctx.bin, "-o", os.path.join(ctx.tmp, "no", "x.btf"),
+                     lib], env=_env(cache))
+        assert p.returncode == 1, p.stderr
+        assert not {"staged", "temporary", "family"} & set(_kinds(cache)), \
+            _kinds(cache)
+        assert ("seen" in _kinds(cache)) == seen, _kinds(cache)
 
 
 def _cu_dies(lib, cu):
@@ -317,6 +354,7 @@ def test_relink_local_lists(ctx):
     cache = os.path.join(ctx.tmp, "cache")
     lib = _lib(ctx, "gcc", 5, "base")
     want = _want(ctx, lib)
+    _note(ctx, lib, cache)
     got, reused = _encode(ctx, lib, cache)
     assert got == want and reused == 0
     local = os.path.join(ctx.tmp, "local.so")
@@ -381,6 +419,7 @@ def test_relink_digest_holds_what_the_encoder_reads(ctx):
         cache = os.path.join(ctx.tmp, "cache-%s-%d" % (cc, dwarf))
         lib = _lib(ctx, cc, dwarf, "base")
         want = _want(ctx, lib)
+        _note(ctx, lib, cache)
         got, reused = _encode(ctx, lib, cache)
         assert got == want and reused == 0
         edited = os.path.join(ctx.tmp, "edited.so")
@@ -483,11 +522,12 @@ def test_relink_checked_beyond_checksum(ctx):
 
 
 def test_relink_cache_shared_and_read_only(ctx):
-    """Four processes filling one cache at once, then a read-only cache
-    directory: the same bytes each time."""
+    """Four processes filling one cache at once (after the build's first
+    run), then a read-only cache directory: the same bytes each time."""
     cache = os.path.join(ctx.tmp, "cache")
     lib = _lib(ctx, "clang", 5, "base")
     want = _want(ctx, lib)
+    _note(ctx, lib, cache)
     outs = [os.path.join(ctx.tmp, "p%d.btf" % i) for i in range(4)]
     procs = [subprocess.Popen([ctx.bin, "-o", o, lib], env=_env(cache),
                               stderr=subprocess.PIPE) for o in outs]
@@ -510,8 +550,8 @@ def test_relink_cache_shared_and_read_only(ctx):
 
 def test_relink_large_batches(ctx):
     """A large input's batches (lib/cu_batch.h; a test hook makes the
-    70 CUs one batch of up to 128): the first run stores one entry, the
-    next reads it back, and a changed CU has the whole batch encoded
+    70 CUs one batch of up to 128): after the build's first run, the
+    next stores one entry, the next reads it back, and a changed CU has the whole batch encoded
     again; each run gives the bytes of a run without cache, which are
     those of batches of 32 by meaning."""
     cache = os.path.join(ctx.tmp, "cache-large")
@@ -531,7 +571,8 @@ def test_relink_large_batches(ctx):
         with open(out, "rb") as f:
             return f.read(), m and tuple(int(g) for g in m.groups())
 
-    for path, steps in ((lib, ((0, 1, 1), (1, 1, 0))), (new, ((0, 1, 1),))):
+    for path, steps in ((lib, (None, (0, 1, 1), (1, 1, 0))),
+                        (new, ((0, 1, 1),))):
         want, _ = run(path, nocache)
         for counts in steps:
             got, said = run(path, env)
@@ -583,6 +624,9 @@ def test_relink_bad_dwarf(ctx):
         data[off + at + (12 if dwarf == 5 else 11)] = 0x7f
         with open(bad, "wb") as f:
             f.write(data)
+        # the build's first run (the good library's) stores nothing, so
+        # that the broken one's is a run that would store
+        _note(ctx, lib, os.path.join(ctx.tmp, "cache"))
         said = []
         for env in (_env(""), _env(os.path.join(ctx.tmp, "cache"))):
             if not env["DWARF2BTF_CACHE_DIR"]:

@@ -29,12 +29,17 @@ struct batch_cache {
 	/* This is the key mixed with the first CU's names (see below). */
 	uint64_t family[2];
 	bool defer;
+	bool first;		/* No run of the family came here before. */
 };
 
 /* This checks that every batch the queue makes fits a probe. */
 _Static_assert(CU_BATCH_MAX <= BATCH_MAX_CUS, "CU_BATCH_MAX over BATCH_MAX_CUS");
 
-/* A family record is this magic followed by the family key. */
+/*
+ * A family record is this magic followed by the family key: "family-KEY"
+ * once a run of the family stored batches, "seen-KEY" once one ran here
+ * without storing any (batch_cache__first()).
+ */
 #define FAMILY_MAGIC	"D2BTFFAM"
 
 /* NO_STR stands for a string that is absent (a NULL name). */
@@ -132,11 +137,40 @@ static int exe_hash(uint64_t *h)
 	return 0;
 }
 
-/* The family record is named after the family key. */
-static void family_name(const struct batch_cache *bc, char *buf, size_t len)
+/* A family record is named after the family key. */
+static void family_name(const struct batch_cache *bc, const char *kind,
+			char *buf, size_t len)
 {
-	snprintf(buf, len, "family-%016" PRIx64 "%016" PRIx64, bc->family[0],
-		 bc->family[1]);
+	snprintf(buf, len, "%s-%016" PRIx64 "%016" PRIx64, kind,
+		 bc->family[0], bc->family[1]);
+}
+
+/* Whether the cache directory holds the family record @kind. */
+static bool batch_cache__has_record(const struct batch_cache *bc,
+				    const char *kind)
+{
+	char name[64];
+	void *map;
+	size_t len;
+
+	family_name(bc, kind, name, sizeof(name));
+	if (cache_dir__map(bc->dir, name, &map, &len))
+		return false;
+	cache_dir__unmap(map, len);
+	return true;
+}
+
+static void batch_cache__write_record(const struct batch_cache *bc,
+				      const char *kind)
+{
+	char name[64], rec[8 + sizeof(bc->family)];
+	const void *parts[1] = { rec };
+	size_t lens[1] = { sizeof(rec) };
+
+	memcpy(rec, FAMILY_MAGIC, 8);
+	memcpy(rec + 8, bc->family, sizeof(bc->family));
+	family_name(bc, kind, name, sizeof(name));
+	cache_dir__store(bc->dir, name, parts, lens, 1);
 }
 
 /*
@@ -145,7 +179,8 @@ static void family_name(const struct batch_cache *bc, char *buf, size_t len)
  * options, and the first CU's name, directory and compiler.  Only the
  * first CU's DIE is read, because libdw would keep the abbreviations of
  * every unit it reads.  Whether a run of this family stored batches
- * decides when keys are made (bc->defer).
+ * decides when keys are made (bc->defer), and whether one came here at
+ * all whether this run stores (bc->first).
  */
 static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
 				size_t nr)
@@ -153,9 +188,7 @@ static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
 	static const unsigned int attrs[] = {
 		DW_AT_name, DW_AT_comp_dir, DW_AT_producer,
 	};
-	char name[64];
-	void *map;
-	size_t i, len;
+	size_t i;
 
 	bc->family[0] = bc->key[0];
 	bc->family[1] = bc->key[1];
@@ -166,12 +199,18 @@ static void batch_cache__family(struct batch_cache *bc, Dwarf_Die *cus,
 
 		key_mix(bc->family, v ? hash_str(v) : 0);
 	}
-	family_name(bc, name, sizeof(name));
-	bc->defer = true;
-	if (!cache_dir__map(bc->dir, name, &map, &len)) {
-		bc->defer = false;
-		cache_dir__unmap(map, len);
-	}
+	bc->defer = !batch_cache__has_record(bc, "family");
+	bc->first = bc->defer && !batch_cache__has_record(bc, "seen");
+}
+
+bool batch_cache__first(const struct batch_cache *bc)
+{
+	return bc->first;
+}
+
+void batch_cache__note(const struct batch_cache *bc)
+{
+	batch_cache__write_record(bc, "seen");
 }
 
 bool batch_cache__defer(const struct batch_cache *bc)
@@ -181,14 +220,7 @@ bool batch_cache__defer(const struct batch_cache *bc)
 
 void batch_cache__mark(const struct batch_cache *bc)
 {
-	char name[64], rec[8 + sizeof(bc->family)];
-	const void *parts[1] = { rec };
-	size_t lens[1] = { sizeof(rec) };
-
-	memcpy(rec, FAMILY_MAGIC, 8);
-	memcpy(rec + 8, bc->family, sizeof(bc->family));
-	family_name(bc, name, sizeof(name));
-	cache_dir__store(bc->dir, name, parts, lens, 1);
+	batch_cache__write_record(bc, "family");
 }
 
 void batch_cache__trim(const struct batch_cache *bc)
