@@ -271,7 +271,6 @@ static int elf_file__check_size(struct elf_file *ef, uint64_t size,
 	return 0;
 }
 
-
 /*
  * elf_file__open_impl() opens the ELF file at @path into @ef: a mapping
  * for most files, and a copy in memory for a relocatable one (with
