@@ -44,13 +44,14 @@ def _largest_rela(data):
     return max(relas, key=lambda s: s[4]), secs
 
 
-def _run_both(ctx, path, tag):
+def _run_both(ctx, path, tag, flags=()):
     outs = []
     for env, name in ((None, "apply"), (READ_WHOLE, "whole")):
         out = os.path.join(ctx.tmp, "%s.%s.btf" % (tag, name))
         if os.path.exists(out):
             os.unlink(out)
-        p = ctx.run([ctx.bin, "--no-cache", "-o", out, path], env=env)
+        p = ctx.run([ctx.bin, "--no-cache", "-o", out] + list(flags) +
+                    [path], env=env)
         data = open(out, "rb").read() if p.returncode == 0 else None
         outs.append((p.returncode, data, p.stderr))
     return outs
@@ -185,5 +186,59 @@ def test_rel_apply_left_to_libdwfl(ctx):
                           ea, eb))
         if open(path, "rb").read() != blob:
             bad.append("%s: input changed" % what)
+    if bad:
+        raise AssertionError("\n".join(bad))
+
+
+def test_rel_apply_section_addresses(ctx):
+    """Relocations against loaded sections are applied here only where
+    libdwfl relocates against the addresses it wrote into the headers
+    without a bias.  The global variables (global_var) are placed by their
+    relocated addresses: the same bytes as libdwfl's own relocation, and
+    each of the 200 at its offset in .bss, as the file gives them, with a
+    later loaded section at an address of its own (kept by libdwfl or laid
+    out again) and with the first one at an address of its own (a bias:
+    left to libdwfl)."""
+    obj = ctx.fixture("rel_many", "gcc", 5)
+    data = open(obj, "rb").read()
+    secs = _sections(data)
+    loaded = []
+    for i, s in enumerate(secs):
+        flags, = struct.unpack_from("<Q", data, s[1] + 8)
+        if flags & 2:           # SHF_ALLOC
+            loaded.append(i)
+    assert len(loaded) >= 2, "want two loaded sections: %s" % loaded
+    cases = {"as it is": data}
+    for what, idx, addr in (("first at 0x1000", loaded[0], 0x1000),
+                            ("second at 0x18", loaded[1], 0x18),
+                            ("last at 0x40000", loaded[-1], 0x40000)):
+        blob = bytearray(data)
+        struct.pack_into("<Q", blob, secs[idx][1] + 16, addr)
+        cases[what] = bytes(blob)
+    want = {"var_%d" % n: 160 * (209 - n) for n in range(10, 210)}
+    bad = []
+    for i, (what, blob) in enumerate(sorted(cases.items())):
+        path = os.path.join(ctx.tmp, "addr%d.o" % i)
+        with open(path, "wb") as f:
+            f.write(blob)
+        (ra, a, ea), (rb, b, eb) = _run_both(
+            ctx, path, "addr%d" % i, ["--btf_features=default,global_var"])
+        if ra or rb or a != b:
+            bad.append("%s: exit %d/%d, %s\n%s%s"
+                       % (what, ra, rb,
+                          "same bytes" if a == b else "other bytes",
+                          ea, eb))
+            continue
+        btf = ctx.btf(os.path.join(ctx.tmp, "addr%d.apply.btf" % i))
+        bss = [t for t in btf.all_types()
+               if t.kind == "datasec" and t.name == ".bss"]
+        got = {}
+        for t in bss:
+            for v in t.vars:
+                got[btf.type_by_id(v[0]).name] = v[1]
+        if got != want:
+            bad.append("%s: .bss holds %d variables, %d where they are"
+                       % (what, len(got),
+                          len([k for k in got if got[k] == want.get(k)])))
     if bad:
         raise AssertionError("\n".join(bad))

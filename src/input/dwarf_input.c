@@ -27,6 +27,63 @@ static const Dwfl_Callbacks dwfl_offline_callbacks = {
 };
 
 /*
+ * The addresses of @ef's loaded sections as the headers of its copy give
+ * them now, indexed by section number (0 for a section not loaded), into
+ * a new array *@addr of *@n.  Returns 0 or -errno.
+ */
+static int loaded_addrs(const struct elf_file *ef, uint64_t **addr, size_t *n)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(ef->elf, n))
+		return -EINVAL;
+	*addr = calloc(*n ? *n : 1, sizeof(**addr));
+	if (!*addr)
+		return -ENOMEM;
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i < *n && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			(*addr)[i] = sh.sh_addr;
+	}
+	return 0;
+}
+
+/*
+ * Does libdwfl, having reported @ef, relocate against the addresses the
+ * headers of the copy give its loaded sections, without a bias?  It lays
+ * out there, in place, every loaded section whose address in the file is
+ * 0, and most others, from an address of its own; the module gets a bias
+ * only if the first loaded section has an address of its own (@before:
+ * the addresses in the file, of @n sections).  A section left at 0 would
+ * have libdwfl ask where it goes as it relocates.  Otherwise the addresses
+ * are those rel_apply.c relocates against (rel_apply.h), and those that
+ * dwfl_module_getelf() gives, which first relocates every section, code
+ * and data too, where only the DWARF is read.
+ */
+static bool laid_out_anew(const struct elf_file *ef, const uint64_t *before,
+			  size_t n)
+{
+	Elf_Scn *scn = NULL;
+	bool first = true;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i >= n || !gelf_getshdr(scn, &sh))
+			return false;
+		if (!(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (!sh.sh_addr || (first && before[i]))
+			return false;
+		first = false;
+	}
+	return true;
+}
+
+/*
  * dwarf_input__rel_addrs() records where libdwfl placed each allocated
  * section to relocate the DWARF; offline, libdwfl lays a relocatable file
  * out as it would load it.  in->rel_addr is indexed by section number.
@@ -106,9 +163,11 @@ static size_t dwarf_relocations(const struct elf_file *ef, uint64_t *off,
 int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 {
 	uint64_t rel_off[DWARF_RELOCS_MAX], rel_size[DWARF_RELOCS_MAX];
+	uint64_t *before = NULL;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	size_t nr_rel, i;
+	size_t nr_rel, nr_before = 0, i;
+	bool laid_out;
 	int err;
 
 	memset(in, 0, sizeof(*in));
@@ -128,16 +187,31 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	}
 	in->in_memory = true;
 	nr_rel = dwarf_relocations(ef, rel_off, rel_size, DWARF_RELOCS_MAX);
+	err = loaded_addrs(ef, &before, &nr_before);
+	if (err) {
+		dwarf_input__close(in);
+		return err;
+	}
 	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
 					 ef->buf, ef->size);
 	dwfl_report_end(in->dwfl, NULL, NULL);
+	laid_out = mod && laid_out_anew(ef, before, nr_before);
+	free(before);
+	if (laid_out) {
+		err = loaded_addrs(ef, &in->rel_addr, &in->nr_rel_addr);
+		if (err) {
+			dwarf_input__close(in);
+			return err;
+		}
+	}
 	/*
 	 * The relocations of DWARF left out of the copy are applied from
 	 * the file but for those libdwfl must do, or read in for libdwfl
 	 * (rel_apply.h), before it relocates.
 	 */
 	for (i = 0; i < ef->nr_unread; i++) {
-		err = mod ? rel_apply__section(ef, ef->unread[i].shndx) : 1;
+		err = mod ? rel_apply__section(ef, ef->unread[i].shndx,
+					       laid_out) : 1;
 		if (err == 1)
 			err = elf_file__fill(ef, ef->unread[i].shndx);
 		if (err) {
@@ -155,7 +229,7 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	 */
 	for (i = 0; in->dw && i < nr_rel; i++)
 		elf_file__discard(ef, rel_off[i], rel_size[i]);
-	if (in->dw) {
+	if (in->dw && !laid_out) {
 		err = dwarf_input__rel_addrs(in, mod);
 		if (err) {
 			pr_err("%s: cannot read section addresses: %s",

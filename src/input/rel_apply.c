@@ -25,6 +25,8 @@ struct rel_target {
 	/* Where relocations left to libdwfl go: the section's own place. */
 	Elf64_Rela *left;
 	uint64_t nr_left;
+	/* Did libdwfl lay the loaded sections out (rel_apply__section())? */
+	bool laid_out;
 };
 
 /* The bytes a simple relocation of @type stores, or 0 for another. */
@@ -48,25 +50,33 @@ static unsigned int rel_width(uint32_t type)
 /*
  * Applies relocation @r if its value is S + A with S a symbol's value as
  * it stands (one of a section that is not loaded: the DWARF's own, whose
- * offsets no layout moves); else keeps it for libdwfl, in order.
+ * offsets no layout moves), or S the address libdwfl gave the symbol's
+ * loaded section plus the symbol's value, which is how libdwfl relocates
+ * against a layout it made itself; else keeps it for libdwfl, in order.
  */
 static void rel_target__apply(struct rel_target *t, const Elf64_Rela *r)
 {
 	unsigned int width = rel_width(ELF64_R_TYPE(r->r_info));
-	uint64_t sym = ELF64_R_SYM(r->r_info), v;
+	uint64_t sym = ELF64_R_SYM(r->r_info), v, addr = 0;
 	const Elf64_Sym *s = sym && sym < t->nr_syms ? &t->syms[sym] : NULL;
 
 	/* SHN_UNDEF, SHN_ABS, SHN_COMMON, SHN_XINDEX...: libdwfl's */
 	if (!width || !s || !s->st_shndx || s->st_shndx >= SHN_LORESERVE ||
 	    s->st_shndx >= t->shnum ||
-	    (t->sh[s->st_shndx].sh_flags & SHF_ALLOC) ||
-	    r->r_offset > t->size || t->size - r->r_offset < width) {
-		t->left[t->nr_left++] = *r;
-		return;
+	    r->r_offset > t->size || t->size - r->r_offset < width)
+		goto keep;
+	if (t->sh[s->st_shndx].sh_flags & SHF_ALLOC) {
+		/* A section at 0 would have libdwfl ask for its address. */
+		addr = t->sh[s->st_shndx].sh_addr;
+		if (!t->laid_out || !addr)
+			goto keep;
 	}
-	v = s->st_value + r->r_addend;
+	v = addr + s->st_value + r->r_addend;
 	/* Little-endian: the low @width bytes, as libdwfl stores them. */
 	memcpy(t->data + r->r_offset, &v, width);
+	return;
+keep:
+	t->left[t->nr_left++] = *r;
 }
 
 /* Is [@off, @off + @size) inside the copy of @ef? */
@@ -112,7 +122,8 @@ static bool rel_target__init(struct rel_target *t, const struct elf_file *ef,
 	return true;
 }
 
-int rel_apply__section(const struct elf_file *ef, size_t shndx)
+int rel_apply__section(const struct elf_file *ef, size_t shndx,
+		       bool laid_out)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)ef->buf;
 	struct rel_target t = { 0 };
@@ -136,6 +147,7 @@ int rel_apply__section(const struct elf_file *ef, size_t shndx)
 	    rel->sh_entsize != sizeof(Elf64_Rela) ||
 	    rel->sh_size % sizeof(Elf64_Rela) || !rel_target__init(&t, ef, rel))
 		return 1;
+	t.laid_out = laid_out;
 	buf = malloc(CHUNK_RELAS * sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
