@@ -303,7 +303,18 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				 (unsigned long long)dwarf_dieoffset(&q->cus[i]),
 				 strerror(-err));
 	}
-	/* The caches can go before the dedup, which moves the ids too. */
+	/*
+	 * The types' names are offsets of the name cache's strings, which
+	 * the batch's BTF gets now.  The caches can go before the dedup,
+	 * which moves the ids too.
+	 */
+	if (!err && (err = name_cache__seal(&names, &m.acc.btf,
+					    q->env->ef->ptr_size)))
+		snprintf(errbuf, ERRLEN, "%s: cannot assemble the BTF of CUs 0x%llx to 0x%llx: %s",
+			 q->env->ef->path,
+			 (unsigned long long)dwarf_dieoffset(&q->cus[first]),
+			 (unsigned long long)dwarf_dieoffset(&q->cus[end - 1]),
+			 strerror(-err));
 	name_cache__free(&names);
 	type_reuse__free(&reuse);
 	cu_arrays__free(&arrays);

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""src/cu/name_cache.c, the BTF string offsets of DWARF names: by content,
-by offset in .debug_str and by address (tests/unit/test_name_cache.c under
-ASan and UBSan)."""
+"""src/cu/name_cache.c, a batch's strings and the offsets of DWARF names in
+them: by content, by offset in .debug_str and by address, and the batch's
+BTF sealed with them (tests/unit/test_name_cache.c under ASan and
+UBSan)."""
 
 
 def test_name_cache(ctx):
-    ctx.unit("test_name_cache", ["cu/name_cache.c", "lib/u32_map.c"],
+    ctx.unit("test_name_cache", ["cu/name_cache.c", "lib/u32_map.c",
+                                 "lib/btf_load.c", "lib/btf_ids.c",
+                                 "lib/btf_view.c"],
              ["-lbpf", "-lelf"])

@@ -539,14 +539,44 @@ const char *cxx_int_name(const char *name, uint64_t bytes, int encoding,
 const char *c_float_name(const char *name, uint64_t bytes);
 
 /*
- * The BTF string offset of @name, which may be a name cxx_names.c built:
- * such a name is not cached, since its address holds another one next.
+ * The offset of @name in the batch's strings (name_cache.h), which may be
+ * a name cxx_names.c built: such a name is looked up by content alone,
+ * since its address holds another one next.
  */
 static inline int cu_ctx__name_off(struct cu_ctx *ctx, const char *name)
 {
 	if (name && name == ctx->cxx_names.buf)
-		return btf__add_str(ctx->btf, name);
-	return name_cache__off(ctx->names, ctx->btf, name);
+		return name_cache__add(ctx->names, name);
+	return name_cache__off(ctx->names, name);
+}
+
+/*
+ * A type is added to the batch's BTF without its name, or under "int"
+ * where libbpf wants one, and then given its offset @off in the batch's
+ * strings (name_cache.h): this names type @id, an id or -errno, which it
+ * returns.
+ */
+static inline int cu_ctx__set_name(struct cu_ctx *ctx, int id, int off)
+{
+	if (id > 0)
+		btf_mut_type(ctx->btf, id)->name_off = off;
+	return id;
+}
+
+/*
+ * Adds a DECL_TAG @value on type @id's @component (-1: the type), the
+ * value by content: it may be built in a buffer that holds another one
+ * next.  Returns its id or -errno (-EINVAL for "", as libbpf).
+ */
+static inline int cu_ctx__add_decl_tag(struct cu_ctx *ctx, const char *value,
+				       uint32_t id, int component)
+{
+	int off = name_cache__add(ctx->names, value);
+
+	if (off <= 0)
+		return off < 0 ? off : -EINVAL;
+	return cu_ctx__set_name(ctx, btf__add_decl_tag(ctx->btf, "int", id,
+						       component), off);
 }
 
 /*

@@ -938,11 +938,17 @@ static int cu_ctx__resolve_node(struct cu_ctx *ctx, size_t idx, uint32_t *id,
 static int cu_ctx__add_int(struct cu_ctx *ctx, const char *name,
 			   Dwarf_Word bytes, int encoding)
 {
+	int off;
+
 	if (!bytes || (bytes & (bytes - 1)) || bytes > 16 || !*name) {
 		name = "__SANITIZED_FAKE_INT__";
 		bytes = 4;
 	}
-	return btf__add_int(ctx->btf, name, bytes, encoding);
+	off = cu_ctx__name_off(ctx, name);
+	if (off < 0)
+		return off;
+	return cu_ctx__set_name(ctx, btf__add_int(ctx->btf, "int", bytes,
+						  encoding), off);
 }
 
 /*
@@ -953,9 +959,18 @@ static int cu_ctx__add_int(struct cu_ctx *ctx, const char *name,
 static int cu_ctx__add_float(struct cu_ctx *ctx, const char *name,
 			     Dwarf_Word bytes)
 {
+	int off;
+
 	if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
-	    bytes == 8 || bytes == 12 || bytes == 16))
-		return btf__add_float(ctx->btf, name, bytes);
+	    bytes == 8 || bytes == 12 || bytes == 16)) {
+		off = cu_ctx__name_off(ctx, name);
+		/* libbpf refuses a FLOAT without a name. */
+		if (off <= 0)
+			return off < 0 ? off : btf__add_float(ctx->btf, name,
+							      bytes);
+		return cu_ctx__set_name(ctx, btf__add_float(ctx->btf, "int",
+							    bytes), off);
+	}
 	return cu_ctx__add_int(ctx, name, bytes, 0);
 }
 
@@ -972,7 +987,7 @@ static int cu_ctx__add_complex(struct cu_ctx *ctx, Dwarf_Die *die)
 {
 	Dwarf_Word half = cu_ctx__complex_half(ctx, die);
 	const char *elem, *name;
-	int fl, id, err;
+	int fl, id, err, off, real, imag;
 
 	if (half == 2) {
 		elem = "_Float16";
@@ -990,12 +1005,21 @@ static int cu_ctx__add_complex(struct cu_ctx *ctx, Dwarf_Die *die)
 	fl = cu_ctx__add_float(ctx, elem, half);
 	if (fl < 0)
 		return fl;
-	id = btf__add_struct(ctx->btf, name, 2 * half);
+	off = cu_ctx__name_off(ctx, name);
+	if (off < 0)
+		return off;
+	id = cu_ctx__set_name(ctx, btf__add_struct(ctx->btf, NULL, 2 * half),
+			      off);
 	if (id < 0)
 		return id;
-	err = btf__add_field(ctx->btf, "real", fl, 0, 0);
+	real = cu_ctx__name_off(ctx, "real");
+	err = real < 0 ? real : btf__add_field(ctx->btf, NULL, fl, 0, 0);
 	if (!err)
-		err = btf__add_field(ctx->btf, "imag", fl, half * 8, 0);
+		btf_last_member(ctx->btf)->name_off = real;
+	imag = err ? err : cu_ctx__name_off(ctx, "imag");
+	err = imag < 0 ? imag : btf__add_field(ctx->btf, NULL, fl, half * 8, 0);
+	if (!err)
+		btf_last_member(ctx->btf)->name_off = imag;
 	return err ? err : id;
 }
 
@@ -1020,9 +1044,15 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 	 * has: with C names each is an empty struct, so that members of it
 	 * take no room (as __SANITIZED_FAKE_INT__ they took four bytes).
 	 */
-	if (ctx->c_names && ctx->rust && !bytes)
-		return btf__add_struct(ctx->btf, !strcmp(name, "!") ? "_Never" :
-				       "_Unit", 0);
+	if (ctx->c_names && ctx->rust && !bytes) {
+		int off = cu_ctx__name_off(ctx, !strcmp(name, "!") ? "_Never" :
+					   "_Unit");
+
+		if (off < 0)
+			return off;
+		return cu_ctx__set_name(ctx, btf__add_struct(ctx->btf, NULL, 0),
+					off);
+	}
 	switch (enc) {
 	case DW_ATE_float:
 		if (ctx->c_names)
@@ -1068,7 +1098,7 @@ static int cu_ctx__cxx_member_name_off(struct cu_ctx *ctx,
 				       struct die_attrs *da, const char *name)
 {
 	if (name)
-		return btf__add_str(ctx->btf, name);
+		return name_cache__add(ctx->names, name);
 	name = cu_ctx__attr_name(ctx, da);
 	if (name && !(name = cu_ctx__cxx_ident(ctx, name)))
 		return -ENOMEM;
@@ -1133,8 +1163,7 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 		return -EINVAL;
 	}
 	name_off = ctx->c_names || name ? cu_ctx__cxx_member_name_off(ctx, da, name) :
-		   name_cache__off(ctx->names, ctx->btf,
-				   cu_ctx__attr_name(ctx, da));
+		   name_cache__off(ctx->names, cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
 	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
 	if (!err && name_off)
@@ -1147,8 +1176,8 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 
 /*
  * Does what btf__add_typedef() does, but takes the name's offset from the
- * name cache: the typedef is added under the name "int" and then given
- * the cached offset, so that libbpf does not look the name up again.
+ * name cache: the typedef is added under the name "int" (libbpf wants a
+ * name) and then given its offset in the batch's strings.
  */
 static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 			       uint32_t ref)
@@ -1311,13 +1340,14 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	name = cu_ctx__attr_name(ctx, &da);
 	if (ctx->c_names && name && !(name = cu_ctx__cxx_type_name(ctx, idx, name)))
 		return -ENOMEM;
-	if (die_attrs__flag(&da, DA_DECLARATION) && name && *name)
-		return btf__add_fwd(ctx->btf, name, tag == DW_TAG_union_type ?
-				    BTF_FWD_UNION : BTF_FWD_STRUCT);
-	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
 	name_off = cu_ctx__name_off(ctx, name);
 	if (name_off < 0)
 		return name_off;
+	if (die_attrs__flag(&da, DA_DECLARATION) && name_off)
+		return cu_ctx__set_name(ctx, btf__add_fwd(ctx->btf, "int",
+				tag == DW_TAG_union_type ? BTF_FWD_UNION :
+				BTF_FWD_STRUCT), name_off);
+	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
 	if (tag == DW_TAG_union_type)
 		id = btf__add_union(ctx->btf, NULL, size);
 	else
@@ -1391,10 +1421,15 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 	enum64 = size > 4 && !ctx->env->opts->skip_enum64;
 	if (!enum64 && size > 4)
 		size = 4;
+	id = cu_ctx__name_off(ctx, name);
+	if (id < 0)
+		return id;
 	if (enum64)
-		id = btf__add_enum64(ctx->btf, name, size, is_signed);
+		id = cu_ctx__set_name(ctx, btf__add_enum64(ctx->btf, NULL, size,
+							   is_signed), id);
 	else
-		id = btf__add_enum(ctx->btf, name, size);
+		id = cu_ctx__set_name(ctx, btf__add_enum(ctx->btf, NULL, size),
+				      id);
 	if (id < 0)
 		return id;
 
@@ -1555,15 +1590,23 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 }
 
 struct tag_chain {
-	struct btf *btf;
+	struct cu_ctx *ctx;
 	uint32_t prev;		/* The id the next tag points at. */
 };
 
-/* Adds a TYPE_TAG VALUE that points at the previous one in the chain. */
+/*
+ * Adds a TYPE_TAG VALUE that points at the previous one in the chain,
+ * under "int" until named (libbpf wants a value), the value by content.
+ */
 static int add_type_tag(void *arg, const char *value)
 {
 	struct tag_chain *tc = arg;
-	int id = btf__add_type_tag(tc->btf, value, tc->prev);
+	int off = name_cache__add(tc->ctx->names, value), id;
+
+	if (off <= 0)
+		return off < 0 ? off : -EINVAL;
+	id = cu_ctx__set_name(tc->ctx, btf__add_type_tag(tc->ctx->btf, "int",
+							 tc->prev), off);
 
 	if (id < 0)
 		return id;
@@ -1580,7 +1623,7 @@ static int add_type_tag(void *arg, const char *value)
 static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 				  uint32_t pointee)
 {
-	struct tag_chain tc = { ctx->btf, pointee };
+	struct tag_chain tc = { ctx, pointee };
 	int err;
 
 	err = die__for_each_annotation(die, false, cu_ctx__annots(ctx, die),
@@ -1600,22 +1643,27 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 static int cu_ctx__add_ptr_to_member(struct cu_ctx *ctx, int nr_before,
 				     uint32_t fn)
 {
-	int ptr, adj, id, err;
+	int ptr, adj, id, err, off;
 
 	if (!nr_before)
-		return btf__add_int(ctx->btf, "long int", 8, BTF_INT_SIGNED);
+		return cu_ctx__add_int(ctx, "long int", 8, BTF_INT_SIGNED);
 	ptr = btf__add_ptr(ctx->btf, fn);
 	if (ptr < 0)
 		return ptr;
-	adj = btf__add_int(ctx->btf, "long int", 8, BTF_INT_SIGNED);
+	adj = cu_ctx__add_int(ctx, "long int", 8, BTF_INT_SIGNED);
 	if (adj < 0)
 		return adj;
 	id = btf__add_struct(ctx->btf, NULL, 16);
 	if (id < 0)
 		return id;
-	err = btf__add_field(ctx->btf, "__pfn", ptr, 0, 0);
+	off = cu_ctx__name_off(ctx, "__pfn");
+	err = off < 0 ? off : btf__add_field(ctx->btf, NULL, ptr, 0, 0);
 	if (!err)
-		err = btf__add_field(ctx->btf, "__delta", adj, 64, 0);
+		btf_last_member(ctx->btf)->name_off = off;
+	off = err ? err : cu_ctx__name_off(ctx, "__delta");
+	err = off < 0 ? off : btf__add_field(ctx->btf, NULL, adj, 64, 0);
+	if (!err)
+		btf_last_member(ctx->btf)->name_off = off;
 	return err ? err : id;
 }
 
@@ -1722,7 +1770,7 @@ static int cu_ctx__pick_index_type(struct cu_ctx *ctx)
 }
 
 struct decl_tags {
-	struct btf *btf;
+	struct cu_ctx *ctx;
 	uint32_t id;
 	int component;
 };
@@ -1731,7 +1779,7 @@ struct decl_tags {
 static int add_decl_tag(void *arg, const char *value)
 {
 	struct decl_tags *dt = arg;
-	int id = btf__add_decl_tag(dt->btf, value, dt->id, dt->component);
+	int id = cu_ctx__add_decl_tag(dt->ctx, value, dt->id, dt->component);
 
 	return id < 0 ? id : 0;
 }
@@ -1755,7 +1803,7 @@ static int cu_ctx__add_variant_tags(struct cu_ctx *ctx, struct cu_node *n)
 	if (re.has_discr) {
 		snprintf(buf, sizeof(buf), RUST_ENUM_DISCR_TAG "%" PRIu64 ":%u",
 			 re.discr_off, re.discr_size);
-		id = btf__add_decl_tag(ctx->btf, buf, union_id, -1);
+		id = cu_ctx__add_decl_tag(ctx, buf, union_id, -1);
 	}
 	for (i = 0; i < re.nr && id >= 0; i++) {
 		if (!re.m[i].has_value)
@@ -1768,8 +1816,8 @@ static int cu_ctx__add_variant_tags(struct cu_ctx *ctx, struct cu_node *n)
 				 re.m[i].value);
 		/* The union is the struct's first member. */
 		id = i < re.nr_union ?
-		     btf__add_decl_tag(ctx->btf, buf, union_id, i) :
-		     btf__add_decl_tag(ctx->btf, buf, n->id, 1 + i - re.nr_union);
+		     cu_ctx__add_decl_tag(ctx, buf, union_id, i) :
+		     cu_ctx__add_decl_tag(ctx, buf, n->id, 1 + i - re.nr_union);
 	}
 	rust_enum__free(&re);
 	return id < 0 ? id : 0;
@@ -1784,7 +1832,7 @@ static int cu_ctx__add_variant_tags(struct cu_ctx *ctx, struct cu_node *n)
  */
 static int cu_ctx__add_decl_tags(struct cu_ctx *ctx, struct cu_node *n)
 {
-	struct decl_tags dt = { ctx->btf, n->id, -1 };
+	struct decl_tags dt = { ctx, n->id, -1 };
 	unsigned int kinds = cu_ctx__annots(ctx, &n->die);
 	size_t idx = n - ctx->nodes;
 	bool decl;
@@ -1922,7 +1970,7 @@ static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 		if (ctx->nodes[i].reused)
 			continue;
 		if (ctx->nodes[i].kind == NODE_INDEX_INT)
-			id = btf__add_int(ctx->btf, "int", 4, BTF_INT_SIGNED);
+			id = cu_ctx__add_int(ctx, "int", 4, BTF_INT_SIGNED);
 		else if (ctx->nodes[i].kind == NODE_TYPE)
 			id = cu_ctx__emit_node(ctx, i);
 		else

@@ -217,7 +217,7 @@ int cu_ctx__cxx_name_tag(struct cu_ctx *ctx, size_t idx, int component,
 		return -ENOMEM;
 	if (value == name)
 		return 0;
-	id = btf__add_decl_tag(ctx->btf, value, ctx->nodes[idx].id, component);
+	id = cu_ctx__add_decl_tag(ctx, value, ctx->nodes[idx].id, component);
 	return id < 0 ? id : 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/btf_load.h"
 #include "lib/hash.h"
 #include "cu/name_cache.h"
 
@@ -23,109 +24,212 @@ static uint32_t name_slot__at(uint32_t mask, uint32_t key)
 	return (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 32) & mask;
 }
 
-/* At most half full; growing by 2, so that it stays small. */
-static int name_cache__grow(struct name_cache *c)
+/*
+ * Makes room in @t for one more slot: at most half full, growing by 2 so
+ * that it stays small.  Room is made before a string is added, so that a
+ * string is never added without its slot (it would be added again).
+ */
+static int name_table__reserve(struct name_table *t)
 {
-	uint32_t n = c->mask ? (c->mask + 1) * 2 : 4096, i, j;
-	struct name_slot *slots = calloc(n, sizeof(*slots));
+	uint32_t n, i, j;
+	struct name_slot *slots;
 
+	if (t->mask && (t->nr + 1) * 2 <= t->mask + 1)
+		return 0;
+	n = t->mask ? (t->mask + 1) * 2 : 4096;
+	if (!n)
+		return -ENOMEM;
+	slots = calloc(n, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	for (i = 0; c->mask && i <= c->mask; i++) {
-		if (!c->slots[i].str_off)
+	for (i = 0; t->mask && i <= t->mask; i++) {
+		if (!t->slots[i].key)
 			continue;
-		for (j = name_slot__at(n - 1, c->slots[i].str_off);
-		     slots[j].str_off; j = (j + 1) & (n - 1))
+		for (j = name_slot__at(n - 1, t->slots[i].key);
+		     slots[j].key; j = (j + 1) & (n - 1))
 			;
-		slots[j] = c->slots[i];
+		slots[j] = t->slots[i];
 	}
-	free(c->slots);
-	c->slots = slots;
-	c->mask = n - 1;
+	free(t->slots);
+	t->slots = slots;
+	t->mask = n - 1;
 	return 0;
 }
 
-/*
- * Adds @s to the BTF's strings and remembers its offset in the slots
- * under @key.  Without memory the name is only not remembered.
- */
-static int name_cache__put(struct name_cache *c, struct btf *btf,
-			   const char *s, uint32_t key)
+/* Files @off under @key in @t, which has room (name_table__reserve()). */
+static void name_table__put(struct name_table *t, uint32_t key, uint32_t off)
 {
-	int off = btf__add_str(btf, s);
 	uint32_t i;
 
-	if (off < 0 || ((c->nr + 1) * 2 > c->mask + 1 && name_cache__grow(c)))
-		return off;
-	for (i = name_slot__at(c->mask, key); c->slots[i].str_off;
-	     i = (i + 1) & c->mask)
+	for (i = name_slot__at(t->mask, key); t->slots[i].key;
+	     i = (i + 1) & t->mask)
 		;
-	c->slots[i].str_off = key;
-	c->slots[i].off = off;
-	c->nr++;
+	t->slots[i].key = key;
+	t->slots[i].off = off;
+	t->nr++;
+}
+
+/* Appends @s (@len bytes and its NUL); its offset, or -ENOMEM. */
+static int name_cache__append(struct name_cache *c, const char *s, size_t len)
+{
+	uint32_t off;
+
+	if (!c->len) {
+		c->cap = 64 << 10;
+		c->strs = malloc(c->cap);
+		if (!c->strs)
+			return -ENOMEM;
+		c->strs[0] = 0;
+		c->len = 1;
+	}
+	/* libbpf's string offsets are positive ints. */
+	if (len >= INT32_MAX - c->len)
+		return -ENOMEM;
+	if (c->len + len + 1 > c->cap) {
+		uint64_t cap = c->cap;
+		char *p;
+
+		while (cap < c->len + len + 1)
+			cap *= 2;
+		if (cap > INT32_MAX)
+			cap = INT32_MAX;
+		p = realloc(c->strs, cap);
+		if (!p)
+			return -ENOMEM;
+		c->strs = p;
+		c->cap = cap;
+	}
+	off = c->len;
+	memcpy(c->strs + off, s, len + 1);
+	c->len += len + 1;
 	return off;
 }
 
 /*
- * Looks @s up in the slots under @key, and adds it there if new.  With
- * @by_content a key is a hash, so each slot of it is compared with @s,
- * and equal hashes of unequal names are slots of their own; without, a
- * key is an offset in .debug_str, which is the name.
+ * The offset of non-empty @s in @t, keyed by content: each slot of its
+ * hash is compared with it, and equal hashes of unequal names are slots
+ * of their own.  Added if new; -ENOMEM.
  */
-static inline int name_cache__slots(struct name_cache *c, struct btf *btf,
-				    const char *s, uint32_t key,
-				    bool by_content)
+static int name_cache__by_content(struct name_cache *c, struct name_table *t,
+				  const char *s)
 {
-	uint32_t i;
+	uint32_t key = hash_str32(s) | 1, i;
+	int off;
 
-	for (i = name_slot__at(c->mask, key); c->mask && c->slots[i].str_off;
-	     i = (i + 1) & c->mask)
-		if (c->slots[i].str_off == key &&
-		    (!by_content ||
-		     !strcmp(btf__str_by_offset(btf, c->slots[i].off), s)))
-			return c->slots[i].off;
-	return *s ? name_cache__put(c, btf, s, key) : 0;
+	for (i = name_slot__at(t->mask, key); t->mask && t->slots[i].key;
+	     i = (i + 1) & t->mask)
+		if (t->slots[i].key == key &&
+		    !strcmp(c->strs + t->slots[i].off, s))
+			return t->slots[i].off;
+	if (name_table__reserve(t))
+		return -ENOMEM;
+	off = name_cache__append(c, s, strlen(s));
+	if (off >= 0)
+		name_table__put(t, key, off);
+	return off;
 }
 
 /*
- * Looks S up by its address.  The string is cold in the cache, so a hit
- * does not read it.
+ * A name in .debug_str, keyed by its offset there, which is the name:
+ * a hit does not read the (cold) string.
  */
-static int name_cache__by_address(struct name_cache *c, struct btf *btf,
-				  const char *s)
+static int name_cache__by_offset(struct name_cache *c, const char *s)
+{
+	struct name_table *t = &c->by_key;
+	uint32_t key = s - c->str + 1, i;
+	int off;
+
+	for (i = name_slot__at(t->mask, key); t->mask && t->slots[i].key;
+	     i = (i + 1) & t->mask)
+		if (t->slots[i].key == key)
+			return t->slots[i].off;
+	if (name_table__reserve(t))
+		return -ENOMEM;
+	off = name_cache__by_content(c, &c->by_hash, s);
+	if (off > 0)
+		name_table__put(t, key, off);
+	return off;
+}
+
+/* Any other name, keyed by its address. */
+static int name_cache__by_address(struct name_cache *c, const char *s)
 {
 	uint64_t key = (uintptr_t)s;
-	uint32_t off;
-	int ret;
+	uint32_t found;
+	int off;
 
-	if (u32_map__find(&c->map, key, &off))
-		return off;
-	if (!*s)
-		return 0;
-	/* A failed u32_map__add() only leaves the name out of the cache. */
-	ret = btf__add_str(btf, s);
-	if (ret >= 0)
-		u32_map__add(&c->map, key, ret);
-	return ret;
+	if (u32_map__find(&c->map, key, &found))
+		return found;
+	off = name_cache__by_content(c, &c->by_hash, s);
+	/* A failed u32_map__add() only leaves the address out of the map. */
+	if (off > 0)
+		u32_map__add(&c->map, key, off);
+	return off;
 }
 
-int name_cache__off(struct name_cache *c, struct btf *btf, const char *s)
+int name_cache__off(struct name_cache *c, const char *s)
 {
-	if (!s)
+	if (!s || !*s)
 		return 0;
-	/* 32 bits of the hash, | 1: 0 is a free slot. */
 	if (c->by_content)
-		return *s ? name_cache__slots(c, btf, s, hash_str32(s) | 1,
-					      true) : 0;
+		return name_cache__by_content(c, &c->by_key, s);
 	if (c->str && s >= c->str && s < c->str + c->str_size)
-		return name_cache__slots(c, btf, s, s - c->str + 1, false);
-	return name_cache__by_address(c, btf, s);
+		return name_cache__by_offset(c, s);
+	return name_cache__by_address(c, s);
 }
 
-/* Frees the map and leaves C empty, keyed as before, for another BTF. */
+int name_cache__add(struct name_cache *c, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	return name_cache__by_content(c, c->by_content ? &c->by_key :
+					 &c->by_hash, s);
+}
+
+const char *name_cache__str(const struct name_cache *c, uint32_t off)
+{
+	return off < c->len ? c->strs + off : "";
+}
+
+int name_cache__seal(struct name_cache *c, struct btf **btf,
+		     unsigned int ptr_size)
+{
+	const struct btf_header *h;
+	const unsigned char *raw;
+	unsigned char *buf, *types;
+	struct btf *out;
+	uint32_t size;
+	int err;
+
+	raw = btf__raw_data(*btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	h = (const struct btf_header *)raw;
+	if (size < sizeof(*h) || h->hdr_len < sizeof(*h) || h->hdr_len > size ||
+	    h->type_off > size - h->hdr_len ||
+	    h->type_len > size - h->hdr_len - h->type_off)
+		return -EINVAL;
+	buf = btf_load__raw_new(h->type_len, c->len ? c->len : 1, &types);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(types, raw + h->hdr_len + h->type_off, h->type_len);
+	if (c->len)
+		memcpy(types + h->type_len, c->strs, c->len);
+	else
+		types[h->type_len] = 0;
+	err = btf_load__raw(buf, ptr_size, &out);
+	if (err)
+		return err;
+	btf__free(*btf);
+	*btf = out;
+	return 0;
+}
+
 void name_cache__free(struct name_cache *c)
 {
 	u32_map__free(&c->map);
-	free(c->slots);
+	free(c->by_key.slots);
+	free(c->by_hash.slots);
+	free(c->strs);
 	name_cache__init(c, c->by_content, c->str, c->str_size);
 }

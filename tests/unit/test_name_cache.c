@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/cu/name_cache.c: each name's offset is the one btf__add_str() gives,
- * by content (a module's CUs), by offset in .debug_str (a linked file's
- * names) across the growth of its map, and by address for names outside
- * .debug_str or without one; "" and NULL are 0; by content, names whose
- * hashes collide each keep their own.  Prints "ok" and exits 0, else names the
- * failed check and exits 1.
+ * src/cu/name_cache.c: each name has one offset in the cache's strings,
+ * which holds it there, by content (a module's CUs), by offset in
+ * .debug_str (a linked file's names) across the growth of its map, and by
+ * address for names outside .debug_str or without one; equal names at
+ * two places of .debug_str are one string; "" and NULL are 0; by content,
+ * names whose hashes collide each keep their own; a BTF sealed with the
+ * strings has its types and their names.  Prints "ok" and exits 0, else
+ * names the failed check and exits 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,12 @@
 #include "cu/name_cache.h"
 #include "lib/hash.h"
 #include "check.h"
+
+/* A type of @btf to write to, as btf_ids.h's btf_mut_type() gives it. */
+static struct btf_type *btf_type_by_id_mut(struct btf *btf, uint32_t id)
+{
+	return (struct btf_type *)btf__type_by_id(btf, id);
+}
 
 #define NAMES	20000	/* past the first map's 2048 names */
 
@@ -36,29 +44,38 @@ static char *make_str(size_t *size, size_t *at)
 static int check_cache(const char *name, bool by_content)
 {
 	static size_t at[NAMES];
+	static int first[NAMES];
 	size_t size;
 	char *str = make_str(&size, at), other[] = "elsewhere";
-	struct btf *btf = btf__new_empty();
 	struct name_cache c;
-	int round, i, off;
+	int round, i, off, other_off = 0;
 
 	name_cache__init(&c, by_content, str, size);
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < NAMES; i++) {
-			off = name_cache__off(&c, btf, str + at[i]);
-			CHECK(off > 0 && off == btf__find_str(btf, str + at[i]));
+			off = name_cache__off(&c, str + at[i]);
+			CHECK(off > 0 &&
+			      !strcmp(name_cache__str(&c, off), str + at[i]));
+			/* the second half repeats the first's names */
+			if (round || i >= NAMES / 2)
+				CHECK(off == first[i % (NAMES / 2)]);
+			else
+				first[i] = off;
 		}
-		off = name_cache__off(&c, btf, other);
-		CHECK(off > 0 && !strcmp(btf__str_by_offset(btf, off), other));
-		CHECK(name_cache__off(&c, btf, str) == 0);
-		CHECK(name_cache__off(&c, btf, "") == 0);
-		CHECK(name_cache__off(&c, btf, NULL) == 0);
+		off = name_cache__off(&c, other);
+		CHECK(off > 0 && !strcmp(name_cache__str(&c, off), other));
+		CHECK(!round || off == other_off);
+		other_off = off;
+		CHECK(name_cache__add(&c, other) == off);
+		CHECK(name_cache__off(&c, str) == 0);
+		CHECK(name_cache__off(&c, "") == 0);
+		CHECK(name_cache__off(&c, NULL) == 0);
+		CHECK(name_cache__add(&c, "") == 0);
 	}
-	/* each name once in the BTF, though at two offsets of .debug_str */
-	CHECK(btf__find_str(btf, "name_0") == name_cache__off(&c, btf,
-							       str + at[0]));
+	/* NAMES / 2 names and "elsewhere", each once, after "" */
+	CHECK(c.len == 1 + strlen(other) + 1 +
+		       (size - 1) / 2);
 	name_cache__free(&c);
-	btf__free(btf);
 	free(str);
 	return 0;
 }
@@ -85,7 +102,6 @@ static int check_collision(void)
 	const char *name = "colliding keys";
 	enum { TRIES = 1 << 19 };
 	struct keyed *k = malloc(TRIES * sizeof(*k));
-	struct btf *btf = btf__new_empty();
 	struct name_cache c;
 	char a[32], b[32];
 	int i, pairs = 0, off_a, off_b;
@@ -102,19 +118,18 @@ static int check_collision(void)
 			continue;
 		snprintf(a, sizeof(a), "c_%u", k[i - 1].i);
 		snprintf(b, sizeof(b), "c_%u", k[i].i);
-		off_a = name_cache__off(&c, btf, a);
-		off_b = name_cache__off(&c, btf, b);
+		off_a = name_cache__off(&c, a);
+		off_b = name_cache__off(&c, b);
 		CHECK(off_a > 0 && off_b > 0 && off_a != off_b);
-		CHECK(!strcmp(btf__str_by_offset(btf, off_a), a));
-		CHECK(!strcmp(btf__str_by_offset(btf, off_b), b));
-		CHECK(name_cache__off(&c, btf, a) == off_a);
-		CHECK(name_cache__off(&c, btf, b) == off_b);
+		CHECK(!strcmp(name_cache__str(&c, off_a), a));
+		CHECK(!strcmp(name_cache__str(&c, off_b), b));
+		CHECK(name_cache__off(&c, a) == off_a);
+		CHECK(name_cache__off(&c, b) == off_b);
 		pairs++;
 	}
 	/* 2^19 names in 2^32 keys: about 32 pairs are expected. */
 	CHECK(pairs > 0);
 	name_cache__free(&c);
-	btf__free(btf);
 	free(k);
 	return 0;
 }
@@ -124,15 +139,57 @@ static int check_no_str(void)
 {
 	const char *name = "no .debug_str";
 	static char a[] = "alpha", b[] = "beta", a2[] = "alpha";
-	struct btf *btf = btf__new_empty();
 	struct name_cache c;
 	int off;
 
 	name_cache__init(&c, false, NULL, 0);
-	off = name_cache__off(&c, btf, a);
-	CHECK(off > 0 && off == name_cache__off(&c, btf, a));
-	CHECK(name_cache__off(&c, btf, a2) == off);
-	CHECK(name_cache__off(&c, btf, b) == btf__find_str(btf, "beta"));
+	off = name_cache__off(&c, a);
+	CHECK(off > 0 && off == name_cache__off(&c, a));
+	CHECK(name_cache__off(&c, a2) == off);
+	CHECK(name_cache__off(&c, b) > off &&
+	      !strcmp(name_cache__str(&c, name_cache__off(&c, b)), "beta"));
+	name_cache__free(&c);
+	return 0;
+}
+
+/*
+ * A BTF whose types were added without names and given the cache's
+ * offsets, sealed: the same types, named, and the strings those of the
+ * cache; the BTF outlives the cache.
+ */
+static int check_seal(void)
+{
+	const char *name = "seal";
+	struct btf *btf = btf__new_empty(), *before;
+	const struct btf_type *t;
+	struct name_cache c;
+	int s_off, m_off, id, ptr;
+
+	name_cache__init(&c, true, NULL, 0);
+	s_off = name_cache__off(&c, "sealed_struct");
+	m_off = name_cache__off(&c, "member");
+	id = btf__add_struct(btf, NULL, 8);
+	CHECK(id == 1 && btf__add_field(btf, NULL, id, 0, 0) == 0);
+	ptr = btf__add_ptr(btf, id);
+	btf_type_by_id_mut(btf, id)->name_off = s_off;
+	btf_members(btf_type_by_id_mut(btf, id))[0].name_off = m_off;
+	before = btf;
+	CHECK(name_cache__seal(&c, &btf, 8) == 0 && btf != before);
+	name_cache__free(&c);
+	CHECK(btf__type_cnt(btf) == 3);
+	t = btf__type_by_id(btf, id);
+	CHECK(btf_is_struct(t) &&
+	      !strcmp(btf__name_by_offset(btf, t->name_off), "sealed_struct"));
+	CHECK(!strcmp(btf__name_by_offset(btf, btf_members(t)[0].name_off),
+		      "member"));
+	CHECK(btf_is_ptr(btf__type_by_id(btf, ptr)) &&
+	      btf__type_by_id(btf, ptr)->type == (uint32_t)id);
+	btf__free(btf);
+	/* nothing named: the strings are "" alone */
+	btf = btf__new_empty();
+	name_cache__init(&c, false, NULL, 0);
+	CHECK(btf__add_ptr(btf, 0) == 1);
+	CHECK(name_cache__seal(&c, &btf, 8) == 0 && btf__type_cnt(btf) == 2);
 	name_cache__free(&c);
 	btf__free(btf);
 	return 0;
@@ -141,7 +198,7 @@ static int check_no_str(void)
 int main(void)
 {
 	if (check_cache("by offset", false) || check_cache("by content", true) ||
-	    check_collision() || check_no_str())
+	    check_collision() || check_no_str() || check_seal())
 		return 1;
 	printf("ok\n");
 	return 0;
