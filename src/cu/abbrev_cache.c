@@ -136,6 +136,9 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 	s->sib_idx = -1;
 	s->implicit = 0;
 	s->slot_implicit = 0;
+	s->fixed_nr = 0;
+	s->nr_wanted = 0;
+	s->fixed_at = 0;
 	for (i = 0; !dwarf_getabbrevattr_data(ab, i, &name, &form, &data, NULL);
 	     i++) {
 		int slot = c->slot_of(name);
@@ -165,6 +168,13 @@ static void abbrev_spec__build(const struct abbrev_cache *c,
 			s->sib_idx = i;
 			s->sib_at = at;
 			s->sib_size = size;
+		}
+		if (at >= 0 && size >= 0) {
+			s->a[i].at = at;
+			s->fixed_nr = i + 1;
+			s->fixed_at = at + size;
+			if (slot >= 0)
+				s->wanted[s->nr_wanted++] = i;
 		}
 		at = at < 0 || size < 0 ? -1 : at + size;
 	}
@@ -286,7 +296,27 @@ int abbrev_cache__attrs(struct abbrev_cache *c, Dwarf_Die *die,
 	if (!s || s->slot_implicit)
 		goto libdw;
 	p += s->code_len;
-	for (i = 0; i < s->nr; i++) {
+	/*
+	 * The leading values of a fixed size are where the spec says: one
+	 * check that they are inside the CU, as stepping over each would
+	 * have made, and only the wanted ones are read.
+	 */
+	if (c->cu_end - p < s->fixed_at)
+		goto libdw;
+	for (i = 0; i < s->nr_wanted; i++) {
+		size_t k = s->wanted[i];
+		int slot = s->a[k].slot;
+
+		attrs[slot] = (Dwarf_Attribute){
+			.code = s->a[k].name,
+			.form = s->a[k].form,
+			.valp = (unsigned char *)p + s->a[k].at,
+			.cu = die->cu,
+		};
+		*have |= 1u << slot;
+	}
+	p += s->fixed_at;
+	for (i = s->fixed_nr; i < s->nr; i++) {
 		int slot = s->a[i].slot;
 
 		if (slot >= 0) {

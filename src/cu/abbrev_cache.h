@@ -72,11 +72,23 @@ struct abbrev_spec {
 	/* Where its value is after the code, if fixed_size is known. */
 	int16_t sib_at;
 	uint8_t sib_size;
+	/*
+	 * The leading attributes of a fixed size: how many, and their
+	 * bytes; each one's value is at a[i].at after the code.  The wanted
+	 * ones among them (a[i].slot >= 0), in order, are wanted[0 ..
+	 * nr_wanted), which abbrev_cache__attrs() fills in without stepping
+	 * over the others.
+	 */
+	uint8_t fixed_nr;
+	uint8_t nr_wanted;
+	int16_t fixed_at;
+	uint8_t wanted[ABBREV_SPEC_ATTRS];
 	struct {
 		uint16_t name;
 		uint16_t form;
 		int8_t slot;	/* The caller's slot for it, or -1. */
 		int8_t size;	/* The value's size, -1 if it varies. */
+		int16_t at;	/* Its offset, for the first fixed_nr. */
 		/* How to skip the value when its size varies. */
 		struct dwarf_form_layout layout;
 		/* DW_FORM_implicit_const's value, in the abbreviation */
