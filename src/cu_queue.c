@@ -38,6 +38,7 @@
 #include "input/unit_view.h"
 #include "cache/batch_cache.h"
 #include "cu/name_cache.h"
+#include "cu/btf_builder.h"
 #include "cu/type_reuse.h"
 #include "merge/merge.h"
 #include "lib/log.h"
@@ -265,6 +266,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	const struct encode_opts *o = q->env->opts;
 	struct type_reuse reuse = { 0 };
 	struct cu_arrays arrays = { 0 };
+	struct btf_builder types;
 	struct name_cache names;
 	struct merge_state m;
 	struct cu_fragment frag;
@@ -281,6 +283,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	memset(out, 0, sizeof(*out));
 	name_cache__init(&names, q->env->ef->ehdr.e_type == ET_REL,
 			 q->env->str_start, q->env->str_size);
+	btf_builder__init(&types, q->env->ef->ptr_size);
 	/*
 	 * Batches are standalone BTF even over a base, because libbpf cannot
 	 * append split BTF; the consumer's merged BTF is the split one.
@@ -289,7 +292,7 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	m.keep_fwds = q->env->opts->keep_fwds;
 	for (i = first; !err && i < end; i++) {
 		err = cu_encoder__encode(q->env, &dies[i - first], base,
-					 m.acc.btf,
+					 &types,
 					 &names, reusing ? &reuse : NULL,
 					 &arrays, &frag, errbuf, ERRLEN);
 		cu_queue__finished(q, &from, i, i + 1 == end);
@@ -304,18 +307,18 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 				 strerror(-err));
 	}
 	/*
-	 * The types' names are offsets of the name cache's strings, which
-	 * the batch's BTF gets now.  The caches can go before the dedup,
-	 * which moves the ids too.
+	 * The batch's BTF is made of its types and the name cache's strings,
+	 * which their names are offsets of.  The caches can go before the
+	 * dedup, which moves the ids too.
 	 */
-	if (!err && (err = name_cache__seal(&names, &m.acc.btf,
-					    q->env->ef->ptr_size)))
+	if (!err && (err = name_cache__seal(&names, &types, &m.acc.btf)))
 		snprintf(errbuf, ERRLEN, "%s: cannot assemble the BTF of CUs 0x%llx to 0x%llx: %s",
 			 q->env->ef->path,
 			 (unsigned long long)dwarf_dieoffset(&q->cus[first]),
 			 (unsigned long long)dwarf_dieoffset(&q->cus[end - 1]),
 			 strerror(-err));
 	name_cache__free(&names);
+	btf_builder__free(&types);
 	type_reuse__free(&reuse);
 	cu_arrays__free(&arrays);
 	if (!err && !q->env->opts->plain_dedup && !q->env->opts->defer_dedup &&

@@ -6,7 +6,7 @@ UBSan)."""
 
 
 def test_name_cache(ctx):
-    ctx.unit("test_name_cache", ["cu/name_cache.c", "lib/u32_map.c",
-                                 "lib/btf_load.c", "lib/btf_ids.c",
-                                 "lib/btf_view.c"],
+    ctx.unit("test_name_cache", ["cu/name_cache.c", "cu/btf_builder.c",
+                                 "lib/u32_map.c", "lib/btf_load.c",
+                                 "lib/btf_ids.c", "lib/btf_view.c"],
              ["-lbpf", "-lelf"])

@@ -48,13 +48,12 @@ static bool is_modifier(const struct btf_type *t)
  */
 struct cu_check {
 	struct cu_ctx *ctx;
-	const struct btf *btf;
+	const struct btf_builder *btf;
 	uint32_t first;
 	uint32_t nr;
 	uint8_t *color;
 	int64_t *size;		/* memo of cu_check__size(), -1: not yet */
 	Dwarf_Die **die_of;	/* BTF id -> DIE, for messages */
-	const struct btf_type **type;	/* BTF id -> the CU's own type */
 };
 
 /* Is ID one of this CU's own types? */
@@ -66,36 +65,6 @@ static bool cu_check__mine(const struct cu_check *c, uint32_t id)
 static uint8_t *cu_check__color(struct cu_check *c, uint32_t id)
 {
 	return &c->color[id - c->first];
-}
-
-/* The CU's own type @id, found without a call into libbpf. */
-static const struct btf_type *cu_check__type(const struct cu_check *c,
-					     uint32_t id)
-{
-	return c->type[id - c->first];
-}
-
-/*
- * Finds where each of the CU's own types is, so that the checks do not
- * call into libbpf (btf__type_by_id()) at each look at a type: libbpf
- * keeps the types it adds one after another, so they are walked from the
- * first by their sizes, and the walk must meet the last where libbpf has
- * it.  Returns 0, or -EINVAL if the walk did not meet it.
- */
-static int cu_check__index(struct cu_check *c)
-{
-	const unsigned char *p;
-	uint32_t id;
-
-	if (c->nr == c->first)
-		return 0;
-	p = (const unsigned char *)btf__type_by_id(c->btf, c->first);
-	for (id = c->first; p && id < c->nr; id++) {
-		c->type[id - c->first] = (const struct btf_type *)p;
-		p += btf_type__size((const struct btf_type *)p);
-	}
-	return p && c->type[c->nr - 1 - c->first] ==
-		    btf__type_by_id(c->btf, c->nr - 1) ? 0 : -EINVAL;
 }
 
 /* The DIE type ID came from, for messages, or the CU's DIE if unknown. */
@@ -121,7 +90,7 @@ static int cu_check__modifier_loops(struct cu_check *c)
 		if (*cu_check__color(c, id) != WHITE)
 			continue;
 		for (cur = id; cu_check__mine(c, cur) && *cu_check__color(c, cur) == WHITE;) {
-			const struct btf_type *t = cu_check__type(c, cur);
+			const struct btf_type *t = btf_builder__type(c->btf, cur);
 
 			*cu_check__color(c, cur) = GREY;
 			if (!is_modifier(t))
@@ -129,13 +98,13 @@ static int cu_check__modifier_loops(struct cu_check *c)
 			cur = t->type;
 		}
 		if (cu_check__mine(c, cur) && *cu_check__color(c, cur) == GREY &&
-		    is_modifier(cu_check__type(c, cur))) {
+		    is_modifier(btf_builder__type(c->btf, cur))) {
 			cu_err(c->ctx, cu_check__die(c, cur),
 			       "type refers to itself through qualifiers or pointers");
 			return -ELOOP;
 		}
 		for (cur = id; cu_check__mine(c, cur) && *cu_check__color(c, cur) == GREY;) {
-			const struct btf_type *t = cu_check__type(c, cur);
+			const struct btf_type *t = btf_builder__type(c->btf, cur);
 
 			*cu_check__color(c, cur) = BLACK;
 			if (!is_modifier(t))
@@ -165,12 +134,12 @@ static int cu_check__modifier_loops(struct cu_check *c)
  */
 static bool cu_check__is_fwd(const struct cu_check *c, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(c->btf, id);
+	const struct btf_type *t = btf_builder__type(c->btf, id);
 	int i;
 
 	for (i = 0; t && i < MAX_NESTING && (btf_is_mod(t) || btf_is_typedef(t));
 	     i++)
-		t = btf__type_by_id(c->btf, t->type);
+		t = btf_builder__type(c->btf, t->type);
 	return t && btf_is_fwd(t);
 }
 
@@ -191,7 +160,7 @@ static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
 	int i;
 
 	if (!cu_check__mine(c, id))
-		return id ? btf__resolve_size(c->btf, id) : SZ_NONE;
+		return id ? btf_builder__resolve_size(c->btf, id) : SZ_NONE;
 	if (c->size[id - c->first] >= 0 || c->size[id - c->first] == SZ_NONE)
 		return c->size[id - c->first];
 	if (c->size[id - c->first] == SZ_BUSY) {
@@ -205,7 +174,7 @@ static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,
 		return SZ_NONE;
 	}
 	c->size[id - c->first] = SZ_BUSY;
-	t = cu_check__type(c, id);
+	t = btf_builder__type(c->btf, id);
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 	case BTF_KIND_ENUM:
@@ -318,7 +287,7 @@ int cu_ctx__check(struct cu_ctx *ctx)
 		.ctx = ctx,
 		.btf = ctx->btf,
 		.first = ctx->first_id,
-		.nr = btf__type_cnt(ctx->btf),
+		.nr = btf_builder__type_cnt(ctx->btf),
 	};
 	size_t i;
 	int err;
@@ -327,14 +296,8 @@ int cu_ctx__check(struct cu_ctx *ctx)
 	c.color = malloc(c.nr - c.first + 1);
 	c.size = malloc((c.nr - c.first + 1) * sizeof(*c.size));
 	c.die_of = calloc(c.nr - c.first + 1, sizeof(*c.die_of));
-	c.type = malloc((c.nr - c.first + 1) * sizeof(*c.type));
-	if (!c.color || !c.size || !c.die_of || !c.type) {
+	if (!c.color || !c.size || !c.die_of) {
 		err = -ENOMEM;
-		goto out;
-	}
-	err = cu_check__index(&c);
-	if (err) {
-		cu_err(ctx, ctx->cudie, "cannot find the CU's types in its BTF");
 		goto out;
 	}
 	/* Bytes of 0xff make each entry -1, SZ_UNKNOWN. */
@@ -350,6 +313,5 @@ out:
 	free(c.color);
 	free(c.size);
 	free(c.die_of);
-	free(c.type);
 	return err;
 }

@@ -126,7 +126,7 @@ static void cu_arrays__keep(struct cu_arrays *a, const struct cu_ctx *ctx)
  * brought from other units, then the check of everything this CU added.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       uint64_t die_base, struct btf *btf,
+		       uint64_t die_base, struct btf_builder *btf,
 		       struct name_cache *names,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,
 		       struct cu_fragment *out, char *errbuf, size_t errlen)
@@ -139,8 +139,8 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 		.cu_off = dwarf_dieoffset(cudie),
 		.die_base = die_base,
 		.btf = btf,
-		.next_id = btf__type_cnt(btf),
-		.first_id = btf__type_cnt(btf),
+		.next_id = btf_builder__type_cnt(btf),
+		.first_id = btf_builder__type_cnt(btf),
 		.little_endian = !env->ef->big_endian,
 		.frag = out,
 		.errbuf = errbuf,
@@ -219,7 +219,7 @@ int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
 	if (!err)
 		err = cu_ctx__check(&ctx);
 	if (!err)
-		out->nr_types_in = btf__type_cnt(ctx.btf) - ctx.first_id;
+		out->nr_types_in = btf_builder__type_cnt(ctx.btf) - ctx.first_id;
 	/* Members to fix after the final dedup (fwd_members.h). */
 	out->cxx = ctx.c_names;
 	if (err && !ctx.reported)

@@ -23,6 +23,7 @@ struct btf;
 struct name_cache;
 struct batch_cache;
 struct type_reuse;
+struct btf_builder;
 
 /* What every worker shares, read-only. */
 #define ENCODE_CU_SIDE_MAX	DEBUG_CU_SIDE_MAX
@@ -107,8 +108,9 @@ struct cu_arrays {
 void cu_arrays__free(struct cu_arrays *a);
 
 /*
- * Encode one CU, appending its types to @btf (the worker's batch; nothing
- * else refers to it meanwhile).  @cudie's handle may read a unit view
+ * Encode one CU, appending its types to @btf (the worker's batch, whose
+ * names are offsets of @names' strings; nothing else refers to it
+ * meanwhile).  @cudie's handle may read a unit view
  * (input/unit_view.h), whose offsets in .debug_info are the input's less
  * @die_base: the offsets the CU's candidates and messages give are the
  * input's.  @names caches @btf's string offsets
@@ -121,7 +123,7 @@ void cu_arrays__free(struct cu_arrays *a);
  * must be thrown away.
  */
 int cu_encoder__encode(const struct encode_env *env, Dwarf_Die *cudie,
-		       uint64_t die_base, struct btf *btf,
+		       uint64_t die_base, struct btf_builder *btf,
 		       struct name_cache *names,
 		       struct type_reuse *reuse, struct cu_arrays *arrays,
 		       struct cu_fragment *out, char *errbuf, size_t errlen);

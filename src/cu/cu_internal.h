@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 
 #include "cu/abbrev_cache.h"
+#include "cu/btf_builder.h"
 #include "lib/grow.h"
 #include "lib/btf_ids.h"
 #include "cu/cu_encoder.h"
@@ -211,24 +212,6 @@ static inline bool die_attrs__flag(struct die_attrs *da, enum die_attr_slot s)
 	return f;
 }
 
-/* Names are set after the fact from name_cache offsets (btf_ids.h). */
-static inline struct btf_member *btf_last_member(struct btf *btf)
-{
-	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
-
-	return btf_members(t) + btf_vlen(t) - 1;
-}
-
-static inline void btf_last_enum_name(struct btf *btf, bool enum64,
-				      uint32_t off)
-{
-	struct btf_type *t = btf_mut_type(btf, btf__type_cnt(btf) - 1);
-
-	if (enum64)
-		btf_enum64(t)[btf_vlen(t) - 1].name_off = off;
-	else
-		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
-}
 
 /*
  * cxx_names.c: a C++ unit's scopes, by which its type names are qualified:
@@ -262,7 +245,7 @@ struct cu_ctx {
 	 * view's: cu_encoder.h); cu_off and the nodes' keys are the handle's.
 	 */
 	uint64_t die_base;
-	struct btf *btf;
+	struct btf_builder *btf;	/* the batch's types */
 	struct cu_node *nodes;
 	Dwarf_Off *node_offs;	/* nodes' DIE offsets */
 	size_t nr_nodes, cap_nodes, cap_offs;
@@ -551,32 +534,17 @@ static inline int cu_ctx__name_off(struct cu_ctx *ctx, const char *name)
 }
 
 /*
- * A type is added to the batch's BTF without its name, or under "int"
- * where libbpf wants one, and then given its offset @off in the batch's
- * strings (name_cache.h): this names type @id, an id or -errno, which it
- * returns.
- */
-static inline int cu_ctx__set_name(struct cu_ctx *ctx, int id, int off)
-{
-	if (id > 0)
-		btf_mut_type(ctx->btf, id)->name_off = off;
-	return id;
-}
-
-/*
  * Adds a DECL_TAG @value on type @id's @component (-1: the type), the
  * value by content: it may be built in a buffer that holds another one
- * next.  Returns its id or -errno (-EINVAL for "", as libbpf).
+ * next.  Returns its id or -errno (-EINVAL for "").
  */
 static inline int cu_ctx__add_decl_tag(struct cu_ctx *ctx, const char *value,
 				       uint32_t id, int component)
 {
 	int off = name_cache__add(ctx->names, value);
 
-	if (off <= 0)
-		return off < 0 ? off : -EINVAL;
-	return cu_ctx__set_name(ctx, btf__add_decl_tag(ctx->btf, "int", id,
-						       component), off);
+	return off < 0 ? off : btf_builder__add_decl_tag(ctx->btf, off, id,
+							 component);
 }
 
 /*

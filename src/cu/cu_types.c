@@ -3,9 +3,10 @@
  * The types of one CU, in two passes over its DIE tree.  The first
  * collects every type DIE in DIE order and gives each the BTF id it will
  * get, so references can point forward (DWARF types refer to each other in
- * any order, and libbpf only appends); the same walk lists the subprogram
- * and variable DIEs for the later passes.  The second emits the types with
- * libbpf's btf__add_*() and checks that every id came out as predicted.
+ * any order, and BTF is only appended to); the same walk lists the
+ * subprogram and variable DIEs for the later passes.  The second emits the
+ * types through the batch's builder (btf_builder.h) and checks that every
+ * id came out as predicted.
  * DIEs that BTF has no kind for (_Atomic, unspecified types) get no id and
  * resolve to what they qualify or to void, as pahole does.  C++ adds
  * more that BTF has no kind for: references and std::nullptr_t become
@@ -947,8 +948,7 @@ static int cu_ctx__add_int(struct cu_ctx *ctx, const char *name,
 	off = cu_ctx__name_off(ctx, name);
 	if (off < 0)
 		return off;
-	return cu_ctx__set_name(ctx, btf__add_int(ctx->btf, "int", bytes,
-						  encoding), off);
+	return btf_builder__add_int(ctx->btf, off, bytes, encoding);
 }
 
 /*
@@ -964,12 +964,8 @@ static int cu_ctx__add_float(struct cu_ctx *ctx, const char *name,
 	if (ctx->env->opts->gen_floats && (bytes == 2 || bytes == 4 ||
 	    bytes == 8 || bytes == 12 || bytes == 16)) {
 		off = cu_ctx__name_off(ctx, name);
-		/* libbpf refuses a FLOAT without a name. */
-		if (off <= 0)
-			return off < 0 ? off : btf__add_float(ctx->btf, name,
+		return off < 0 ? off : btf_builder__add_float(ctx->btf, off,
 							      bytes);
-		return cu_ctx__set_name(ctx, btf__add_float(ctx->btf, "int",
-							    bytes), off);
 	}
 	return cu_ctx__add_int(ctx, name, bytes, 0);
 }
@@ -1008,18 +1004,15 @@ static int cu_ctx__add_complex(struct cu_ctx *ctx, Dwarf_Die *die)
 	off = cu_ctx__name_off(ctx, name);
 	if (off < 0)
 		return off;
-	id = cu_ctx__set_name(ctx, btf__add_struct(ctx->btf, NULL, 2 * half),
-			      off);
+	id = btf_builder__add_composite(ctx->btf, BTF_KIND_STRUCT, off,
+					2 * half);
 	if (id < 0)
 		return id;
 	real = cu_ctx__name_off(ctx, "real");
-	err = real < 0 ? real : btf__add_field(ctx->btf, NULL, fl, 0, 0);
-	if (!err)
-		btf_last_member(ctx->btf)->name_off = real;
+	err = real < 0 ? real : btf_builder__add_field(ctx->btf, real, fl, 0, 0);
 	imag = err ? err : cu_ctx__name_off(ctx, "imag");
-	err = imag < 0 ? imag : btf__add_field(ctx->btf, NULL, fl, half * 8, 0);
-	if (!err)
-		btf_last_member(ctx->btf)->name_off = imag;
+	err = imag < 0 ? imag : btf_builder__add_field(ctx->btf, imag, fl,
+						      half * 8, 0);
 	return err ? err : id;
 }
 
@@ -1050,8 +1043,8 @@ static int cu_ctx__add_base_type(struct cu_ctx *ctx, Dwarf_Die *die)
 
 		if (off < 0)
 			return off;
-		return cu_ctx__set_name(ctx, btf__add_struct(ctx->btf, NULL, 0),
-					off);
+		return btf_builder__add_composite(ctx->btf, BTF_KIND_STRUCT,
+						  off, 0);
 	}
 	switch (enc) {
 	case DW_ATE_float:
@@ -1165,32 +1158,22 @@ static int cu_ctx__add_member(struct cu_ctx *ctx, Dwarf_Die *m,
 	name_off = ctx->c_names || name ? cu_ctx__cxx_member_name_off(ctx, da, name) :
 		   name_cache__off(ctx->names, cu_ctx__attr_name(ctx, da));
 	err = name_off < 0 ? name_off :
-	      btf__add_field(ctx->btf, NULL, type, bit_off, bit_size);
-	if (!err && name_off)
-		btf_last_member(ctx->btf)->name_off = name_off;
+	      btf_builder__add_field(ctx->btf, name_off, type, bit_off,
+				     bit_size);
 	if (err)
 		cu_err(ctx, m, "cannot encode member (bit offset %llu, size %llu)",
 		       (unsigned long long)bit_off, (unsigned long long)bit_size);
 	return err;
 }
 
-/*
- * Does what btf__add_typedef() does, but takes the name's offset from the
- * name cache: the typedef is added under the name "int" (libbpf wants a
- * name) and then given its offset in the batch's strings.
- */
+/* Adds a TYPEDEF @name of @ref; one without a name is refused. */
 static int cu_ctx__add_typedef(struct cu_ctx *ctx, const char *name,
 			       uint32_t ref)
 {
-	int off = cu_ctx__name_off(ctx, name), id;
+	int off = cu_ctx__name_off(ctx, name);
 
-	/* libbpf refuses a typedef without a name. */
-	if (off <= 0)
-		return off < 0 ? off : btf__add_typedef(ctx->btf, name, ref);
-	id = btf__add_typedef(ctx->btf, "int", ref);
-	if (id > 0)
-		btf_mut_type(ctx->btf, id)->name_off = off;
-	return id;
+	return off < 0 ? off : btf_builder__add_ref(ctx->btf, BTF_KIND_TYPEDEF,
+						    off, ref);
 }
 
 struct member_pos {
@@ -1282,7 +1265,8 @@ static int cu_ctx__add_variant_members(struct cu_ctx *ctx,
 static int cu_ctx__add_variant_union(struct cu_ctx *ctx,
 				     const struct rust_enum *re, uint64_t size)
 {
-	int id = btf__add_union(ctx->btf, NULL, size), err;
+	int id = btf_builder__add_composite(ctx->btf, BTF_KIND_UNION, 0, size);
+	int err;
 
 	if (id < 0)
 		return id;
@@ -1303,14 +1287,15 @@ static int cu_ctx__add_struct(struct cu_ctx *ctx, Dwarf_Die *die,
 	int id, union_id = 0, err;
 
 	if (!cu_ctx__rust_variants(ctx))
-		return btf__add_struct(ctx->btf, NULL, size);
+		return btf_builder__add_composite(ctx->btf, BTF_KIND_STRUCT, 0,
+						  size);
 	err = rust_enum__read(ctx, die, &re);
 	if (!err && re.nr_union)
 		union_id = cu_ctx__add_variant_union(ctx, &re, size);
 	id = err ? err : union_id < 0 ? union_id :
-	     btf__add_struct(ctx->btf, NULL, size);
+	     btf_builder__add_composite(ctx->btf, BTF_KIND_STRUCT, 0, size);
 	if (id > 0 && union_id > 0)
-		err = btf__add_field(ctx->btf, NULL, union_id, 0, 0);
+		err = btf_builder__add_field(ctx->btf, 0, union_id, 0, 0);
 	if (id > 0 && !err)
 		err = cu_ctx__add_variant_members(ctx, &re, re.nr_union, re.nr);
 	rust_enum__free(&re);
@@ -1344,17 +1329,19 @@ static int cu_ctx__add_composite(struct cu_ctx *ctx, Dwarf_Die *die,
 	if (name_off < 0)
 		return name_off;
 	if (die_attrs__flag(&da, DA_DECLARATION) && name_off)
-		return cu_ctx__set_name(ctx, btf__add_fwd(ctx->btf, "int",
-				tag == DW_TAG_union_type ? BTF_FWD_UNION :
-				BTF_FWD_STRUCT), name_off);
+		return btf_builder__add_fwd(ctx->btf, name_off,
+					    tag == DW_TAG_union_type ?
+					    BTF_FWD_UNION : BTF_FWD_STRUCT);
 	die_attrs__udata(&da, DA_BYTE_SIZE, &size);
 	if (tag == DW_TAG_union_type)
-		id = btf__add_union(ctx->btf, NULL, size);
+		id = btf_builder__add_composite(ctx->btf, BTF_KIND_UNION, 0,
+						size);
 	else
 		id = cu_ctx__add_struct(ctx, die, size);
 	if (id < 0)
 		return id;
-	btf_mut_type(ctx->btf, id)->name_off = name_off;
+	/* A Rust enum's struct comes after the union of its variants. */
+	btf_builder__type(ctx->btf, id)->name_off = name_off;
 	if (ctx->rust && nr > 1) {
 		order = malloc(nr * sizeof(*order));
 		if (!order)
@@ -1425,11 +1412,11 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 	if (id < 0)
 		return id;
 	if (enum64)
-		id = cu_ctx__set_name(ctx, btf__add_enum64(ctx->btf, NULL, size,
-							   is_signed), id);
+		id = btf_builder__add_enum(ctx->btf, BTF_KIND_ENUM64, id, size,
+					   is_signed);
 	else
-		id = cu_ctx__set_name(ctx, btf__add_enum(ctx->btf, NULL, size),
-				      id);
+		id = btf_builder__add_enum(ctx->btf, BTF_KIND_ENUM, id, size,
+					   false);
 	if (id < 0)
 		return id;
 
@@ -1467,28 +1454,24 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 				dwarf_formudata(cv, &uval);
 				v = (int64_t)uval;
 			}
-			/*
-			 * libbpf wants a name, so the value is added under
-			 * "int" and then given the cached name's offset.
-			 */
+			/* One without a name is refused. */
 			name_off = cu_ctx__name_off(ctx, ename);
 			if (name_off < 0)
 				err = name_off;
-			else if (!name_off)	/* libbpf rejects the "". */
-				err = btf__add_enum_value(ctx->btf, "", v);
 			else if (enum64)
-				err = btf__add_enum64_value(ctx->btf, "int", v);
+				err = btf_builder__add_enum64_value(ctx->btf,
+								    name_off, v);
 			else if (ctx->env->opts->skip_enum64)
 				/*
 				 * This keeps, as pahole does, the low 32
 				 * bits of every value, unsigned.
 				 */
-				err = btf__add_enum_value(ctx->btf, "int",
-							  (uint32_t)v);
+				err = btf_builder__add_enum_value(ctx->btf,
+								  name_off,
+								  (uint32_t)v);
 			else
-				err = btf__add_enum_value(ctx->btf, "int", v);
-			if (!err)
-				btf_last_enum_name(ctx->btf, enum64, name_off);
+				err = btf_builder__add_enum_value(ctx->btf,
+								  name_off, v);
 			if (err) {
 				cu_err(ctx, &child, "cannot encode enumerator");
 				return err;
@@ -1540,10 +1523,11 @@ static int cu_ctx__add_array(struct cu_ctx *ctx, Dwarf_Die *die)
 	if (ret < 0)
 		return -EINVAL;
 	if (!dims)
-		return btf__add_array(ctx->btf, ctx->index_type_id, elem, 0);
+		return btf_builder__add_array(ctx->btf, ctx->index_type_id,
+					      elem, 0);
 	for (i = dims; i-- > 0; elem = id) {
-		id = btf__add_array(ctx->btf, ctx->index_type_id, elem,
-				    ctx->dims[i]);
+		id = btf_builder__add_array(ctx->btf, ctx->index_type_id, elem,
+					    ctx->dims[i]);
 		if (id < 0)
 			return id;
 	}
@@ -1564,7 +1548,7 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 	err = cu_ctx__type_ref(ctx, die, &ret_type);
 	if (err)
 		return err;
-	id = btf__add_func_proto(ctx->btf, ret_type);
+	id = btf_builder__add_func_proto(ctx->btf, ret_type);
 	if (id < 0)
 		return id;
 	ret = abbrev_cache__child(&ctx->abbrevs, die, &child);
@@ -1576,9 +1560,9 @@ static int cu_ctx__add_func_proto(struct cu_ctx *ctx, Dwarf_Die *die)
 			err = cu_ctx__type_ref(ctx, &child, &type);
 			if (err)
 				return err;
-			err = btf__add_func_param(ctx->btf, NULL, type);
+			err = btf_builder__add_func_param(ctx->btf, 0, type);
 		} else if (tag == DW_TAG_unspecified_parameters) {
-			err = btf__add_func_param(ctx->btf, NULL, 0);
+			err = btf_builder__add_func_param(ctx->btf, 0, 0);
 		} else {
 			err = 0;
 		}
@@ -1595,19 +1579,18 @@ struct tag_chain {
 };
 
 /*
- * Adds a TYPE_TAG VALUE that points at the previous one in the chain,
- * under "int" until named (libbpf wants a value), the value by content.
+ * Adds a TYPE_TAG VALUE that points at the previous one in the chain, the
+ * value by content (it may be built in a buffer that holds another one
+ * next); one without a value is refused.
  */
 static int add_type_tag(void *arg, const char *value)
 {
 	struct tag_chain *tc = arg;
 	int off = name_cache__add(tc->ctx->names, value), id;
 
-	if (off <= 0)
-		return off < 0 ? off : -EINVAL;
-	id = cu_ctx__set_name(tc->ctx, btf__add_type_tag(tc->ctx->btf, "int",
-							 tc->prev), off);
-
+	id = off < 0 ? off : btf_builder__add_ref(tc->ctx->btf,
+						  BTF_KIND_TYPE_TAG, off,
+						  tc->prev);
 	if (id < 0)
 		return id;
 	tc->prev = id;
@@ -1630,7 +1613,7 @@ static int cu_ctx__add_tagged_ptr(struct cu_ctx *ctx, Dwarf_Die *die,
 				       add_type_tag, &tc);
 	if (err)
 		return err;
-	return btf__add_ptr(ctx->btf, tc.prev);
+	return btf_builder__add_ref(ctx->btf, BTF_KIND_PTR, 0, tc.prev);
 }
 
 /*
@@ -1647,23 +1630,19 @@ static int cu_ctx__add_ptr_to_member(struct cu_ctx *ctx, int nr_before,
 
 	if (!nr_before)
 		return cu_ctx__add_int(ctx, "long int", 8, BTF_INT_SIGNED);
-	ptr = btf__add_ptr(ctx->btf, fn);
+	ptr = btf_builder__add_ref(ctx->btf, BTF_KIND_PTR, 0, fn);
 	if (ptr < 0)
 		return ptr;
 	adj = cu_ctx__add_int(ctx, "long int", 8, BTF_INT_SIGNED);
 	if (adj < 0)
 		return adj;
-	id = btf__add_struct(ctx->btf, NULL, 16);
+	id = btf_builder__add_composite(ctx->btf, BTF_KIND_STRUCT, 0, 16);
 	if (id < 0)
 		return id;
 	off = cu_ctx__name_off(ctx, "__pfn");
-	err = off < 0 ? off : btf__add_field(ctx->btf, NULL, ptr, 0, 0);
-	if (!err)
-		btf_last_member(ctx->btf)->name_off = off;
+	err = off < 0 ? off : btf_builder__add_field(ctx->btf, off, ptr, 0, 0);
 	off = err ? err : cu_ctx__name_off(ctx, "__delta");
-	err = off < 0 ? off : btf__add_field(ctx->btf, NULL, adj, 64, 0);
-	if (!err)
-		btf_last_member(ctx->btf)->name_off = off;
+	err = off < 0 ? off : btf_builder__add_field(ctx->btf, off, adj, 64, 0);
 	return err ? err : id;
 }
 
@@ -1688,7 +1667,7 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 		return cu_ctx__add_base_type(ctx, die);
 	case DW_TAG_unspecified_type:
 		/* Only std::nullptr_t is a type (die_node_kind()). */
-		return btf__add_ptr(ctx->btf, 0);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_PTR, 0, 0);
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
@@ -1714,20 +1693,20 @@ static int cu_ctx__emit_node(struct cu_ctx *ctx, size_t idx)
 	case DW_TAG_pointer_type:
 		if (ctx->nodes[idx].nr_before)
 			return cu_ctx__add_tagged_ptr(ctx, die, ref);
-		return btf__add_ptr(ctx->btf, ref);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_PTR, 0, ref);
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 		/* BTF has no reference: what it is in memory, a pointer. */
-		return btf__add_ptr(ctx->btf, ref);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_PTR, 0, ref);
 	case DW_TAG_ptr_to_member_type:
 		return cu_ctx__add_ptr_to_member(ctx, ctx->nodes[idx].nr_before,
 						 ref);
 	case DW_TAG_const_type:
-		return btf__add_const(ctx->btf, ref);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_CONST, 0, ref);
 	case DW_TAG_volatile_type:
-		return btf__add_volatile(ctx->btf, ref);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_VOLATILE, 0, ref);
 	case DW_TAG_restrict_type:
-		return btf__add_restrict(ctx->btf, ref);
+		return btf_builder__add_ref(ctx->btf, BTF_KIND_RESTRICT, 0, ref);
 	case DW_TAG_typedef:
 		if (!ctx->c_names)
 			return cu_ctx__add_typedef(ctx, die_name(die), ref);
@@ -2177,6 +2156,6 @@ int cu_ctx__emit_types(struct cu_ctx *ctx)
 	if (!err)
 		err = cu_ctx__emit_decl_tags(ctx, from);
 	/* The types met from now on come after the decl tags. */
-	ctx->next_id = btf__type_cnt(ctx->btf);
+	ctx->next_id = btf_builder__type_cnt(ctx->btf);
 	return err;
 }

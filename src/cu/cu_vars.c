@@ -289,7 +289,7 @@ int cu_ctx__collect_vars(struct cu_ctx *ctx)
 			err = cu_ctx__type_ref(ctx, named, &type);
 			if (err)
 				return err;
-			size = type ? btf__resolve_size(ctx->btf, type) : 0;
+			size = type ? btf_builder__resolve_size(ctx->btf, type) : 0;
 			if (!type)
 				fate = VAR_NO_TYPE;
 			else if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)

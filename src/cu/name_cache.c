@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "cu/btf_builder.h"
 #include "lib/btf_load.h"
 #include "lib/hash.h"
 #include "cu/name_cache.h"
@@ -191,33 +192,23 @@ const char *name_cache__str(const struct name_cache *c, uint32_t off)
 	return off < c->len ? c->strs + off : "";
 }
 
-int name_cache__seal(struct name_cache *c, struct btf **btf,
-		     unsigned int ptr_size)
+int name_cache__seal(struct name_cache *c, const struct btf_builder *types,
+		     struct btf **btf)
 {
-	const struct btf_header *h;
-	const unsigned char *raw;
-	unsigned char *buf, *types;
+	unsigned char *buf, *at;
 	struct btf *out;
-	uint32_t size;
 	int err;
 
-	raw = btf__raw_data(*btf, &size);
-	if (!raw)
-		return -ENOMEM;
-	h = (const struct btf_header *)raw;
-	if (size < sizeof(*h) || h->hdr_len < sizeof(*h) || h->hdr_len > size ||
-	    h->type_off > size - h->hdr_len ||
-	    h->type_len > size - h->hdr_len - h->type_off)
-		return -EINVAL;
-	buf = btf_load__raw_new(h->type_len, c->len ? c->len : 1, &types);
+	buf = btf_load__raw_new(types->len, c->len ? c->len : 1, &at);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(types, raw + h->hdr_len + h->type_off, h->type_len);
+	if (types->len)
+		memcpy(at, types->data, types->len);
 	if (c->len)
-		memcpy(types + h->type_len, c->strs, c->len);
+		memcpy(at + types->len, c->strs, c->len);
 	else
-		types[h->type_len] = 0;
-	err = btf_load__raw(buf, ptr_size, &out);
+		at[types->len] = 0;
+	err = btf_load__raw(buf, types->ptr_size, &out);
 	if (err)
 		return err;
 	btf__free(*btf);

@@ -2,16 +2,14 @@
 /*
  * The strings of a batch's BTF, and the offsets of DWARF names in them.
  *
- * The batch's types are built through libbpf, but their names are not:
  * libbpf's btf__add_str() copies a new string into its set, hashes it
  * twice (once more as its map grows) and allocates an entry for it, about
  * 850 instructions, and a batch adds each of its names once (a module's
- * batch is a module).  That was 7.5% of the instructions of every 8th
- * module in one run, more than any other function.  So the strings are
- * kept here, each once, every type and member is added to the BTF
- * without its name (or under "int" where libbpf wants one) and given its
- * offset here, and name_cache__seal() makes the batch's BTF of its types
- * and these strings once its CUs are encoded.
+ * batch is a module): 7.5% of the instructions of every 8th module in one
+ * run, more than any other function.  So the strings are kept here, each
+ * once, the batch's types (btf_builder.h) name theirs by offsets here,
+ * and name_cache__seal() makes the batch's libbpf BTF of those types and
+ * these strings once its CUs are encoded.
  *
  * Names are looked up by one of two keys, chosen by the input, both
  * measured:
@@ -45,6 +43,7 @@
 #include "lib/u32_map.h"
 
 struct btf;
+struct btf_builder;
 
 struct name_slot {
 	/* In .debug_str, + 1; or the name's hash, | 1.  0: free. */
@@ -86,13 +85,12 @@ int name_cache__add(struct name_cache *c, const char *s);
 /* The string at @off, an offset the cache gave. */
 const char *name_cache__str(const struct name_cache *c, uint32_t off);
 /*
- * Replaces *@btf, whose names are offsets the cache gave, with a BTF of
- * the same types and the cache's strings (@ptr_size: the ELF's pointer
- * size), which then outlives the cache.  Returns 0 or -errno, *@btf
- * unchanged.
+ * Replaces *@btf (empty) with the libbpf BTF of @types, whose names are
+ * offsets the cache gave, and the cache's strings; it then outlives the
+ * cache and the builder.  Returns 0 or -errno, *@btf unchanged.
  */
-int name_cache__seal(struct name_cache *c, struct btf **btf,
-		     unsigned int ptr_size);
+int name_cache__seal(struct name_cache *c, const struct btf_builder *types,
+		     struct btf **btf);
 /* Frees the cache and leaves it empty, keyed as before, for another BTF. */
 void name_cache__free(struct name_cache *c);
 

@@ -5,8 +5,8 @@
  * .debug_str (a linked file's names) across the growth of its map, and by
  * address for names outside .debug_str or without one; equal names at
  * two places of .debug_str are one string; "" and NULL are 0; by content,
- * names whose hashes collide each keep their own; a BTF sealed with the
- * strings has its types and their names.  Prints "ok" and exits 0, else
+ * names whose hashes collide each keep their own; a builder's types
+ * sealed with the strings are a BTF of those types and names.  Prints "ok" and exits 0, else
  * names the failed check and exits 1.
  */
 #include <stdio.h>
@@ -14,15 +14,11 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "cu/btf_builder.h"
 #include "cu/name_cache.h"
 #include "lib/hash.h"
 #include "check.h"
 
-/* A type of @btf to write to, as btf_ids.h's btf_mut_type() gives it. */
-static struct btf_type *btf_type_by_id_mut(struct btf *btf, uint32_t id)
-{
-	return (struct btf_type *)btf__type_by_id(btf, id);
-}
 
 #define NAMES	20000	/* past the first map's 2048 names */
 
@@ -153,29 +149,28 @@ static int check_no_str(void)
 }
 
 /*
- * A BTF whose types were added without names and given the cache's
- * offsets, sealed: the same types, named, and the strings those of the
- * cache; the BTF outlives the cache.
+ * A builder's types named by the cache's offsets, sealed: a libbpf BTF of
+ * the same types, named, which outlives the cache and the builder.
  */
 static int check_seal(void)
 {
 	const char *name = "seal";
-	struct btf *btf = btf__new_empty(), *before;
+	struct btf *btf = btf__new_empty(), *before = btf;
 	const struct btf_type *t;
+	struct btf_builder b;
 	struct name_cache c;
 	int s_off, m_off, id, ptr;
 
 	name_cache__init(&c, true, NULL, 0);
+	btf_builder__init(&b, 8);
 	s_off = name_cache__off(&c, "sealed_struct");
 	m_off = name_cache__off(&c, "member");
-	id = btf__add_struct(btf, NULL, 8);
-	CHECK(id == 1 && btf__add_field(btf, NULL, id, 0, 0) == 0);
-	ptr = btf__add_ptr(btf, id);
-	btf_type_by_id_mut(btf, id)->name_off = s_off;
-	btf_members(btf_type_by_id_mut(btf, id))[0].name_off = m_off;
-	before = btf;
-	CHECK(name_cache__seal(&c, &btf, 8) == 0 && btf != before);
+	id = btf_builder__add_composite(&b, BTF_KIND_STRUCT, s_off, 8);
+	CHECK(id == 1 && btf_builder__add_field(&b, m_off, id, 0, 0) == 0);
+	ptr = btf_builder__add_ref(&b, BTF_KIND_PTR, 0, id);
+	CHECK(name_cache__seal(&c, &b, &btf) == 0 && btf != before);
 	name_cache__free(&c);
+	btf_builder__free(&b);
 	CHECK(btf__type_cnt(btf) == 3);
 	t = btf__type_by_id(btf, id);
 	CHECK(btf_is_struct(t) &&
@@ -185,12 +180,15 @@ static int check_seal(void)
 	CHECK(btf_is_ptr(btf__type_by_id(btf, ptr)) &&
 	      btf__type_by_id(btf, ptr)->type == (uint32_t)id);
 	btf__free(btf);
-	/* nothing named: the strings are "" alone */
+	/* nothing named, nothing at all: the strings are "" alone */
 	btf = btf__new_empty();
 	name_cache__init(&c, false, NULL, 0);
-	CHECK(btf__add_ptr(btf, 0) == 1);
-	CHECK(name_cache__seal(&c, &btf, 8) == 0 && btf__type_cnt(btf) == 2);
+	btf_builder__init(&b, 8);
+	CHECK(name_cache__seal(&c, &b, &btf) == 0 && btf__type_cnt(btf) == 1);
+	CHECK(btf_builder__add_ref(&b, BTF_KIND_PTR, 0, 0) == 1);
+	CHECK(name_cache__seal(&c, &b, &btf) == 0 && btf__type_cnt(btf) == 2);
 	name_cache__free(&c);
+	btf_builder__free(&b);
 	btf__free(btf);
 	return 0;
 }
