@@ -21,8 +21,9 @@ check_summary() {
 # PASS or FAIL line: BIN encodes FILE at -j2, the same bytes at -j1,
 # libbpf dumps it (with FUNCs whose names start with FUNC_PREFIX, if
 # given), every struct layout of the DWARF is in it (BIN layout), the C
-# header bpftool prints compiles with clang, and it loads into the running
-# kernel (SKIP where this process may not load BTF).
+# header bpftool prints compiles with clang (SKIP where the header has a
+# _Float16 and that clang has none: before clang 15), and it loads into
+# the running kernel (SKIP where this process may not load BTF).
 # usage: check_user_btf BIN FILE [FUNC_PREFIX]
 check_user_btf() {
 	local bin=$1 file=$2 fprefix=${3:-} dir nt nf nerr res here cc=clang
@@ -58,8 +59,14 @@ check_user_btf() {
 		fail "$(tail -n 1 "$dir/layout")"
 		sed -n '1,10s/^/     | /p' "$dir/layout"
 	fi
-	if bpftool btf dump file "$dir/j2.btf" format c > "$dir/h.h" 2> /dev/null
-	then
+	if ! bpftool btf dump file "$dir/j2.btf" format c > "$dir/h.h" \
+		2> /dev/null; then
+		fail "header: bpftool btf dump format c"
+	elif grep -q '_Float16' "$dir/h.h" &&
+	     ! echo '_Float16 x;' | $cc -fsyntax-only -x c - 2> /dev/null; then
+		# An older clang cannot tell; the header is not at fault.
+		skip "header: $cc has no _Float16 (clang-19: scripts/install-deps.sh pahole-tests)"
+	else
 		nerr=$($cc -fsyntax-only -ferror-limit=0 -x c "$dir/h.h" 2>&1 |
 		       grep -c 'error:')
 		if [ "$nerr" = 0 ]; then
@@ -69,8 +76,6 @@ check_user_btf() {
 			     "$($cc -fsyntax-only -x c "$dir/h.h" 2>&1 |
 				grep -m1 'error:')"
 		fi
-	else
-		fail "header: bpftool btf dump format c"
 	fi
 	res=$(python3 "$here/btf-load.py" "$dir/j2.btf" 2>&1)
 	case $res in
