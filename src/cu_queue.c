@@ -311,12 +311,18 @@ static int cu_queue__encode_batch(struct cu_queue *q, Dwarf_Die *dies,
 	 * which their names are offsets of.  The caches can go before the
 	 * dedup, which moves the ids too.
 	 */
-	if (!err && (err = name_cache__seal(&names, &types, &m.acc.btf)))
-		snprintf(errbuf, ERRLEN, "%s: cannot assemble the BTF of CUs 0x%llx to 0x%llx: %s",
-			 q->env->ef->path,
-			 (unsigned long long)dwarf_dieoffset(&q->cus[first]),
-			 (unsigned long long)dwarf_dieoffset(&q->cus[end - 1]),
-			 strerror(-err));
+	if (!err) {
+		uint32_t len;
+		const char *strs = name_cache__strs(&names, &len);
+
+		err = btf_builder__seal(&types, strs, len, &m.acc.btf);
+		if (err)
+			snprintf(errbuf, ERRLEN, "%s: cannot assemble the BTF of CUs 0x%llx to 0x%llx: %s",
+				 q->env->ef->path,
+				 (unsigned long long)dwarf_dieoffset(&q->cus[first]),
+				 (unsigned long long)dwarf_dieoffset(&q->cus[end - 1]),
+				 strerror(-err));
+	}
 	name_cache__free(&names);
 	btf_builder__free(&types);
 	type_reuse__free(&reuse);

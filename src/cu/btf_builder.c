@@ -6,6 +6,7 @@
 #include <bpf/btf.h>
 
 #include "cu/btf_builder.h"
+#include "lib/btf_load.h"
 
 /* libbpf's limit on type ids, which it checks every reference against. */
 #define MAX_NR_TYPES	0x7fffffffU
@@ -335,6 +336,30 @@ int btf_builder__add_decl_tag(struct btf_builder *b, uint32_t value_off,
 	t->type = ref_type_id;
 	btf_decl_tag(t)->component_idx = component_idx;
 	return btf_builder__commit(b, sz);
+}
+
+int btf_builder__seal(const struct btf_builder *b, const char *strs,
+		      uint32_t strs_len, struct btf **btf)
+{
+	unsigned char *buf, *at;
+	struct btf *out;
+	int err;
+
+	buf = btf_load__raw_new(b->len, strs_len ? strs_len : 1, &at);
+	if (!buf)
+		return -ENOMEM;
+	if (b->len)
+		memcpy(at, b->data, b->len);
+	if (strs_len)
+		memcpy(at + b->len, strs, strs_len);
+	else
+		at[b->len] = 0;
+	err = btf_load__raw(buf, b->ptr_size, &out);
+	if (err)
+		return err;
+	btf__free(*btf);
+	*btf = out;
+	return 0;
 }
 
 int64_t btf_builder__resolve_size(const struct btf_builder *b, uint32_t id)

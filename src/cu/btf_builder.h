@@ -11,8 +11,8 @@
  * names already offsets of the batch's strings (name_cache.h), and checks
  * its arguments as libbpf 1.1 does, in the same order, with the same
  * errors: a type libbpf refused is refused here, and the types are the
- * bytes libbpf made of them.  name_cache__seal() makes the batch's libbpf
- * BTF of them.
+ * bytes libbpf made of them.  btf_builder__seal() makes the batch's
+ * libbpf BTF of them and its strings.
  */
 #ifndef DWARF2BTF_BTF_BUILDER_H
 #define DWARF2BTF_BTF_BUILDER_H
@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/btf.h>
+
+struct btf;
 
 struct btf_builder {
 	unsigned char *data;	/* the records, one after another */
@@ -86,6 +88,14 @@ int btf_builder__add_func_param(struct btf_builder *b, uint32_t name_off,
 				int type_id);
 int btf_builder__add_decl_tag(struct btf_builder *b, uint32_t value_off,
 			      int ref_type_id, int component_idx);
+
+/*
+ * Replaces *@btf with the libbpf BTF of @b's types and @strs (@strs_len
+ * bytes, "" first; NULL and 0 for "" alone), which their names are
+ * offsets of; it outlives both.  Returns 0 or -errno, *@btf unchanged.
+ */
+int btf_builder__seal(const struct btf_builder *b, const char *strs,
+		      uint32_t strs_len, struct btf **btf);
 
 /* As libbpf's btf__resolve_size() (a FWD is void there too). */
 int64_t btf_builder__resolve_size(const struct btf_builder *b, uint32_t id);

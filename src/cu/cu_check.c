@@ -148,7 +148,7 @@ static bool cu_check__is_fwd(const struct cu_check *c, uint32_t id)
  * type holds by value (members, array elements, through typedefs and
  * qualifiers, never through pointers), so the same walk finds a type that
  * contains itself, members past their struct and arrays over 4 GiB.  The
- * types of earlier CUs were checked before, so libbpf sizes them.  Returns
+ * types of earlier CUs were checked before, so the builder sizes them.  Returns
  * the size or SZ_NONE; a problem is reported and its error set in *@err.
  */
 static int64_t cu_check__size(struct cu_check *c, uint32_t id, int depth,

@@ -1443,9 +1443,9 @@ static int cu_ctx__add_enum(struct cu_ctx *ctx, Dwarf_Die *die, size_t idx)
 				return -ENOMEM;
 			/*
 			 * pahole reads data1..8 and udata zero-extended and
-			 * only sdata sign-extended; libbpf then sets an ENUM's
-			 * kind_flag when a value is negative.  Same here, so
-			 * signedness comes out as in pahole's BTF.
+			 * only sdata sign-extended; the builder then sets an
+			 * ENUM's kind_flag when a value is negative, as libbpf
+			 * does.  So signedness comes out as in pahole's BTF.
 			 */
 			if (dwarf_whatform(cv) == DW_FORM_sdata) {
 				dwarf_formsdata(cv, &sval);
@@ -1937,7 +1937,7 @@ static int cu_ctx__emit_decl_tags(struct cu_ctx *ctx, size_t from)
 /*
  * Pass 2 adds the nodes not in the BTF yet, and those that they bring from
  * other units on the way, and checks each id against the one reserved.
- * Returns 0, -EINVAL when an id drifted, or libbpf's -errno.
+ * Returns 0, -EINVAL when an id drifted, or the builder's -errno.
  */
 static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 {
@@ -1955,7 +1955,7 @@ static int cu_ctx__emit_nodes(struct cu_ctx *ctx)
 		else
 			continue;
 		if (id < 0) {
-			/* libbpf refused it (bad name, size, offset...). */
+			/* Refused, as libbpf would (bad name, size, offset...). */
 			cu_err(ctx, &ctx->nodes[i].die, "cannot encode type: %s",
 			       strerror(-id));
 			return id;

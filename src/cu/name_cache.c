@@ -2,10 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
 
-#include "cu/btf_builder.h"
-#include "lib/btf_load.h"
 #include "lib/hash.h"
 #include "cu/name_cache.h"
 
@@ -192,28 +189,10 @@ const char *name_cache__str(const struct name_cache *c, uint32_t off)
 	return off < c->len ? c->strs + off : "";
 }
 
-int name_cache__seal(struct name_cache *c, const struct btf_builder *types,
-		     struct btf **btf)
+const char *name_cache__strs(const struct name_cache *c, uint32_t *len)
 {
-	unsigned char *buf, *at;
-	struct btf *out;
-	int err;
-
-	buf = btf_load__raw_new(types->len, c->len ? c->len : 1, &at);
-	if (!buf)
-		return -ENOMEM;
-	if (types->len)
-		memcpy(at, types->data, types->len);
-	if (c->len)
-		memcpy(at + types->len, c->strs, c->len);
-	else
-		at[types->len] = 0;
-	err = btf_load__raw(buf, types->ptr_size, &out);
-	if (err)
-		return err;
-	btf__free(*btf);
-	*btf = out;
-	return 0;
+	*len = c->len;
+	return c->strs;
 }
 
 void name_cache__free(struct name_cache *c)

@@ -8,7 +8,7 @@
  * batch is a module): 7.5% of the instructions of every 8th module in one
  * run, more than any other function.  So the strings are kept here, each
  * once, the batch's types (btf_builder.h) name theirs by offsets here,
- * and name_cache__seal() makes the batch's libbpf BTF of those types and
+ * and btf_builder__seal() makes the batch's libbpf BTF of those types and
  * these strings once its CUs are encoded.
  *
  * Names are looked up by one of two keys, chosen by the input, both
@@ -42,8 +42,6 @@
 
 #include "lib/u32_map.h"
 
-struct btf;
-struct btf_builder;
 
 struct name_slot {
 	/* In .debug_str, + 1; or the name's hash, | 1.  0: free. */
@@ -85,12 +83,10 @@ int name_cache__add(struct name_cache *c, const char *s);
 /* The string at @off, an offset the cache gave. */
 const char *name_cache__str(const struct name_cache *c, uint32_t off);
 /*
- * Replaces *@btf (empty) with the libbpf BTF of @types, whose names are
- * offsets the cache gave, and the cache's strings; it then outlives the
- * cache and the builder.  Returns 0 or -errno, *@btf unchanged.
+ * The strings, @*len bytes, "" first; NULL and 0 while there is none (a
+ * BTF of them then has "" alone).
  */
-int name_cache__seal(struct name_cache *c, const struct btf_builder *types,
-		     struct btf **btf);
+const char *name_cache__strs(const struct name_cache *c, uint32_t *len);
 /* Frees the cache and leaves it empty, keyed as before, for another BTF. */
 void name_cache__free(struct name_cache *c);
 

@@ -51,34 +51,45 @@ static int loaded_addrs(const struct elf_file *ef, uint64_t **addr, size_t *n)
 }
 
 /*
+ * The address the file gives its first loaded section, or 0 if it has
+ * none (a header that cannot be read is passed over: laid_out_anew()
+ * then leaves the file to libdwfl).
+ */
+static uint64_t first_loaded_addr(const struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			return sh.sh_addr;
+	return 0;
+}
+
+/*
  * Does libdwfl, having reported @ef, relocate against the addresses the
  * headers of the copy give its loaded sections, without a bias?  It lays
  * out there, in place, every loaded section whose address in the file is
  * 0, and most others, from an address of its own; the module gets a bias
- * only if the first loaded section has an address of its own (@before:
- * the addresses in the file, of @n sections).  A section left at 0 would
- * have libdwfl ask where it goes as it relocates.  Otherwise the addresses
- * are those rel_apply.c relocates against (rel_apply.h), and those that
+ * only if the first loaded section has an address of its own (@first:
+ * the address the file gave it).  A section left at 0 would have libdwfl
+ * ask where it goes as it relocates.  Otherwise the addresses are those
+ * rel_apply.c relocates against (rel_apply.h), and those that
  * dwfl_module_getelf() gives, which first relocates every section, code
  * and data too, where only the DWARF is read.
  */
-static bool laid_out_anew(const struct elf_file *ef, const uint64_t *before,
-			  size_t n)
+static bool laid_out_anew(const struct elf_file *ef, uint64_t first)
 {
 	Elf_Scn *scn = NULL;
-	bool first = true;
 	GElf_Shdr sh;
 
+	if (first)
+		return false;
 	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
-		size_t i = elf_ndxscn(scn);
-
-		if (i >= n || !gelf_getshdr(scn, &sh))
+		if (!gelf_getshdr(scn, &sh))
 			return false;
-		if (!(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (!sh.sh_addr || (first && before[i]))
+		if ((sh.sh_flags & SHF_ALLOC) && !sh.sh_addr)
 			return false;
-		first = false;
 	}
 	return true;
 }
@@ -163,10 +174,10 @@ static size_t dwarf_relocations(const struct elf_file *ef, uint64_t *off,
 int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 {
 	uint64_t rel_off[DWARF_RELOCS_MAX], rel_size[DWARF_RELOCS_MAX];
-	uint64_t *before = NULL;
+	uint64_t first;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	size_t nr_rel, nr_before = 0, i;
+	size_t nr_rel, i;
 	bool laid_out;
 	int err;
 
@@ -187,16 +198,11 @@ int dwarf_input__open(struct dwarf_input *in, const struct elf_file *ef)
 	}
 	in->in_memory = true;
 	nr_rel = dwarf_relocations(ef, rel_off, rel_size, DWARF_RELOCS_MAX);
-	err = loaded_addrs(ef, &before, &nr_before);
-	if (err) {
-		dwarf_input__close(in);
-		return err;
-	}
+	first = first_loaded_addr(ef);
 	mod = dwfl_report_offline_memory(in->dwfl, ef->path, ef->path,
 					 ef->buf, ef->size);
 	dwfl_report_end(in->dwfl, NULL, NULL);
-	laid_out = mod && laid_out_anew(ef, before, nr_before);
-	free(before);
+	laid_out = mod && laid_out_anew(ef, first);
 	if (laid_out) {
 		err = loaded_addrs(ef, &in->rel_addr, &in->nr_rel_addr);
 		if (err) {

@@ -3,7 +3,8 @@
  * src/cu/btf_builder.c against libbpf: the same types added both ways give
  * the same bytes (names by the offsets libbpf gave them), the same ids
  * and the same sizes resolved; what libbpf refuses, the builder refuses
- * with the same error, and adds nothing.  Prints "ok" and exits 0, else
+ * with the same error, and adds nothing; sealed with its strings, the
+ * types are a libbpf BTF.  Prints "ok" and exits 0, else
  * names the failed check and exits 1.
  */
 #include <errno.h>
@@ -226,9 +227,49 @@ static int check_refused(void)
 	return 0;
 }
 
+/*
+ * Sealed with its strings: a libbpf BTF of the same types, named, which
+ * outlives the builder; with no strings, "" alone.
+ */
+static int check_seal(void)
+{
+	const char *name = "seal";
+	static const char strs[] = "\0sealed\0member";
+	struct btf *btf = btf__new_empty(), *before = btf;
+	const struct btf_type *t;
+	struct btf_builder b;
+	int id, ptr;
+
+	btf_builder__init(&b, 8);
+	id = btf_builder__add_composite(&b, BTF_KIND_STRUCT, 1, 8);
+	CHECK(id == 1 && !btf_builder__add_field(&b, 8, id, 0, 0));
+	ptr = btf_builder__add_ref(&b, BTF_KIND_PTR, 0, id);
+	CHECK(btf_builder__seal(&b, strs, sizeof(strs), &btf) == 0 &&
+	      btf != before);
+	btf_builder__free(&b);
+	CHECK(btf__type_cnt(btf) == 3 && btf__pointer_size(btf) == 8);
+	t = btf__type_by_id(btf, id);
+	CHECK(btf_is_struct(t) &&
+	      !strcmp(btf__name_by_offset(btf, t->name_off), "sealed"));
+	CHECK(!strcmp(btf__name_by_offset(btf, btf_members(t)[0].name_off),
+		      "member"));
+	CHECK(btf__type_by_id(btf, ptr)->type == (uint32_t)id);
+	btf__free(btf);
+	btf = btf__new_empty();
+	btf_builder__init(&b, 4);
+	CHECK(btf_builder__seal(&b, NULL, 0, &btf) == 0 &&
+	      btf__type_cnt(btf) == 1);
+	CHECK(btf_builder__add_ref(&b, BTF_KIND_PTR, 0, 0) == 1);
+	CHECK(btf_builder__seal(&b, NULL, 0, &btf) == 0 &&
+	      btf__type_cnt(btf) == 2 && btf__pointer_size(btf) == 4);
+	btf_builder__free(&b);
+	btf__free(btf);
+	return 0;
+}
+
 int main(void)
 {
-	if (check_same_types() || check_refused())
+	if (check_same_types() || check_refused() || check_seal())
 		return 1;
 	printf("ok\n");
 	return 0;
